@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { SeedDocument } from './seed/seed';
+import { startEmulator } from './server';
+
+/**
+ * `edgeguard-emulator`: the contract's command line. Prints exactly one line to stdout when it
+ * listens; everything else goes to stderr. SIGINT/SIGTERM finish in-flight requests, make the
+ * state durable and exit 0.
+ */
+
+const USAGE = `usage: edgeguard-emulator [--host 127.0.0.1] [--port 8787] [--data-dir DIR] [--token TOKEN]...
+                          [--email E --key K] [--vendor edgeguard] [--seed FILE|demo|none] [--admin-token T]`;
+
+function fail(message: string): never {
+  process.stderr.write(`edgeguard-emulator: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '8787' },
+        'data-dir': { type: 'string' },
+        token: { type: 'string', multiple: true },
+        email: { type: 'string' },
+        key: { type: 'string' },
+        vendor: { type: 'string', default: 'edgeguard' },
+        seed: { type: 'string' },
+        'admin-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port: "${values.port}" is not a port number (0 picks a free one)`);
+  if ((values.email === undefined) !== (values.key === undefined)) fail('--email and --key go together');
+
+  let seed: 'demo' | 'none' | SeedDocument | undefined;
+  if (values.seed === 'demo' || values.seed === 'none') seed = values.seed;
+  else if (values.seed !== undefined) {
+    try {
+      seed = JSON.parse(readFileSync(values.seed, 'utf8')) as SeedDocument;
+    } catch (error) {
+      fail(`--seed: cannot read a JSON seed document from ${values.seed}: ${(error as Error).message}`);
+    }
+  }
+
+  const emulator = await startEmulator({
+    host: values.host,
+    port,
+    vendor: values.vendor,
+    ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+    ...(values.token !== undefined ? { tokens: values.token } : {}),
+    ...(values.email !== undefined ? { email: values.email, key: values.key! } : {}),
+    ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  });
+  process.stdout.write(`edgeguard-emulator listening on ${emulator.baseUrl}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`edgeguard-emulator: error while stopping on ${signal}: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`edgeguard-emulator: ${(error as Error).message}\n`);
+  process.exit(1);
+});

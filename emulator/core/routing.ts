@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
+import { ApiError, ErrorCode } from './errors';
+import { success, type Envelope, type ResultInfo } from './envelope';
+
+/** What a handler returns: a result, or a result with `result_info` for lists. */
+export type Handled = { result: unknown; resultInfo?: ResultInfo } | { result: unknown };
+
+type Handler = (request: FastifyRequest) => Handled | Promise<Handled>;
+
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Registers the handlers of one URL, and a 405 (with `Allow`) for the other methods, so that a
+ * wrong method is told apart from a wrong path. Handlers return the result; the envelope is added
+ * here.
+ */
+export function routes(
+  app: FastifyInstance,
+  url: string,
+  handlers: Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', Handler>>,
+  options: RouteShorthandOptions = {},
+): void {
+  const allowed = Object.keys(handlers).join(', ');
+  for (const method of METHODS) {
+    const handler = handlers[method as keyof typeof handlers];
+    app.route({
+      ...options,
+      method,
+      url,
+      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown>> => {
+        if (!handler) {
+          throw new ApiError(405, [{ code: ErrorCode.methodNotAllowed, message: `${method} is not allowed on this URI; allowed: ${allowed}` }], { allow: allowed });
+        }
+        const handled = await handler(request);
+        reply.header('content-type', 'application/json; charset=utf-8');
+        return success(handled.result, 'resultInfo' in handled ? handled.resultInfo : undefined);
+      },
+    });
+  }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs a shell command line with Node.js 22+ first on PATH and the project's dependencies
+# installed. Every npm script goes through here, so a fresh clone needs nothing but bash, npm and
+# a network path to the npm registry.
+#
+# Node: the machine's own when it is 22 or newer; otherwise the pinned Node 24 from the npm
+# registry's `node-linux-<arch>` package, installed once into .tools/ (ignored by git).
+set -euo pipefail
+
+NODE_VERSION=24.21.0
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="$root/.tools"
+
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+ensure_node() {
+  local system_node
+  system_node="$(command -v node || true)"
+  if [ -n "$system_node" ] && [ "$(node_major "$system_node")" -ge 22 ]; then
+    return
+  fi
+  local arch
+  case "$(uname -m)" in
+    x86_64) arch=x64 ;;
+    aarch64|arm64) arch=arm64 ;;
+    *) echo "with-env: no Node.js 22+ here and no node-linux package for $(uname -m)" >&2; exit 1 ;;
+  esac
+  local prefix="$tools/node-$NODE_VERSION"
+  local binary="$prefix/node_modules/node-linux-$arch/bin/node"
+  if [ ! -x "$binary" ]; then
+    echo "with-env: installing Node.js $NODE_VERSION from the npm registry into .tools/ (system node is $(node --version 2>/dev/null || echo absent))" >&2
+    mkdir -p "$prefix"
+    npm install --prefix "$prefix" --no-save --no-package-lock --loglevel=error \
+      "node-linux-$arch@$NODE_VERSION" >&2
+  fi
+  mkdir -p "$tools/bin"
+  ln -sf "$binary" "$tools/bin/node"
+  export PATH="$tools/bin:$PATH"
+}
+
+ensure_dependencies() {
+  local stamp="$root/node_modules/.edgeguard-lock"
+  local want
+  want="$(node -p 'process.versions.node.split(".")[0]')-$(sha256sum "$root/package-lock.json" | cut -c1-64)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    echo "with-env: installing dependencies (npm ci)" >&2
+    (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    echo "$want" > "$stamp"
+  fi
+}
+
+ensure_node
+ensure_dependencies
+export PATH="$root/node_modules/.bin:$PATH"
+cd "$root"
+exec bash -c "$1"

@@ -1,0 +1,101 @@
+import { request } from 'undici';
+import type { EmulatorOptions } from '../../emulator/app';
+import type { Envelope } from '../../emulator/core/envelope';
+import type { LoggedRequest } from '../../emulator/core/request-log';
+import { startEmulator, type RunningEmulator } from '../../emulator/server';
+
+/**
+ * One emulator per test file, on a real loopback port, spoken to over HTTP with undici: the
+ * integration tests see exactly what a client sees.
+ */
+
+/** The token every test emulator accepts for everything. */
+export const TEST_TOKEN = 'test-token-0123456789';
+/** Fixed ids for the basic fixture (any 32-hex strings would do). */
+export const ACCOUNT_ID = 'a0000000000000000000000000000001';
+export const ZONE_ID = 'c0000000000000000000000000000001';
+export const ZONE_NAME = 'example.com';
+
+/** What a test gets back from a call: status, headers and the parsed body. */
+export interface Reply<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Envelope<T> & Record<string, any>;
+}
+
+export interface CallOptions {
+  /** A JSON body (serialized, with Content-Type: application/json). */
+  body?: unknown;
+  /** A raw body sent as is (for malformed-body tests); set the content type in `headers`. */
+  rawBody?: string;
+  /** Replaces the default `Authorization: Bearer <TEST_TOKEN>`; `{}` sends no credentials. */
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+}
+
+export interface TestEmulator {
+  emulator: RunningEmulator;
+  baseUrl: string;
+  /** Calls the vendor API: `path` is relative to the base address (`zones/<id>/...`). */
+  api<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
+  /** Calls the control API: `path` is relative to `/__emulator/`. */
+  control<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
+  /** The API requests served after position `since`. */
+  requests(since?: number): Promise<LoggedRequest[]>;
+  /** The request log's newest position, to pass to `requests` or `writesSince` later. */
+  mark(): number;
+  /** Requests after `since` with a method that can change state. */
+  writesSince(since: number): Promise<LoggedRequest[]>;
+  close(): Promise<void>;
+}
+
+/** Sends one HTTP request and parses the JSON answer. */
+export async function call<T = any>(method: string, url: string, options: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const target = new URL(url);
+  for (const [key, value] of Object.entries(options.query ?? {})) target.searchParams.set(key, String(value));
+  const response = await request(target, { method: method as never, headers, body });
+  const text = await response.body.text();
+  let parsed: any;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new Error(`${method} ${url}: HTTP ${response.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  return { status: response.statusCode, headers: response.headers, body: parsed };
+}
+
+/**
+ * Starts an emulator for one test file. By default it has no seed, accepts {@link TEST_TOKEN},
+ * and (with `fixture`) one account and zone with the fixed ids above.
+ */
+export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
+  const { fixture = true, ...emulatorOptions } = options;
+  const emulator = await startEmulator({ port: 0, tokens: [TEST_TOKEN], seed: 'none', ...emulatorOptions });
+  const auth = { authorization: `Bearer ${TEST_TOKEN}` };
+  const test: TestEmulator = {
+    emulator,
+    baseUrl: emulator.baseUrl,
+    api: (method, path, callOptions = {}) =>
+      call(method, `${emulator.baseUrl}/${path}`, { ...callOptions, headers: callOptions.headers ?? auth }),
+    control: (method, path, body) => call(method, `${emulator.controlUrl}/${path}`, body === undefined ? {} : { body }),
+    requests: async (since = 0) => (await call<LoggedRequest[]>('GET', `${emulator.controlUrl}/requests?since=${since}`)).body.result ?? [],
+    mark: () => emulator.log.last,
+    writesSince: async (since) => (await test.requests(since)).filter((r) => r.method !== 'GET'),
+    close: () => emulator.close(),
+  };
+  if (fixture) {
+    const seeded = await test.control('POST', 'seed', {
+      accounts: [{ id: ACCOUNT_ID, name: 'Acme' }],
+      zones: [{ id: ZONE_ID, name: ZONE_NAME, account_id: ACCOUNT_ID }],
+    });
+    if (seeded.status !== 200) throw new Error(`fixture seed failed: ${JSON.stringify(seeded.body)}`);
+  }
+  return test;
+}
