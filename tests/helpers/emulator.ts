@@ -20,7 +20,8 @@ export const ZONE_NAME = 'example.com';
 export interface Reply<T = any> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Envelope<T> & Record<string, any>;
+  /** The parsed JSON body: the envelope for API calls (loosely typed; tests assert its shape). */
+  body: Partial<Envelope<T>> & Record<string, any> & { result: any; errors: any; result_info: any };
 }
 
 export interface CallOptions {

@@ -1,0 +1,373 @@
+import {
+  CSP_FETCH_DIRECTIVES,
+  CSP_KEYWORDS,
+  cspAllowsScript,
+  formatCspSource,
+  normalizeCspValue,
+  parseCspValue,
+  type CspDirective,
+  type CspSource,
+} from '../../../rules/csp';
+import { RuleViolation } from '../../../rules/result';
+
+/** Base64 text of `bytes` bytes, so hash fixtures have exact, readable lengths. */
+const base64Of = (bytes: number): string => Buffer.alloc(bytes, 0xab).toString('base64');
+const sha256 = base64Of(32);
+const sha384 = base64Of(48);
+const sha512 = base64Of(64);
+
+function parsed(text: string): CspDirective[] {
+  const result = parseCspValue(text);
+  if (!result.ok) {
+    throw new Error(result.error.message);
+  }
+  return result.value;
+}
+
+describe('parseCspValue accepts every source form', () => {
+  test.each<[string, CspSource]>([
+    ["'self'", { kind: 'keyword', keyword: 'self' }],
+    ["'SELF'", { kind: 'keyword', keyword: 'self' }],
+    ["'Unsafe-Inline'", { kind: 'keyword', keyword: 'unsafe-inline' }],
+    ["'nonce-abc123'", { kind: 'nonce', value: 'abc123' }],
+    ["'nonce-ab+/cd=='", { kind: 'nonce', value: 'ab+/cd==' }],
+    ["'nonce-ab-_cd'", { kind: 'nonce', value: 'ab-_cd' }],
+    ["'NONCE-AbC'", { kind: 'nonce', value: 'AbC' }],
+    [`'sha256-${sha256}'`, { kind: 'hash', algorithm: 'sha256', value: sha256 }],
+    [`'sha256-${sha256.replace(/=+$/, '')}'`, { kind: 'hash', algorithm: 'sha256', value: sha256.replace(/=+$/, '') }],
+    [`'sha256-${sha256.replace(/\+/g, '-').replace(/\//g, '_')}'`, { kind: 'hash', algorithm: 'sha256', value: sha256.replace(/\+/g, '-').replace(/\//g, '_') }],
+    [`'SHA384-${sha384}'`, { kind: 'hash', algorithm: 'sha384', value: sha384 }],
+    [`'sha512-${sha512}'`, { kind: 'hash', algorithm: 'sha512', value: sha512 }],
+    ['https:', { kind: 'scheme', scheme: 'https' }],
+    ['HTTPS:', { kind: 'scheme', scheme: 'https' }],
+    ['data:', { kind: 'scheme', scheme: 'data' }],
+    ['blob:', { kind: 'scheme', scheme: 'blob' }],
+    ['web+app:', { kind: 'scheme', scheme: 'web+app' }],
+    ['cdn.example.com', { kind: 'host', host: 'cdn.example.com' }],
+    ['CDN.Example.COM', { kind: 'host', host: 'cdn.example.com' }],
+    ['localhost', { kind: 'host', host: 'localhost' }],
+    ['127.0.0.1', { kind: 'host', host: '127.0.0.1' }],
+    ['10.0.0.1:8080', { kind: 'host', host: '10.0.0.1', port: 8080 }],
+    ['*', { kind: 'host', host: '*' }],
+    ['*.example.com', { kind: 'host', host: '*.example.com' }],
+    ['https://*', { kind: 'host', scheme: 'https', host: '*' }],
+    ['https://*.example.com', { kind: 'host', scheme: 'https', host: '*.example.com' }],
+    ['HTTPS://CDN.example.com', { kind: 'host', scheme: 'https', host: 'cdn.example.com' }],
+    ['wss://socket.example.com', { kind: 'host', scheme: 'wss', host: 'socket.example.com' }],
+    ['cdn.example.com:8443', { kind: 'host', host: 'cdn.example.com', port: 8443 }],
+    ['cdn.example.com:*', { kind: 'host', host: 'cdn.example.com', port: '*' }],
+    ['cdn.example.com:65535', { kind: 'host', host: 'cdn.example.com', port: 65535 }],
+    ['https://cdn.example.com:443/js/', { kind: 'host', scheme: 'https', host: 'cdn.example.com', port: 443, path: '/js/' }],
+    ['https://js.example.net/app.js', { kind: 'host', scheme: 'https', host: 'js.example.net', path: '/app.js' }],
+    ['https://js.example.net/Lib/App.JS', { kind: 'host', scheme: 'https', host: 'js.example.net', path: '/Lib/App.JS' }],
+    ['js.example.net/lib/', { kind: 'host', host: 'js.example.net', path: '/lib/' }],
+    ['https://cdn.example.com/a%20b.js', { kind: 'host', scheme: 'https', host: 'cdn.example.com', path: '/a%20b.js' }],
+    ["https://cdn.example.com/~u/app-1.0_(x)!$&*+=:@.js", { kind: 'host', scheme: 'https', host: 'cdn.example.com', path: "/~u/app-1.0_(x)!$&*+=:@.js" }],
+  ])('%s', (source, expected) => {
+    expect(parseCspValue(`script-src ${source}`)).toStrictEqual({
+      ok: true,
+      value: [{ name: 'script-src', sources: [expected] }],
+    });
+  });
+
+  test.each(CSP_KEYWORDS.map((keyword) => [keyword]))("the keyword '%s'", (keyword) => {
+    expect(parsed(`script-src '${keyword}'`)).toStrictEqual([
+      { name: 'script-src', sources: [{ kind: 'keyword', keyword }] },
+    ]);
+  });
+
+  test.each(CSP_FETCH_DIRECTIVES.map((name) => [name]))('the directive %s, in any case', (name) => {
+    expect(parsed(`${name.toUpperCase()} 'self'`)).toStrictEqual([
+      { name, sources: [{ kind: 'keyword', keyword: 'self' }] },
+    ]);
+  });
+
+  test('several directives, sources in the order written, any whitespace and a trailing ";"', () => {
+    expect(parsed("\n script-src  'self'\tcdn.example.com https://js.example.net/app.js ;; img-src data: ;  ")).toStrictEqual([
+      {
+        name: 'script-src',
+        sources: [
+          { kind: 'keyword', keyword: 'self' },
+          { kind: 'host', host: 'cdn.example.com' },
+          { kind: 'host', scheme: 'https', host: 'js.example.net', path: '/app.js' },
+        ],
+      },
+      { name: 'img-src', sources: [{ kind: 'scheme', scheme: 'data' }] },
+    ]);
+  });
+
+  test("'none' alone, even twice", () => {
+    expect(parsed("script-src 'none' 'NONE'")).toStrictEqual([
+      { name: 'script-src', sources: [{ kind: 'keyword', keyword: 'none' }, { kind: 'keyword', keyword: 'none' }] },
+    ]);
+  });
+});
+
+describe('parseCspValue refuses', () => {
+  test.each<[string, string, number, string]>([
+    ['', '', 0, 'the value has no directive'],
+    ['  ;  ; ', '', 0, 'the value has no directive'],
+    ['script-src', 'script-src', 0, 'script-src has no sources'],
+    ['script-src ;img-src a.com', 'script-src', 0, "give at least one, or 'none'"],
+    ['scirpt-src a.com', 'scirpt-src', 0, 'unknown directive; did you mean script-src?'],
+    ['javascript a.com', 'javascript', 0, 'unknown directive; use a fetch directive'],
+    ['frame-ancestors a.com', 'frame-ancestors', 0, 'frame-ancestors is not a fetch directive'],
+    ["'self' cdn.example.com", "'self'", 0, 'a directive must start with its name'],
+    ['script-src a.com, img-src b.com', 'a.com,', 11, 'not commas'],
+    ['script-src, img-src b.com', 'script-src,', 0, 'directives are separated by ";", not commas'],
+    ['script-src a.com; style-src b.com; Script-Src c.com', 'Script-Src', 35, 'script-src is already given at position 0'],
+    ["script-src 'self', cdn.example.com", "'self',", 11, 'not commas'],
+    ['script-src a.com,b.com', 'a.com,b.com', 11, 'not commas'],
+    ['script-src  https//x.com', 'https//x.com', 12, 'a scheme must be followed by "://" (write https://x.com)'],
+    ['script-src http:/x.com/a.js', 'http:/x.com/a.js', 11, 'a scheme must be followed by "://" (write http://x.com/a.js)'],
+    ['script-src https:cdn.example.com', 'https:cdn.example.com', 11, 'a scheme must be followed by "://" (write https://cdn.example.com)'],
+    ['script-src https://', 'https://', 11, 'the host is missing'],
+    ['script-src https:///app.js', 'https:///app.js', 11, 'the host is missing after https://'],
+    ['script-src /js/app.js', '/js/app.js', 11, 'a source cannot start with "/"'],
+    ['script-src //cdn.example.com', '//cdn.example.com', 11, 'a source cannot start with "/"'],
+    ['script-src *.', '*.', 11, 'a wildcard must be followed by a domain'],
+    ['script-src *example.com', '*example.com', 11, 'a wildcard must be a whole label'],
+    ['script-src cdn.*.example.com', 'cdn.*.example.com', 11, 'can only be the whole first label'],
+    ['script-src https://*.*.example.com', 'https://*.*.example.com', 11, 'can only be the whole first label'],
+    ['script-src cdn.example.com:70000', 'cdn.example.com:70000', 11, 'the port 70000 is out of range'],
+    ['script-src cdn.example.com:0', 'cdn.example.com:0', 11, 'the port 0 is out of range'],
+    ['script-src cdn.example.com:', 'cdn.example.com:', 11, 'the port is missing after ":"'],
+    ['script-src cdn.example.com:https', 'cdn.example.com:https', 11, 'the port "https" is not a number'],
+    ['script-src [::1]:8080', '[::1]:8080', 11, 'cannot be IPv6 addresses'],
+    ['script-src -cdn.example.com', '-cdn.example.com', 11, 'the label "-cdn" starts with a hyphen'],
+    ['script-src cdn-.example.com', 'cdn-.example.com', 11, 'the label "cdn-" ends with a hyphen'],
+    ['script-src cdn..example.com', 'cdn..example.com', 11, 'two dots in a row'],
+    ['script-src cdn.example.com.', 'cdn.example.com.', 11, 'ends with a dot'],
+    ['script-src cdn_x.example.com', 'cdn_x.example.com', 11, 'the character "_" is not allowed'],
+    [`script-src ${'a'.repeat(64)}.com`, `${'a'.repeat(64)}.com`, 11, 'a label has at most 63'],
+    ['script-src a.com\u00a0b.com', 'a.com\u00a0b.com', 11, 'the character "\\u00a0" is not allowed'],
+    ['script-src cdn.example.com//a.js', 'cdn.example.com//a.js', 11, 'the path cannot start with "//"'],
+    ['script-src https://cdn.example.com/app.js?v=1', 'https://cdn.example.com/app.js?v=1', 11, 'cannot hold a query or fragment'],
+    ['script-src https://cdn.example.com/app.js#x', 'https://cdn.example.com/app.js#x', 11, 'cannot hold a query or fragment'],
+    ['script-src https://cdn.example.com/a%zz.js', 'https://cdn.example.com/a%zz.js', 11, 'percent-encoded byte'],
+    ['script-src https://cdn.example.com/a"b.js', 'https://cdn.example.com/a"b.js', 11, 'the character \'"\' is not allowed in a path'],
+    ['script-src https://cdn.example.com/a<b>.js', 'https://cdn.example.com/a<b>.js', 11, 'the character "<" is not allowed in a path'],
+    ["script-src 'self", "'self", 11, "the opening quote is never closed (write 'self')"],
+    ["script-src self'", "self'", 11, "the closing quote has no opening one (write 'self')"],
+    ["script-src '", "'", 11, 'a lone single quote'],
+    ["script-src ''", "''", 11, 'empty quotes'],
+    ["script-src 'self''none'", "'self''none'", 11, 'a quoted source holds no quote inside'],
+    ["script-src https://x.com/a'b", "https://x.com/a'b", 11, 'a single quote is only allowed around a keyword'],
+    ['script-src "self"', '"self"', 11, "CSP uses single quotes, not double quotes (write 'self')"],
+    ['script-src self', 'self', 11, "must be in single quotes (write 'self')"],
+    ['script-src unsafe-inline', 'unsafe-inline', 11, "must be in single quotes (write 'unsafe-inline')"],
+    ['script-src nonce-abc', 'nonce-abc', 11, "must be in single quotes (write 'nonce-abc')"],
+    ["script-src 'sefl'", "'sefl'", 11, "unknown keyword; did you mean 'self'?"],
+    ["script-src 'unsafe_inline'", "'unsafe_inline'", 11, "did you mean 'unsafe-inline'?"],
+    ["script-src 'anything-goes'", "'anything-goes'", 11, "unknown keyword; the keywords are 'self' 'none'"],
+    ["script-src 'nonce'", "'nonce'", 11, "nonce needs its value after a hyphen"],
+    ["script-src 'nonce-'", "'nonce-'", 11, 'a nonce must be base64 or base64url text'],
+    ["script-src 'nonce-ab!cd'", "'nonce-ab!cd'", 11, 'a nonce must be base64 or base64url text'],
+    ["script-src 'sha1-abc='", "'sha1-abc='", 11, 'unsupported hash algorithm'],
+    ["script-src 'sha256-abc='", "'sha256-abc='", 11, 'a sha256 hash is 32 bytes (44 base64 characters with padding), but this one decodes to 2'],
+    [`script-src 'sha384-${sha256}'`, `'sha384-${sha256}'`, 11, 'a sha384 hash is 48 bytes (64 base64 characters with padding), but this one decodes to 32'],
+    [`script-src 'sha512-${sha384}'`, `'sha512-${sha384}'`, 11, 'a sha512 hash is 64 bytes'],
+    [`script-src 'sha256-${sha256}='`, `'sha256-${sha256}='`, 11, 'its length or padding is wrong'],
+    [`script-src 'sha256-${sha256.slice(0, 41)}'`, `'sha256-${sha256.slice(0, 41)}'`, 11, 'its length or padding is wrong'],
+    ["script-src 'sha256-ab*d'", "'sha256-ab*d'", 11, 'a sha256 hash must be base64 text'],
+    ["script-src 'none' 'self'", "'none'", 11, "'none' must be the only source of script-src"],
+    ["script-src 'self' 'none'", "'none'", 18, "'none' must be the only source of script-src"],
+    ["img-src 'NONE' data:", "'NONE'", 8, "'none' must be the only source of img-src"],
+    ['script-src a.com; img-src b_c.com', 'b_c.com', 26, 'the character "_" is not allowed'],
+  ])('%j', (text, part, position, reason) => {
+    const result = parseCspValue(text);
+    if (result.ok) {
+      throw new Error(`accepted ${text}`);
+    }
+    expect(result.error.part).toBe(part);
+    expect(result.error.position).toBe(position);
+    expect(result.error.reason).toContain(reason);
+    expect(result.error.message).toContain(`at position ${position}: ${result.error.reason}`);
+    // The position must point at the part in the text the user wrote.
+    expect(text.slice(position, position + part.length)).toBe(part);
+  });
+
+  test('the message is a whole sentence naming the source, its position and the fix', () => {
+    expect(parseCspValue("script-src 'self' https//x.com")).toStrictEqual({
+      ok: false,
+      error: {
+        part: 'https//x.com',
+        position: 18,
+        reason: 'a scheme must be followed by "://" (write https://x.com)',
+        message: 'invalid source "https//x.com" at position 18: a scheme must be followed by "://" (write https://x.com)',
+      },
+    });
+  });
+});
+
+describe('formatCspSource', () => {
+  test.each<[CspSource, string]>([
+    [{ kind: 'keyword', keyword: 'unsafe-eval' }, "'unsafe-eval'"],
+    [{ kind: 'nonce', value: 'AbC' }, "'nonce-AbC'"],
+    [{ kind: 'hash', algorithm: 'sha384', value: sha384 }, `'sha384-${sha384}'`],
+    [{ kind: 'scheme', scheme: 'blob' }, 'blob:'],
+    [{ kind: 'host', host: '*.example.com' }, '*.example.com'],
+    [{ kind: 'host', host: 'cdn.example.com', port: '*' }, 'cdn.example.com:*'],
+    [{ kind: 'host', scheme: 'https', host: 'js.example.net', port: 8443, path: '/Lib/' }, 'https://js.example.net:8443/Lib/'],
+  ])('%j is %s', (source, text) => {
+    expect(formatCspSource(source)).toBe(text);
+  });
+
+  test.each<[string, string]>([
+    ['HTTPS://CDN.Example.COM:0443/Path/App.js', 'https://cdn.example.com:443/Path/App.js'],
+    ["'SHA256-" + sha256 + "'", `'sha256-${sha256}'`],
+    ['Data:', 'data:'],
+  ])('a parsed %s formats as %s', (written, canonical) => {
+    const [directive] = parsed(`script-src ${written}`);
+    const [source] = directive?.sources ?? [];
+    expect(source && formatCspSource(source)).toBe(canonical);
+  });
+});
+
+describe('normalizeCspValue', () => {
+  test.each<[string, string]>([
+    ["script-src 'self'", "script-src 'self'"],
+    [
+      "  SCRIPT-SRC  b.com https: HTTPS://A.com 'unsafe-inline' 'nonce-x' a.com 'self' b.com ;img-src *  ;",
+      "script-src 'self' 'unsafe-inline' 'nonce-x' https: a.com b.com https://a.com; img-src *",
+    ],
+    [
+      `script-src 'wasm-unsafe-eval' 'unsafe-allow-redirects' 'report-sample' 'unsafe-hashes' 'strict-dynamic' 'unsafe-eval' 'unsafe-inline' 'self'`,
+      `script-src 'self' 'unsafe-inline' 'unsafe-eval' 'strict-dynamic' 'unsafe-hashes' 'report-sample' 'unsafe-allow-redirects' 'wasm-unsafe-eval'`,
+    ],
+    [`script-src 'sha256-${sha256}' 'nonce-b' 'nonce-a'`, `script-src 'nonce-a' 'nonce-b' 'sha256-${sha256}'`],
+    ['script-src wss: data: blob: https:', 'script-src blob: data: https: wss:'],
+    ["img-src 'none' 'none'; script-src a.com", "img-src 'none'; script-src a.com"],
+  ])('%j normalizes to %j', (text, canonical) => {
+    expect(normalizeCspValue(text)).toBe(canonical);
+  });
+
+  test.each<[string, string]>([
+    ["script-src b.com a.com 'self'", "script-src 'self' a.com b.com"],
+    ["script-src 'self' a.com", "\tscript-src\n\n'self'   a.com ;"],
+    ["SCRIPT-SRC HTTPS://CDN.EXAMPLE.COM 'SELF'", "script-src 'self' https://cdn.example.com"],
+    ['script-src a.com A.COM a.com', 'script-src a.com'],
+    ['script-src cdn.example.com:08443', 'script-src cdn.example.com:8443'],
+    ["script-src a.com; img-src data: 'self'", "script-src a.com;img-src 'self' data:;"],
+  ])('%j and %j are the same value', (a, b) => {
+    expect(normalizeCspValue(a)).toBe(normalizeCspValue(b));
+  });
+
+  test.each<[string, string]>([
+    ['script-src https://a.com/app.js', 'script-src https://a.com/App.js'],
+    ["script-src 'nonce-abc'", "script-src 'nonce-ABC'"],
+    ['script-src a.com; img-src b.com', 'img-src b.com; script-src a.com'],
+    ['script-src a.com', 'script-src https://a.com'],
+    ['script-src a.com', 'script-src a.com:8443'],
+    ['script-src a.com', 'script-src *.a.com'],
+    ['script-src a.com', 'default-src a.com'],
+  ])('%j and %j are different values', (a, b) => {
+    expect(normalizeCspValue(a)).not.toBe(normalizeCspValue(b));
+  });
+
+  test('throws a RuleViolation carrying the parse error for an invalid value', () => {
+    const thrown = (() => {
+      try {
+        normalizeCspValue('script-src https//x.com');
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(RuleViolation);
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown instanceof RuleViolation && thrown.ruleError).toStrictEqual({
+      part: 'https//x.com',
+      position: 11,
+      reason: 'a scheme must be followed by "://" (write https://x.com)',
+      message: 'invalid source "https//x.com" at position 11: a scheme must be followed by "://" (write https://x.com)',
+    });
+    expect(thrown instanceof Error && thrown.message).toBe(
+      'invalid source "https//x.com" at position 11: a scheme must be followed by "://" (write https://x.com)',
+    );
+  });
+});
+
+describe('cspAllowsScript (spec 2.6)', () => {
+  const page = 'https://shop.example.com/checkout';
+  const httpPage = 'http://shop.example.com/checkout';
+
+  test.each<[string, string, string, string, boolean]>([
+    ['a bare host allows its exact host', 'script-src cdn.example.com', 'https://cdn.example.com/a.js', page, true],
+    ['a bare host allows any path on it', 'script-src cdn.example.com', 'https://cdn.example.com/x/y/z.js?v=1', page, true],
+    ['a bare host refuses its subdomains', 'script-src cdn.example.com', 'https://eu.cdn.example.com/a.js', page, false],
+    ['a bare host refuses its parent domain', 'script-src www.example.com', 'https://example.com/a.js', page, false],
+    ['a bare host refuses a look-alike suffix', 'script-src example.com', 'https://badexample.com/a.js', page, false],
+    ['a bare host compares case-insensitively', 'script-src CDN.Example.com', 'https://cdn.EXAMPLE.com/a.js', page, true],
+    ["a bare host takes the page's scheme", 'script-src cdn.example.com', 'http://cdn.example.com/a.js', page, false],
+    ['a bare host on an http page also allows https', 'script-src cdn.example.com', 'https://cdn.example.com/a.js', httpPage, true],
+    ['a bare host on an http page allows http', 'script-src cdn.example.com', 'http://cdn.example.com/a.js', httpPage, true],
+    ['a bare host refuses a non-default port', 'script-src cdn.example.com', 'https://cdn.example.com:8443/a.js', page, false],
+    ['a bare host allows the default port written out', 'script-src cdn.example.com', 'https://cdn.example.com:443/a.js', page, true],
+    ['an IP host matches exactly', 'script-src 10.0.0.1:8080', 'https://10.0.0.1:8080/a.js', page, true],
+    ['a wildcard allows a subdomain', 'script-src *.example.net', 'https://js.example.net/a.js', page, true],
+    ['a wildcard allows a deeper subdomain', 'script-src *.example.net', 'https://a.b.example.net/a.js', page, true],
+    ['a wildcard refuses the apex', 'script-src *.example.net', 'https://example.net/a.js', page, false],
+    ['a wildcard refuses a look-alike suffix', 'script-src *.example.net', 'https://js.badexample.net/a.js', page, false],
+    ['a lone * allows any https host', 'script-src *', 'https://anything.example.org/a.js', page, true],
+    ['a lone * allows http hosts too (CSP3)', 'script-src *', 'http://anything.example.org/a.js', page, true],
+    ['a lone * refuses data: URLs', 'script-src *', 'data:text/javascript,alert(1)', page, false],
+    ["'self' allows the page's origin", "script-src 'self'", 'https://shop.example.com/app.js', page, true],
+    ["'self' allows a relative script URL", "script-src 'self'", '/static/app.js', page, true],
+    ["'self' refuses another scheme", "script-src 'self'", 'http://shop.example.com/app.js', page, false],
+    ["'self' refuses an upgrade from an http page", "script-src 'self'", 'https://shop.example.com/app.js', httpPage, false],
+    ["'self' refuses a subdomain", "script-src 'self'", 'https://cdn.shop.example.com/app.js', page, false],
+    ["'self' refuses the parent domain", "script-src 'self'", 'https://example.com/app.js', page, false],
+    ["'self' refuses another port", "script-src 'self'", 'https://shop.example.com:8443/app.js', page, false],
+    ["'self' matches the page's own port", "script-src 'self'", 'http://localhost:3000/app.js', 'http://localhost:3000/', true],
+    ['a full URL allows that script', 'script-src https://js.example.net/app.js', 'https://js.example.net/app.js', page, true],
+    ['a full URL ignores the query', 'script-src https://js.example.net/app.js', 'https://js.example.net/app.js?v=2', page, true],
+    ['a full URL refuses another script on the host', 'script-src https://js.example.net/app.js', 'https://js.example.net/other.js', page, false],
+    ['a full URL refuses a longer path', 'script-src https://js.example.net/app.js', 'https://js.example.net/app.js/x', page, false],
+    ['a full URL path is case-sensitive', 'script-src https://js.example.net/app.js', 'https://js.example.net/App.js', page, false],
+    ['a full URL refuses another host', 'script-src https://js.example.net/app.js', 'https://cdn.example.net/app.js', page, false],
+    ['a full URL with https refuses http', 'script-src https://js.example.net/app.js', 'http://js.example.net/app.js', httpPage, false],
+    ['a full URL with http allows the https upgrade', 'script-src http://js.example.net/app.js', 'https://js.example.net/app.js', page, true],
+    ['a full URL compares percent-decoded paths', 'script-src https://js.example.net/a%20b.js', 'https://js.example.net/a b.js', page, true],
+    ['a path ending in / allows a script under it', 'script-src https://js.example.net/lib/', 'https://js.example.net/lib/a.js', page, true],
+    ['a path ending in / allows deeper scripts', 'script-src https://js.example.net/lib/', 'https://js.example.net/lib/v2/b.js', page, true],
+    ['a path ending in / refuses a sibling prefix', 'script-src https://js.example.net/lib/', 'https://js.example.net/library.js', page, false],
+    ['a path ending in / refuses the bare directory', 'script-src https://js.example.net/lib/', 'https://js.example.net/lib', page, false],
+    ['a scheme-less path source uses the page scheme', 'script-src js.example.net/lib/', 'https://js.example.net/lib/a.js', page, true],
+    ['a scheme source allows any host of that scheme', 'script-src https:', 'https://anything.example.org/a.js', page, true],
+    ['a scheme source refuses another scheme', 'script-src https:', 'http://anything.example.org/a.js', page, false],
+    ['http: also allows https (CSP3)', 'script-src http:', 'https://anything.example.org/a.js', page, true],
+    ['data: allows data URLs', 'script-src data:', 'data:text/javascript,alert(1)', page, true],
+    ['data: refuses https URLs', 'script-src data:', 'https://cdn.example.com/a.js', page, false],
+    ["'none' allows nothing", "script-src 'none'", 'https://shop.example.com/app.js', page, false],
+    ['a nonce cannot allow a URL', "script-src 'nonce-abc'", 'https://shop.example.com/app.js', page, false],
+    ["'unsafe-inline' cannot allow a URL", "script-src 'unsafe-inline'", 'https://shop.example.com/app.js', page, false],
+    ['default-src applies without script-src', 'default-src cdn.example.com', 'https://cdn.example.com/a.js', page, true],
+    ['default-src refuses without script-src', 'default-src cdn.example.com', 'https://js.example.net/a.js', page, false],
+    ['script-src wins over default-src (allow)', "default-src 'none'; script-src cdn.example.com", 'https://cdn.example.com/a.js', page, true],
+    ['script-src wins over default-src (refuse)', "script-src 'self'; default-src cdn.example.com", 'https://cdn.example.com/a.js', page, false],
+    ['script-src-elem wins over script-src', "script-src 'none'; script-src-elem cdn.example.com", 'https://cdn.example.com/a.js', page, true],
+    ['no script directive restricts nothing', "img-src 'none'; style-src 'self'", 'https://anything.example.org/a.js', page, true],
+    ['an explicit port allows that port', 'script-src cdn.example.com:8443', 'https://cdn.example.com:8443/a.js', page, true],
+    ['an explicit port refuses the default port', 'script-src cdn.example.com:8443', 'https://cdn.example.com/a.js', page, false],
+    ['an explicit default port allows the default port', 'script-src cdn.example.com:443', 'https://cdn.example.com/a.js', page, true],
+    ['port * allows any port', 'script-src cdn.example.com:*', 'https://cdn.example.com:9000/a.js', page, true],
+    ['port * allows the default port', 'script-src cdn.example.com:*', 'https://cdn.example.com/a.js', page, true],
+    ['port * still checks the host', 'script-src cdn.example.com:*', 'https://js.example.com:9000/a.js', page, false],
+    ['any one matching source is enough', "script-src 'self' a.example.org cdn.example.com", 'https://cdn.example.com/a.js', page, true],
+    ['an unparseable script URL is refused', 'script-src *', 'https://[broken/a.js', page, false],
+  ])('%s', (_rule, value, script, pageUrl, allowed) => {
+    expect(cspAllowsScript(parsed(value), script, pageUrl)).toBe(allowed);
+  });
+
+  test('an invalid page URL is a RuleViolation naming it', () => {
+    expect(() => cspAllowsScript(parsed("script-src 'self'"), '/a.js', 'not a url')).toThrow(
+      new RuleViolation({
+        part: 'not a url',
+        position: 0,
+        reason: 'the page URL is not an absolute URL',
+        message: 'invalid page URL "not a url" at position 0: the page URL is not an absolute URL',
+      }),
+    );
+  });
+});
