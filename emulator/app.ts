@@ -74,6 +74,9 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   const log = new RequestLog();
   const faults = new Faults();
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  // Spec 4: request bodies are JSON. Fastify would otherwise hand a text/plain body to handlers as
+  // a string; without its parser such a body gets the contract's 415 like any other non-JSON one.
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, entries, headers } = describeError(error, request);

@@ -1,8 +1,203 @@
-import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../core/tenancy';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseCspValue } from '../../../rules/csp';
+import { parsePolicyExpression } from '../../../rules/expression';
+import type { ParseResult } from '../../../rules/result';
+import { isoTime } from '../../core/clock';
+import { ErrorCode, notFound } from '../../core/errors';
+import { newId } from '../../core/ids';
+import { pageQuery, paginate, wholeListInfo } from '../../core/pagination';
+import { routes, type Handled } from '../../core/routing';
+import type { Collection } from '../../core/store';
+import { requireZone, type EmulatorContext, type Zone } from '../../core/tenancy';
+import { parseBody, parseQuery, pathId } from '../../core/validation';
+import {
+  connections,
+  connectionView,
+  cookies,
+  cookieView,
+  DETECTED_STATUSES,
+  policies,
+  POLICY_ACTIONS,
+  policyView,
+  scriptDetailView,
+  scriptListView,
+  scripts,
+  settings,
+  settingsView,
+  type DetectedRecord,
+  type PolicyRecord,
+  type SettingsRecord,
+} from './records';
 
-/** Page security (spec 4): placeholder until the service lands. */
+/**
+ * Page security (spec 2.2 to 2.6, 4; contract "Page security"): the zone's settings, the scripts,
+ * connections and cookies it detected (read-only here; they come from seeds), and CSP policies.
+ * Every operation requires an API token (spec 5.3).
+ */
+
+const PREFIX = '/zones/:zone_id/page_security';
+
+type Params = Record<string, string | undefined>;
+
+const settingsBody = z.object({
+  enabled: z.boolean({
+    error: (issue) => (issue.input === undefined ? 'is required: true or false' : `must be a JSON boolean, true or false (got ${JSON.stringify(issue.input)})`),
+  }),
+});
+
+const listQuery = pageQuery(20).extend({
+  status: z
+    .enum(DETECTED_STATUSES, {
+      error: (issue) => `must be ${DETECTED_STATUSES.map((s) => `"${s}"`).join(' or ')} (got ${JSON.stringify(issue.input)})`,
+    })
+    .optional(),
+  hosts: z.string({ error: 'must be one comma-separated list of hostnames' }).optional(),
+});
+
+/** A rule parser's failure as a zod issue on `field`: the message names the offending part. */
+function ruleField(parse: (text: string) => ParseResult<unknown>) {
+  return z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).superRefine((text, ctx) => {
+    const parsed = parse(text);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
+  });
+}
+
+/** Spec 2.6 / contract: the create body, which PUT takes whole as well. */
+const policyBody = z.object({
+  description: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty)' : 'must be a string') })
+    .max(1024, { error: (issue) => `must be at most 1024 characters (got ${String(issue.input).length})` }),
+  action: z.enum(POLICY_ACTIONS, {
+    error: (issue) =>
+      `${issue.input === undefined ? 'is required: ' : 'must be '}${POLICY_ACTIONS.map((a) => `"${a}"`).join(' or ')}${issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)})`}`,
+  }),
+  expression: ruleField(parsePolicyExpression),
+  enabled: z
+    .union([z.enum(['true', 'false']), z.boolean()], {
+      error: (issue) => `must be "true" or "false" (a string or a JSON boolean; got ${JSON.stringify(issue.input)})`,
+    })
+    .optional()
+    .transform((enabled): PolicyRecord['enabled'] => (enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false')),
+  value: ruleField(parseCspValue),
+});
+
+/** Spec 2.2: the settings of a zone never written. */
+function defaultSettings(zone: Zone): SettingsRecord {
+  return { zone_id: zone.id, enabled: false, updated_at: zone.created_on, use_reporting_endpoint: true, use_connection_url_path: false };
+}
+
+/** Spec 3 and 4: only active objects unless `status` says otherwise; oldest first, then by id. */
+function listDetected<T extends DetectedRecord>(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  collection: Collection<T>,
+  view: (record: T) => unknown,
+): Handled {
+  const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
+  const query = parseQuery(listQuery, request.query);
+  const status = query.status ?? 'active';
+  const hosts = new Set(
+    (query.hosts ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter((host) => host !== ''),
+  );
+  const matching = ctx.store
+    .list(collection)
+    .filter((record) => record.zone_id === zone.id && record.status === status && (hosts.size === 0 || hosts.has(record.host.toLowerCase())))
+    .sort((a, b) => (a.first_seen_at < b.first_seen_at ? -1 : a.first_seen_at > b.first_seen_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const { items, resultInfo } = paginate(matching, query.page, query.per_page);
+  return { result: items.map(view), resultInfo };
+}
+
+/** One detected object of the zone, or a 404 with the kind's code. */
+function getDetected<T extends DetectedRecord>(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  collection: Collection<T>,
+  idParam: string,
+  kind: string,
+  code: number,
+): T {
+  const params = request.params as Params;
+  const zone = requireZone(ctx, request, params.zone_id, { tokenOnly: true });
+  const id = pathId(params[idParam], idParam);
+  const record = ctx.store.get(collection, id);
+  if (!record || record.zone_id !== zone.id) throw notFound(kind, id, code);
+  return record;
+}
+
+/** The zone's policy named by the path, or a 404. */
+function getPolicy(ctx: EmulatorContext, request: FastifyRequest): PolicyRecord {
+  const params = request.params as Params;
+  const zone = requireZone(ctx, request, params.zone_id, { tokenOnly: true });
+  const id = pathId(params.policy_id, 'policy_id');
+  const record = ctx.store.get(policies, id);
+  if (!record || record.zone_id !== zone.id) throw notFound('policy', id, ErrorCode.policyNotFound);
+  return record;
+}
+
+/** Registers the page security routes on `app` (mounted under the API prefix). */
 export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext): void {
-  void app;
-  void ctx;
+  routes(app, PREFIX, {
+    GET: (request) => {
+      const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
+      const record = ctx.store.get(settings, zone.id) ?? defaultSettings(zone);
+      return { result: settingsView(record, ctx.vendor) };
+    },
+    PUT: (request) => {
+      const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
+      const { enabled } = parseBody(settingsBody, request.body);
+      const current = ctx.store.get(settings, zone.id) ?? defaultSettings(zone);
+      const updated: SettingsRecord = { ...current, enabled, updated_at: isoTime(ctx.clock.nowMs()) };
+      ctx.store.write((tx) => tx.put(settings, zone.id, updated));
+      return { result: { enabled: updated.enabled, updated_at: updated.updated_at } };
+    },
+  });
+
+  routes(app, `${PREFIX}/scripts`, { GET: (request) => listDetected(ctx, request, scripts, scriptListView) });
+  routes(app, `${PREFIX}/scripts/:script_id`, {
+    GET: (request) => ({ result: scriptDetailView(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)) }),
+  });
+  routes(app, `${PREFIX}/connections`, { GET: (request) => listDetected(ctx, request, connections, connectionView) });
+  routes(app, `${PREFIX}/connections/:connection_id`, {
+    GET: (request) => ({
+      result: connectionView(getDetected(ctx, request, connections, 'connection_id', 'connection', ErrorCode.connectionNotFound)),
+    }),
+  });
+  routes(app, `${PREFIX}/cookies`, { GET: (request) => listDetected(ctx, request, cookies, cookieView) });
+  routes(app, `${PREFIX}/cookies/:cookie_id`, {
+    GET: (request) => ({ result: cookieView(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)) }),
+  });
+
+  routes(app, `${PREFIX}/policies`, {
+    GET: (request) => {
+      const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
+      const list = ctx.store.list(policies).filter((policy) => policy.zone_id === zone.id);
+      return { result: list.map(policyView), resultInfo: wholeListInfo(list.length) };
+    },
+    POST: (request) => {
+      const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
+      const body = parseBody(policyBody, request.body);
+      const record: PolicyRecord = { zone_id: zone.id, id: newId(), ...body };
+      ctx.store.write((tx) => tx.put(policies, record.id, record));
+      return { result: policyView(record) };
+    },
+  });
+  routes(app, `${PREFIX}/policies/:policy_id`, {
+    GET: (request) => ({ result: policyView(getPolicy(ctx, request)) }),
+    PUT: (request) => {
+      const current = getPolicy(ctx, request);
+      const body = parseBody(policyBody, request.body);
+      const record: PolicyRecord = { zone_id: current.zone_id, id: current.id, ...body };
+      ctx.store.write((tx) => tx.put(policies, record.id, record));
+      return { result: policyView(record) };
+    },
+    DELETE: (request) => {
+      const current = getPolicy(ctx, request);
+      ctx.store.write((tx) => tx.delete(policies, current.id));
+      return { result: { id: current.id } };
+    },
+  });
 }

@@ -1,9 +1,306 @@
 import { z } from 'zod';
+import { isoTime } from '../../core/clock';
+import { sha256Hex, stableId } from '../../core/ids';
 import type { SeedSection } from '../../core/seeding';
-import { idSchema } from '../../core/validation';
+import { idSchema, timestampSchema } from '../../core/validation';
+import {
+  connections,
+  cookies,
+  DETECTED_STATUSES,
+  scripts,
+  type ConnectionRecord,
+  type CookieRecord,
+  type ScriptRecord,
+  type ScriptVersion,
+} from './records';
 
-/** Placeholder seed sections until the service lands. */
-const placeholder: SeedSection = { item: z.object({ zone_id: idSchema }).loose(), reference: 'zone_id', apply: () => undefined };
-export const scriptsSeed = placeholder;
-export const connectionsSeed = placeholder;
-export const cookiesSeed = placeholder;
+/**
+ * Seed sections for what page security detects (contract: "scripts", "connections", "cookies").
+ * Items use the API's field names; only the zone and what identifies the object are required, and
+ * every other field is generated when left out: ids from the zone and the identifying fields (so
+ * seeding the same object again replaces it), hosts from URLs, timestamps from the emulator's
+ * clock, `status: active`, and scores derived from the URL so the same seed always gives the same
+ * scores.
+ */
+
+const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** An absolute http(s) URL: what a page loads scripts from and connects to. */
+const httpUrl = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine(isHttpUrl, 'must be an absolute http(s) URL like https://cdn.example.net/app.js');
+
+const hostSchema = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'must be a hostname like cdn.example.net');
+
+const scoreSchema = z.number({ error: 'must be a whole number from 1 to 99' }).int('must be a whole number from 1 to 99').min(1, 'must be a whole number from 1 to 99').max(99, 'must be a whole number from 1 to 99');
+
+const statusSchema = z.enum(DETECTED_STATUSES, { error: `must be ${DETECTED_STATUSES.map((s) => `"${s}"`).join(' or ')}` });
+
+const categoriesSchema = z.array(z.string().min(1, 'must not be empty').max(100)).max(50);
+
+const contentHash = z.string().regex(/^[0-9a-f]{8,128}$/, 'must be 8 to 128 lowercase hexadecimal characters');
+
+/** Spec 2.5: `first_page_url` and `page_urls` of cookies are URLs without their scheme. */
+const schemelessUrl = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s) && !/\s/.test(s), 'must be a URL without its scheme, like example.com/checkout');
+
+const SCORE_FIELDS = ['js_integrity_score', 'obfuscation_score', 'dataflow_score', 'malware_score', 'cryptomining_score', 'magecart_score'] as const;
+
+const scoreShape = {
+  js_integrity_score: scoreSchema.optional(),
+  obfuscation_score: scoreSchema.optional(),
+  dataflow_score: scoreSchema.optional(),
+  malware_score: scoreSchema.optional(),
+  cryptomining_score: scoreSchema.optional(),
+  magecart_score: scoreSchema.optional(),
+};
+
+/** Spec 2.3 `versions[]`: fields left out are those of the script itself. */
+const versionItem = z
+  .object({ hash: contentHash.optional(), ...scoreShape, fetched_at: timestampSchema.optional() })
+  .strict();
+
+const seenShape = {
+  first_seen_at: timestampSchema.optional(),
+  last_seen_at: timestampSchema.optional(),
+};
+
+/** `last_seen_at` before `first_seen_at` is never what a seed author meant. */
+function seenInOrder(item: { first_seen_at?: string | undefined; last_seen_at?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (item.first_seen_at !== undefined && item.last_seen_at !== undefined && item.last_seen_at < item.first_seen_at) {
+    ctx.addIssue({ code: 'custom', path: ['last_seen_at'], message: `must not be before first_seen_at (${item.first_seen_at})` });
+  }
+}
+
+const scriptItem = z
+  .object({
+    zone_id: idSchema,
+    url: httpUrl,
+    id: idSchema.optional(),
+    added_at: timestampSchema.optional(),
+    ...seenShape,
+    host: hostSchema.optional(),
+    domain_reported_malicious: z.boolean().optional(),
+    url_reported_malicious: z.boolean().optional(),
+    malicious_url_categories: categoriesSchema.optional(),
+    first_page_url: httpUrl.optional(),
+    status: statusSchema.optional(),
+    url_contains_cdn_cgi_path: z.boolean().optional(),
+    hash: contentHash.optional(),
+    ...scoreShape,
+    fetched_at: timestampSchema.optional(),
+    page_urls: z.array(httpUrl).max(1000).optional(),
+    versions: z.array(versionItem).min(1, 'must hold at least one version').max(100).optional(),
+  })
+  .strict()
+  .superRefine(seenInOrder);
+
+const connectionItem = z
+  .object({
+    zone_id: idSchema,
+    url: httpUrl,
+    id: idSchema.optional(),
+    added_at: timestampSchema.optional(),
+    ...seenShape,
+    host: hostSchema.optional(),
+    domain_reported_malicious: z.boolean().optional(),
+    malicious_domain_categories: categoriesSchema.optional(),
+    url_reported_malicious: z.boolean().optional(),
+    malicious_url_categories: categoriesSchema.optional(),
+    first_page_url: httpUrl.optional(),
+    status: statusSchema.optional(),
+    url_contains_cdn_cgi_path: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine(seenInOrder);
+
+const cookieItem = z
+  .object({
+    zone_id: idSchema,
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(256, 'must be at most 256 characters')
+      .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits and !#$%&\'*+-.^_`|~)'),
+    host: hostSchema,
+    id: idSchema.optional(),
+    type: z.enum(['first_party', 'third_party'], { error: 'must be "first_party" or "third_party"' }).optional(),
+    domain_attribute: z
+      .string()
+      .regex(/^\.?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'must be a domain like example.com or .example.com')
+      .optional(),
+    expires_attribute: timestampSchema.optional(),
+    http_only_attribute: z.boolean().optional(),
+    max_age_attribute: z.number().int('must be a whole number of seconds or null').nullable().optional(),
+    path_attribute: z.string().max(1024).regex(/^\/\S*$/, 'must be a path starting with /').optional(),
+    same_site_attribute: z.enum(['strict', 'lax', 'none'], { error: 'must be "strict", "lax" or "none"' }).optional(),
+    secure_attribute: z.boolean().optional(),
+    ...seenShape,
+    first_page_url: schemelessUrl.optional(),
+    page_urls: z.array(schemelessUrl).max(1000).optional(),
+    status: statusSchema.optional(),
+  })
+  .strict()
+  .superRefine(seenInOrder);
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The seen-at timestamps: what was given, else "now", never with last before first. */
+function seenTimes(item: { added_at?: string | undefined; first_seen_at?: string | undefined; last_seen_at?: string | undefined }, now: string) {
+  const first = item.first_seen_at ?? item.added_at ?? now;
+  return {
+    added_at: item.added_at ?? first,
+    first_seen_at: first,
+    last_seen_at: item.last_seen_at ?? (first > now ? first : now),
+  };
+}
+
+/**
+ * Plausible scores in 10..99 (above the malicious threshold of spec 8), one byte of the URL's
+ * SHA-256 each, so that the same URL always scores the same.
+ */
+function derivedScores(url: string): Record<(typeof SCORE_FIELDS)[number], number> {
+  const digest = sha256Hex(`scores\u0000${url}`);
+  const byte = (index: number) => 10 + (Number.parseInt(digest.slice(index * 2, index * 2 + 2), 16) % 90);
+  return {
+    js_integrity_score: byte(0),
+    obfuscation_score: byte(1),
+    dataflow_score: byte(2),
+    malware_score: byte(3),
+    cryptomining_score: byte(4),
+    magecart_score: byte(5),
+  };
+}
+
+function containsCdnCgiPath(url: string): boolean {
+  return new URL(url).pathname.startsWith('/cdn-cgi/');
+}
+
+/** Seed section `scripts` (spec 2.3); required: `zone_id`, `url`. */
+export const scriptsSeed: SeedSection<typeof scriptItem> = {
+  item: scriptItem,
+  reference: 'zone_id',
+  apply(tx, ctx, items) {
+    const now = isoTime(ctx.clock.nowMs());
+    for (const item of items) {
+      const id = item.id ?? stableId(item.zone_id, item.url);
+      const host = item.host ?? new URL(item.url).hostname;
+      const times = seenTimes(item, now);
+      const derived = derivedScores(item.url);
+      const current: ScriptVersion = {
+        hash: item.hash ?? sha256Hex(item.url),
+        js_integrity_score: item.js_integrity_score ?? derived.js_integrity_score,
+        obfuscation_score: item.obfuscation_score ?? derived.obfuscation_score,
+        dataflow_score: item.dataflow_score ?? derived.dataflow_score,
+        malware_score: item.malware_score ?? derived.malware_score,
+        cryptomining_score: item.cryptomining_score ?? derived.cryptomining_score,
+        magecart_score: item.magecart_score ?? derived.magecart_score,
+        fetched_at: item.fetched_at ?? times.last_seen_at,
+      };
+      const firstPageUrl = item.first_page_url ?? `https://${host}/`;
+      const record: ScriptRecord = {
+        zone_id: item.zone_id,
+        id,
+        url: item.url,
+        ...times,
+        host,
+        domain_reported_malicious: item.domain_reported_malicious ?? false,
+        url_reported_malicious: item.url_reported_malicious ?? false,
+        malicious_url_categories: item.malicious_url_categories ?? [],
+        first_page_url: firstPageUrl,
+        status: item.status ?? 'active',
+        url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(item.url),
+        ...current,
+        page_urls: item.page_urls ?? [firstPageUrl],
+        versions: (item.versions ?? [{}]).map((version) => ({
+          hash: version.hash ?? current.hash,
+          js_integrity_score: version.js_integrity_score ?? current.js_integrity_score,
+          obfuscation_score: version.obfuscation_score ?? current.obfuscation_score,
+          dataflow_score: version.dataflow_score ?? current.dataflow_score,
+          malware_score: version.malware_score ?? current.malware_score,
+          cryptomining_score: version.cryptomining_score ?? current.cryptomining_score,
+          magecart_score: version.magecart_score ?? current.magecart_score,
+          fetched_at: version.fetched_at ?? current.fetched_at,
+        })),
+      };
+      tx.put(scripts, id, record);
+    }
+  },
+};
+
+/** Seed section `connections` (spec 2.4); required: `zone_id`, `url`. */
+export const connectionsSeed: SeedSection<typeof connectionItem> = {
+  item: connectionItem,
+  reference: 'zone_id',
+  apply(tx, ctx, items) {
+    const now = isoTime(ctx.clock.nowMs());
+    for (const item of items) {
+      const id = item.id ?? stableId(item.zone_id, item.url);
+      const host = item.host ?? new URL(item.url).hostname;
+      const record: ConnectionRecord = {
+        zone_id: item.zone_id,
+        id,
+        url: item.url,
+        ...seenTimes(item, now),
+        host,
+        domain_reported_malicious: item.domain_reported_malicious ?? false,
+        malicious_domain_categories: item.malicious_domain_categories ?? [],
+        url_reported_malicious: item.url_reported_malicious ?? false,
+        malicious_url_categories: item.malicious_url_categories ?? [],
+        first_page_url: item.first_page_url ?? `https://${host}/`,
+        status: item.status ?? 'active',
+        url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(item.url),
+      };
+      tx.put(connections, id, record);
+    }
+  },
+};
+
+/** Seed section `cookies` (spec 2.5); required: `zone_id`, `name`, `host`. */
+export const cookiesSeed: SeedSection<typeof cookieItem> = {
+  item: cookieItem,
+  reference: 'zone_id',
+  apply(tx, ctx, items) {
+    const nowMs = ctx.clock.nowMs();
+    const now = isoTime(nowMs);
+    for (const item of items) {
+      const id = item.id ?? stableId(item.zone_id, item.host, item.name);
+      const { first_seen_at, last_seen_at } = seenTimes(item, now);
+      const firstPageUrl = item.first_page_url ?? `${item.host}/`;
+      const record: CookieRecord = {
+        zone_id: item.zone_id,
+        id,
+        type: item.type ?? 'first_party',
+        name: item.name,
+        host: item.host,
+        domain_attribute: item.domain_attribute ?? item.host,
+        expires_attribute: item.expires_attribute ?? isoTime(nowMs + ONE_YEAR_MS),
+        http_only_attribute: item.http_only_attribute ?? true,
+        max_age_attribute: item.max_age_attribute ?? null,
+        path_attribute: item.path_attribute ?? '/',
+        same_site_attribute: item.same_site_attribute ?? 'strict',
+        secure_attribute: item.secure_attribute ?? true,
+        first_seen_at,
+        last_seen_at,
+        first_page_url: firstPageUrl,
+        page_urls: item.page_urls ?? [firstPageUrl],
+        status: item.status ?? 'active',
+      };
+      tx.put(cookies, id, record);
+    }
+  },
+};
