@@ -43,8 +43,12 @@ ensure_dependencies() {
   local want
   want="$(node -p 'process.versions.node.split(".")[0]')-$(sha256sum "$root/package-lock.json" | cut -c1-64)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    echo "with-env: installing dependencies (npm ci)" >&2
-    (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    echo "with-env: installing dependencies from package-lock.json" >&2
+    # Not `npm ci`: npm 11 with omit-lockfile-registry-resolved (this machine's setting, so that no
+    # registry address lands in the repository) leaves other platforms' optional packages out of
+    # the lock, and `npm ci` then refuses the lock it wrote. `install --no-save` keeps to the
+    # locked versions and leaves the lock as it is.
+    (cd "$root" && npm install --no-save --no-audit --no-fund --loglevel=error >&2)
     echo "$want" > "$stamp"
   fi
 }

@@ -128,6 +128,8 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
     },
   });
 
+  routes(app, '/state', { GET: () => ({ result: ctx.store.dump() }) });
+
   routes(app, '/reset', {
     POST: () => {
       ctx.store.write((tx) => tx.clear());

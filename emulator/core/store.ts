@@ -95,6 +95,11 @@ export class Store {
     return [...(this.data.get(collection.name)?.values() ?? [])] as T[];
   }
 
+  /** Every record of every collection, by collection name: the whole state, for inspection. */
+  dump(): Record<string, unknown[]> {
+    return Object.fromEntries([...this.data].filter(([, records]) => records.size > 0).map(([name, records]) => [name, [...records.values()]]));
+  }
+
   count<T>(collection: Collection<T>): number {
     return this.data.get(collection.name)?.size ?? 0;
   }

@@ -49,8 +49,9 @@ function start(args: string[]): Promise<Child> {
   });
 }
 
+/** The exit code (null when a signal ended it), also when the process is already gone. */
 function exited(child: Child): Promise<number | null> {
-  if (child.process.exitCode !== null) return Promise.resolve(child.process.exitCode);
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return Promise.resolve(child.process.exitCode);
   return new Promise((resolve) => child.process.on('exit', (code) => resolve(code)));
 }
 
@@ -118,12 +119,15 @@ test('kill -9 during a burst of writes loses no acknowledged write', async () =>
       if (reply.status === 200) acknowledged.push(reply.body.result.id);
     }
   };
-  const writers = Array.from({ length: 8 }, (_, worker) => writer(worker));
-  while (acknowledged.length < 150) await new Promise((resolve) => setTimeout(resolve, 5));
+  let running = 8;
+  const writers = Array.from({ length: running }, (_, worker) => writer(worker).finally(() => running--));
+  while (acknowledged.length < 150 && running > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(running).toBe(8);
   first.process.kill('SIGKILL');
   stop = true;
   await Promise.all(writers);
   expect(await exited(first)).toBeNull();
+  expect(first.process.signalCode).toBe('SIGKILL');
 
   const second = await start(['--data-dir', dataDir]);
   try {
