@@ -141,3 +141,36 @@ test('kill -9 during a burst of writes loses no acknowledged write', async () =>
     await exited(second);
   }
 }, 60_000);
+
+test('--seed FILE loads a seed document; --admin-token guards the control API; --email/--key are accepted', async () => {
+  const dir = tempDir();
+  const seedFile = path.join(dir, 'seed.json');
+  fs.writeFileSync(
+    seedFile,
+    JSON.stringify({
+      accounts: [{ id: ACCOUNT, name: 'Acme' }],
+      zones: [{ id: ZONE, name: 'example.com', account_id: ACCOUNT }],
+      pools: [{ account_id: ACCOUNT, name: 'only-pool', notification_email: 'noc@example.com' }],
+    }),
+  );
+  const child = await start(['--seed', seedFile, '--admin-token', 'admin-cli-secret', '--email', 'ops@example.com', '--key', 'cli-key-123']);
+  try {
+    const pools = await call('GET', `${child.baseUrl}/accounts/${ACCOUNT}/load_balancers/pools`, { headers: { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'cli-key-123' } });
+    expect(pools.status).toBe(200);
+    expect(pools.body.result.map((p: { name: string }) => p.name)).toEqual(['only-pool']);
+    const controlUrl = child.baseUrl.replace('/client/v4', '/__emulator/clock');
+    expect((await call('GET', controlUrl)).status).toBe(401);
+    expect((await call('GET', controlUrl, { headers: { authorization: 'Bearer admin-cli-secret' } })).status).toBe(200);
+  } finally {
+    child.process.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  }
+  expect(child.stdout()).not.toContain('cli-key-123');
+  expect(child.stderr()).not.toContain('cli-key-123');
+});
+
+test('a seed file with a bad field refuses to start, naming the field', async () => {
+  const seedFile = path.join(tempDir(), 'seed.json');
+  fs.writeFileSync(seedFile, JSON.stringify({ zones: [{ name: 'example.com', account_id: 'not-an-id' }] }));
+  await expect(start(['--seed', seedFile])).rejects.toThrow(/zones\[0\]\.account_id/);
+});
