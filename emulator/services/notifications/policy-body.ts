@@ -3,7 +3,7 @@ import { ApiError, ErrorCode } from '../../core/errors';
 import type { Store } from '../../core/store';
 import { emailSchema, parseBody } from '../../core/validation';
 import { pools } from '../load-balancing/records';
-import { ALERT_TYPES, type AlertType, type HealthAlertFilters, type Mechanisms } from './records';
+import { ALERT_TYPES, type HealthAlertFilters, type Mechanisms, type PolicyInput } from './records';
 
 /**
  * The body of a create or full update (contract: `{name, description?, enabled, alert_type,
@@ -94,16 +94,6 @@ const healthAlertBody = z.object({
   mechanisms,
   filters: healthAlertFilters,
 });
-
-/** A validated policy body, ready to store. */
-export interface PolicyInput {
-  name: string;
-  description: string;
-  enabled: boolean;
-  alert_type: AlertType;
-  mechanisms: Mechanisms;
-  filters: HealthAlertFilters;
-}
 
 /**
  * Parses a create/update body for `accountId`: a 400 naming the field path otherwise, including

@@ -22,15 +22,19 @@ export interface Mechanisms {
   webhooks?: Array<{ id: string }>;
 }
 
-/** A policy as the API returns it. */
-export interface AlertPolicy {
-  id: string;
+/** The fields a create or update body sets (contract: the body of POST and PUT). */
+export interface PolicyInput {
   name: string;
   description: string;
   enabled: boolean;
   alert_type: AlertType;
   mechanisms: Mechanisms;
   filters: HealthAlertFilters;
+}
+
+/** A policy as the API returns it. */
+export interface AlertPolicy extends PolicyInput {
+  id: string;
   created: string;
   modified: string;
 }

@@ -35,8 +35,8 @@ export interface ScriptVersion {
   fetched_at: string;
 }
 
-/** Spec 2.3: a detected script, with the fields only the single GET shows. */
-export interface ScriptRecord extends ScriptVersion {
+/** Spec 2.3 and 2.4: the fields scripts and connections share. */
+interface DetectedUrlRecord {
   zone_id: string;
   id: string;
   url: string;
@@ -50,26 +50,17 @@ export interface ScriptRecord extends ScriptVersion {
   first_page_url: string;
   status: DetectedStatus;
   url_contains_cdn_cgi_path: boolean;
+}
+
+/** Spec 2.3: a detected script, with the fields only the single GET shows. */
+export interface ScriptRecord extends DetectedUrlRecord, ScriptVersion {
   page_urls: string[];
   versions: ScriptVersion[];
 }
 
 /** Spec 2.4: a detected outgoing connection. */
-export interface ConnectionRecord {
-  zone_id: string;
-  id: string;
-  url: string;
-  added_at: string;
-  first_seen_at: string;
-  last_seen_at: string;
-  host: string;
-  domain_reported_malicious: boolean;
+export interface ConnectionRecord extends DetectedUrlRecord {
   malicious_domain_categories: string[];
-  url_reported_malicious: boolean;
-  malicious_url_categories: string[];
-  first_page_url: string;
-  status: DetectedStatus;
-  url_contains_cdn_cgi_path: boolean;
 }
 
 /** Spec 2.5 plus the `status` spec 3 gives cookies. */

@@ -79,20 +79,25 @@ function seenInOrder(item: { first_seen_at?: string | undefined; last_seen_at?: 
   }
 }
 
+/** Spec 2.3 and 2.4: the fields a script and a connection item share. */
+const detectedUrlShape = {
+  zone_id: idSchema,
+  url: httpUrl,
+  id: idSchema.optional(),
+  added_at: timestampSchema.optional(),
+  ...seenShape,
+  host: hostSchema.optional(),
+  domain_reported_malicious: z.boolean().optional(),
+  url_reported_malicious: z.boolean().optional(),
+  malicious_url_categories: categoriesSchema.optional(),
+  first_page_url: httpUrl.optional(),
+  status: statusSchema.optional(),
+  url_contains_cdn_cgi_path: z.boolean().optional(),
+};
+
 const scriptItem = z
   .object({
-    zone_id: idSchema,
-    url: httpUrl,
-    id: idSchema.optional(),
-    added_at: timestampSchema.optional(),
-    ...seenShape,
-    host: hostSchema.optional(),
-    domain_reported_malicious: z.boolean().optional(),
-    url_reported_malicious: z.boolean().optional(),
-    malicious_url_categories: categoriesSchema.optional(),
-    first_page_url: httpUrl.optional(),
-    status: statusSchema.optional(),
-    url_contains_cdn_cgi_path: z.boolean().optional(),
+    ...detectedUrlShape,
     hash: contentHash.optional(),
     ...scoreShape,
     fetched_at: timestampSchema.optional(),
@@ -104,19 +109,8 @@ const scriptItem = z
 
 const connectionItem = z
   .object({
-    zone_id: idSchema,
-    url: httpUrl,
-    id: idSchema.optional(),
-    added_at: timestampSchema.optional(),
-    ...seenShape,
-    host: hostSchema.optional(),
-    domain_reported_malicious: z.boolean().optional(),
+    ...detectedUrlShape,
     malicious_domain_categories: categoriesSchema.optional(),
-    url_reported_malicious: z.boolean().optional(),
-    malicious_url_categories: categoriesSchema.optional(),
-    first_page_url: httpUrl.optional(),
-    status: statusSchema.optional(),
-    url_contains_cdn_cgi_path: z.boolean().optional(),
   })
   .strict()
   .superRefine(seenInOrder);
