@@ -1,0 +1,226 @@
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { z } from 'zod';
+import type { Settings } from '../settings';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIResponseError, RateLimitError, type RequestDescription } from './errors';
+import { Pacer, type PaceLimit } from './pacing';
+
+/**
+ * The one HTTP layer of the client: a keep-alive connection pool shared by the whole process
+ * (one dynamic-provider process serves every resource of a deployment), every response parsed
+ * with zod, and the one retry policy of the code base. Nothing else sleeps or retries.
+ */
+
+/** Spec 2.1 `result_info`. */
+export const resultInfoSchema = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  count: z.number().int(),
+  total_count: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type ResultInfo = z.output<typeof resultInfoSchema>;
+
+const errorEntry = z.object({ code: z.number().int(), message: z.string() });
+const failureEnvelope = z.object({ success: z.literal(false), errors: z.array(errorEntry) });
+
+/** Options of the retry policy and the pool; every one has a default. */
+export interface HttpOptions {
+  /** Attempts per request, counting the first. Default 5. */
+  maxAttempts?: number;
+  /** Timeout of one attempt, in ms. Default 30,000. */
+  timeoutMs?: number;
+  /** Back-off: `baseMs * 2^(attempt-1)` with jitter, at most `capMs`. Defaults 250 and 8,000. */
+  backoff?: { baseMs: number; capMs: number };
+  /** How long 429s may keep a request waiting in all, in ms, before it fails. Default 300,000. */
+  maxRateLimitWaitMs?: number;
+  /** Replaces the process-wide pool (tests, benchmarks). */
+  dispatcher?: Dispatcher;
+  /** Replaces the real sleep (tests of the policy). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** One request. */
+export interface RequestSpec<S extends z.ZodType> {
+  /** What a user would call it, for messages: `create CSP policy`. */
+  operation: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below the base address, without a leading slash. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Schema of the envelope's `result`. */
+  result: S;
+  /**
+   * For a create (a POST that is not idempotent): called before repeating the request after an
+   * ambiguous failure — no response, a timeout, a 5xx, a 409 — since the service may have applied
+   * it. What it finds is returned instead of creating a second object.
+   */
+  recover?: () => Promise<z.output<S> | undefined>;
+  /** Pace the request under a rate limit shared by the process (custom hostname issuance). */
+  pace?: PaceLimit;
+}
+
+/** A parsed answer. */
+export interface Answer<T> {
+  result: T;
+  resultInfo: ResultInfo | undefined;
+}
+
+let sharedDispatcher: Dispatcher | undefined;
+
+/** The process-wide keep-alive pool. */
+export function processDispatcher(): Dispatcher {
+  sharedDispatcher ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 32 });
+  return sharedDispatcher;
+}
+
+const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seconds of a `Retry-After` header (seconds or an HTTP date), in ms. */
+export function retryAfterMs(header: string | string[] | undefined, nowMs = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** The HTTP layer bound to one set of settings. */
+export class HttpClient {
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+  private readonly backoff: { baseMs: number; capMs: number };
+  private readonly maxRateLimitWaitMs: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly pacer: Pacer;
+
+  constructor(
+    readonly settings: Settings,
+    options: HttpOptions = {},
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.backoff = options.backoff ?? { baseMs: 250, capMs: 8_000 };
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 300_000;
+    this.dispatcher = options.dispatcher ?? processDispatcher();
+    this.sleep = options.sleep ?? realSleep;
+    this.pacer = Pacer.forProcess(this.sleep);
+  }
+
+  /** Sends `spec` under the retry policy and returns its parsed result. */
+  async send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.output<S>>> {
+    const description: RequestDescription = { operation: spec.operation, method: spec.method, path: withQuery(spec.path, spec.query) };
+    let rateLimitWaited = 0;
+    let ambiguous = false;
+    for (let attempt = 1; ; attempt++) {
+      if (ambiguous && spec.recover) {
+        const found = await spec.recover();
+        if (found !== undefined) return { result: found, resultInfo: undefined };
+      }
+      if (spec.pace) await this.pacer.acquire(spec.pace);
+      let failure: APIError | APIConnectionError;
+      try {
+        return await this.attempt(spec, description);
+      } catch (error) {
+        if (!(error instanceof APIError || error instanceof APIConnectionError)) throw error;
+        failure = error;
+      }
+      if (failure instanceof RateLimitError) {
+        const wait = retryAfterMs(failure.headers['retry-after']) ?? this.backoffMs(attempt);
+        if (rateLimitWaited + wait > this.maxRateLimitWaitMs) throw failure;
+        rateLimitWaited += wait;
+        attempt--; // waiting out a rate limit is not a failed attempt
+        await this.sleep(wait);
+        continue;
+      }
+      const retryable = failure instanceof APIConnectionError || RETRYABLE_STATUS(failure.status);
+      if (!retryable || attempt >= this.maxAttempts) throw failure;
+      // A create's first 409 is a real conflict with someone else's object: adopting it silently
+      // would hand it to this stack. After an ambiguous failure it means our own attempt landed.
+      if (spec.recover && !ambiguous && failure instanceof APIError && failure.status === 409) throw failure;
+      ambiguous ||= failure instanceof APIConnectionError || failure.status >= 500 || failure.status === 408 || failure.status === 409;
+      await this.sleep(this.backoffMs(attempt));
+    }
+  }
+
+  /** Every item of a paged list, page by page (`page`/`per_page`), as an async iterator. */
+  async *paginate<S extends z.ZodType>(spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>, perPage: number): AsyncGenerator<z.output<S>> {
+    for (let page = 1; ; page++) {
+      const answer = await this.send({ ...spec, method: 'GET', query: { ...spec.query, page, per_page: perPage } });
+      yield* answer.result;
+      const info = answer.resultInfo;
+      if (!info || page >= info.total_pages || answer.result.length === 0) return;
+    }
+  }
+
+  private backoffMs(attempt: number): number {
+    const ceiling = Math.min(this.backoff.capMs, this.backoff.baseMs * 2 ** (attempt - 1));
+    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  }
+
+  private headers(hasBody: boolean): Record<string, string> {
+    const credentials = this.settings.credentials;
+    const headers: Record<string, string> =
+      credentials.kind === 'token' ? { authorization: `Bearer ${credentials.token}` } : { 'x-auth-email': credentials.email, 'x-auth-key': credentials.key };
+    if (hasBody) headers['content-type'] = 'application/json';
+    headers.accept = 'application/json';
+    return headers;
+  }
+
+  private async attempt<S extends z.ZodType>(spec: RequestSpec<S>, description: RequestDescription): Promise<Answer<z.output<S>>> {
+    const url = `${this.settings.baseUrl}/${description.path}`;
+    let response: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      response = await request(url, {
+        method: spec.method,
+        dispatcher: this.dispatcher,
+        headers: this.headers(spec.body !== undefined),
+        ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await response.body.text();
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+        throw new APIConnectionTimeoutError(description, `no answer within ${this.timeoutMs} ms`);
+      }
+      throw new APIConnectionError(description, connectionCause(error));
+    }
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      const parsed = failureEnvelope.safeParse(json);
+      throw APIError.of(response.statusCode, parsed.success ? parsed.data.errors : [], description, response.headers);
+    }
+    const envelope = z
+      .object({ success: z.literal(true), result: spec.result, result_info: resultInfoSchema.optional() })
+      .safeParse(json);
+    if (!envelope.success) {
+      const issue = envelope.error.issues[0];
+      throw new APIResponseError(
+        `${description.operation} (${description.method} ${description.path}): the response is not what the API promises: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'not JSON'}`,
+      );
+    }
+    const data = envelope.data as { result: z.output<S>; result_info?: ResultInfo };
+    return { result: data.result, resultInfo: data.result_info };
+  }
+}
+
+function withQuery(path: string, query: RequestSpec<z.ZodType>['query']): string {
+  const entries = Object.entries(query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined);
+  if (entries.length === 0) return path;
+  return `${path}?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+}
+
+function connectionCause(error: unknown): string {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code;
+  return code ? `${code} (${err.message})` : err.message;
+}

@@ -1,0 +1,47 @@
+import type * as pulumi from '@pulumi/pulumi';
+import type { z } from 'zod';
+
+/**
+ * `check` for every resource: the inputs are parsed with the resource's zod schema before any API
+ * call, and each problem becomes a failure naming the property. During preview, values not known
+ * yet arrive as {@link UNKNOWN}; problems at (or under) such a value are let through.
+ */
+
+/** The engine's marker for a value unknown during preview. */
+export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+
+/** Whether `value` is, or contains, a preview unknown. */
+export function hasUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(hasUnknown);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasUnknown);
+  return false;
+}
+
+function unknownOnPath(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  let node = root;
+  for (const part of path) {
+    if (node === UNKNOWN) return true;
+    if (node === null || typeof node !== 'object') return false;
+    node = (node as Record<PropertyKey, unknown>)[part];
+  }
+  return hasUnknown(node);
+}
+
+/** `a.b[2]` for a zod path. */
+export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+}
+
+/**
+ * Parses `news` with `schema`. Known and valid: the parsed inputs (defaults applied). Otherwise
+ * the failures of the known parts; with unknowns and no failure, the inputs as given.
+ */
+export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string, unknown>): pulumi.dynamic.CheckResult<z.output<S> | Record<string, unknown>> {
+  const parsed = schema.safeParse(news);
+  if (parsed.success) return { inputs: parsed.data };
+  const failures = parsed.error.issues
+    .filter((issue) => !unknownOnPath(news, issue.path))
+    .map((issue) => ({ property: propertyPath(issue.path) || 'inputs', reason: issue.message }));
+  return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
+}

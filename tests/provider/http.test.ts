@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIResponseError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  RateLimitError,
+} from '../../provider/client/errors';
+import { HttpClient, retryAfterMs, type HttpOptions } from '../../provider/client/http';
+import { resolveSettings } from '../../provider/settings';
+import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+
+/**
+ * The one retry policy, against a real emulator: what is retried, what is not, how a create
+ * avoids a duplicate after a lost response, how 429 waits, and what the errors say.
+ */
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => emu.close());
+afterEach(async () => {
+  await emu.control('POST', 'faults', {});
+});
+
+const policySchema = z.object({ id: z.string(), description: z.string() });
+const POLICIES = `zones/${ZONE_ID}/page_security/policies`;
+const body = (description: string) => ({ description, action: 'log', expression: 'http.host eq "www.example.com"', value: "script-src 'self'" });
+
+/** A client whose sleeps are recorded (and may act, e.g. clear a fault) instead of waiting. */
+function client(options: HttpOptions & { onSleep?: (ms: number) => Promise<void> } = {}, token = TEST_TOKEN) {
+  const sleeps: number[] = [];
+  const { onSleep, ...rest } = options;
+  const http = new HttpClient(resolveSettings({ explicit: { baseUrl: emu.baseUrl, apiToken: token }, env: {} }), {
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      await onSleep?.(ms);
+    },
+    ...rest,
+  });
+  return { http, sleeps };
+}
+
+async function policiesNamed(description: string): Promise<number> {
+  const list = await emu.api('GET', POLICIES);
+  return list.body.result.filter((p: { description: string }) => p.description === description).length;
+}
+
+test('a 503 is retried with back-off and the request then succeeds', async () => {
+  await emu.control('POST', 'faults', { error_rate: 1, paths: ['zones/*/page_security'] });
+  const { http, sleeps } = client({ onSleep: async () => void (await emu.control('POST', 'faults', {})) });
+  const mark = emu.mark();
+  const answer = await http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.object({ enabled: z.boolean() }) });
+  expect(answer.result.enabled).toBe(false);
+  expect((await emu.requests(mark)).map((r) => r.status)).toEqual([503, 200]);
+  expect(sleeps).toHaveLength(1);
+  expect(sleeps[0]).toBeGreaterThanOrEqual(125);
+  expect(sleeps[0]).toBeLessThanOrEqual(250);
+});
+
+test('attempts are bounded: a lasting 503 fails after maxAttempts with an InternalServerError', async () => {
+  await emu.control('POST', 'faults', { error_rate: 1, paths: ['zones/*/page_security'] });
+  const { http, sleeps } = client({ maxAttempts: 4 });
+  const mark = emu.mark();
+  const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
+  await expect(failure).rejects.toBeInstanceOf(InternalServerError);
+  await expect(failure).rejects.toThrow(/^get settings \(GET zones\/c0+1\/page_security\) failed: HTTP 503: \[1000\] injected fault/);
+  expect(await emu.requests(mark)).toHaveLength(4);
+  // Exponential back-off with jitter, capped: each wait lies in [ceiling/2, ceiling].
+  sleeps.forEach((ms, i) => {
+    const ceiling = Math.min(8000, 250 * 2 ** i);
+    expect(ms).toBeGreaterThanOrEqual(ceiling / 2);
+    expect(ms).toBeLessThanOrEqual(ceiling);
+  });
+});
+
+test('a create whose response was lost finds what it created instead of creating it twice', async () => {
+  await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
+  let recovered = 0;
+  const { http } = client({ onSleep: async () => void (await emu.control('POST', 'faults', {})) });
+  const answer = await http.send({
+    operation: 'create CSP policy',
+    method: 'POST',
+    path: POLICIES,
+    body: body('lost-response'),
+    result: policySchema,
+    recover: async () => {
+      recovered++;
+      const list = await http.send({ operation: 'list CSP policies', method: 'GET', path: POLICIES, result: z.array(policySchema) });
+      return list.result.find((p) => p.description === 'lost-response');
+    },
+  });
+  expect(answer.result.description).toBe('lost-response');
+  expect(recovered).toBe(1);
+  expect(await policiesNamed('lost-response')).toBe(1);
+});
+
+test('without a recover, the same lost response would have made a duplicate (the test above can fail)', async () => {
+  await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
+  const { http } = client({ onSleep: async () => void (await emu.control('POST', 'faults', {})) });
+  await http.send({ operation: 'create CSP policy', method: 'POST', path: POLICIES, body: body('no-recover'), result: policySchema });
+  expect(await policiesNamed('no-recover')).toBe(2);
+});
+
+test('a create whose first answer is 409 is a real conflict: no retry, no adoption', async () => {
+  const create = { hostname: 'taken.customer.example', ssl: { method: 'txt', type: 'dv', certificate_authority: '' } };
+  expect((await emu.api('POST', `zones/${ZONE_ID}/custom_hostnames`, { body: create })).status).toBe(200);
+  const { http } = client();
+  let recovered = 0;
+  const mark = emu.mark();
+  const failure = http.send({
+    operation: 'create custom hostname',
+    method: 'POST',
+    path: `zones/${ZONE_ID}/custom_hostnames`,
+    body: create,
+    result: z.unknown(),
+    recover: async () => {
+      recovered++;
+      return undefined;
+    },
+  });
+  await expect(failure).rejects.toBeInstanceOf(ConflictError);
+  await expect(failure).rejects.toThrow(/HTTP 409: \[1406\]/);
+  expect(recovered).toBe(0);
+  expect(await emu.requests(mark)).toHaveLength(1);
+});
+
+test('a 429 waits the Retry-After (without spending an attempt) and then succeeds', async () => {
+  const zone = 'c00000000000000000000000000000aa';
+  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'quota.example', account_id: 'a0000000000000000000000000000001' }] });
+  for (let i = 0; i < 15; i++) {
+    const made = await emu.api('POST', `zones/${zone}/custom_hostnames`, { body: { hostname: `h${i}.quota.example`, ssl: { method: 'txt', type: 'dv' } } });
+    expect(made.status).toBe(200);
+  }
+  const { http, sleeps } = client({ maxAttempts: 1, onSleep: async (ms) => void (await emu.control('POST', 'clock', { advance_seconds: ms / 1000 })) });
+  const mark = emu.mark();
+  const answer = await http.send({
+    operation: 'create custom hostname',
+    method: 'POST',
+    path: `zones/${zone}/custom_hostnames`,
+    body: { hostname: 'late.quota.example', ssl: { method: 'txt', type: 'dv' } },
+    result: z.object({ hostname: z.string() }),
+  });
+  expect(answer.result.hostname).toBe('late.quota.example');
+  expect(sleeps[0]).toBe(30_000);
+  const statuses = (await emu.requests(mark)).map((r) => r.status);
+  expect(statuses[0]).toBe(429);
+  expect(statuses[statuses.length - 1]).toBe(200);
+});
+
+test('429s give up once their total wait would pass maxRateLimitWaitMs', async () => {
+  const zone = 'c00000000000000000000000000000ab';
+  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'quota2.example', account_id: 'a0000000000000000000000000000001' }] });
+  for (let i = 0; i < 16; i++) await emu.api('POST', `zones/${zone}/custom_hostnames`, { body: { hostname: `h${i}.quota2.example`, ssl: { method: 'txt', type: 'dv' } } });
+  const { http } = client({ maxRateLimitWaitMs: 10_000 });
+  await expect(
+    http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: 'x.quota2.example', ssl: { method: 'txt', type: 'dv' } }, result: z.unknown() }),
+  ).rejects.toBeInstanceOf(RateLimitError);
+});
+
+test('a 400 is not retried, and the message names the operation, status, code and field', async () => {
+  const { http, sleeps } = client();
+  const mark = emu.mark();
+  const failure = http.send({ operation: 'create CSP policy', method: 'POST', path: POLICIES, body: { ...body('bad'), action: 'block' }, result: z.unknown() });
+  await expect(failure).rejects.toBeInstanceOf(BadRequestError);
+  await expect(failure).rejects.toThrow(/^create CSP policy \(POST zones\/.+\/page_security\/policies\) failed: HTTP 400: \[1004\] action: must be/);
+  expect(sleeps).toEqual([]);
+  expect(await emu.requests(mark)).toHaveLength(1);
+});
+
+test('a bad token is an AuthenticationError whose message does not contain the token', async () => {
+  const secret = 'sekrit-token-that-must-not-leak';
+  const { http } = client({}, secret);
+  const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
+  await expect(failure).rejects.toBeInstanceOf(AuthenticationError);
+  const error = (await failure.catch((e: unknown) => e)) as Error;
+  expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(secret);
+});
+
+test('an attempt that takes too long times out and is retried', async () => {
+  await emu.control('POST', 'faults', { latency_ms: 400, paths: ['zones/*/page_security'] });
+  const { http, sleeps } = client({ timeoutMs: 100, maxAttempts: 2 });
+  await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() })).rejects.toBeInstanceOf(
+    APIConnectionTimeoutError,
+  );
+  expect(sleeps).toHaveLength(1);
+});
+
+test('nothing listening: a connection error after the bounded attempts', async () => {
+  const http = new HttpClient(resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:9/client/v4', apiToken: TEST_TOKEN }, env: {} }), {
+    maxAttempts: 3,
+    sleep: async () => undefined,
+  });
+  const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
+  await expect(failure).rejects.toBeInstanceOf(APIConnectionError);
+  await expect(failure).rejects.toThrow(/get settings \(GET .*\) got no response: ECONNREFUSED/);
+});
+
+test('a success whose result does not match the schema is an APIResponseError', async () => {
+  const { http } = client();
+  await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.object({ enabled: z.string() }) })).rejects.toBeInstanceOf(
+    APIResponseError,
+  );
+});
+
+test('paginate yields every item across pages', async () => {
+  const scripts = Array.from({ length: 45 }, (_, i) => ({ zone_id: ZONE_ID, url: `https://cdn.example.net/p${i}.js`, host: 'paged.example.com' }));
+  await emu.control('POST', 'seed', { scripts });
+  const { http } = client();
+  const mark = emu.mark();
+  const seen: string[] = [];
+  for await (const script of http.paginate({ operation: 'list scripts', path: `zones/${ZONE_ID}/page_security/scripts`, query: { hosts: 'paged.example.com' }, result: z.array(z.object({ url: z.string() })) }, 20)) {
+    seen.push(script.url);
+  }
+  expect(new Set(seen).size).toBe(45);
+  expect((await emu.requests(mark)).map((r) => r.query.page)).toEqual(['1', '2', '3']);
+});
+
+test.each([
+  ['30', 30_000],
+  ['0', 0],
+  [undefined, undefined],
+  ['soon', undefined],
+])('Retry-After %p is %p ms', (header, expected) => {
+  expect(retryAfterMs(header)).toBe(expected);
+});
+
+test('Retry-After as an HTTP date', () => {
+  expect(retryAfterMs('Sat, 21 Nov 2026 08:00:30 GMT', Date.parse('2026-11-21T08:00:00Z'))).toBe(30_000);
+});
