@@ -37,6 +37,18 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Replaces the real sleep (tests of the policy). */
   sleep?: (ms: number) => Promise<void>;
+  /** Replaces the real clock of {@link HttpClient.poll} (tests). */
+  now?: () => number;
+}
+
+/** Options of {@link HttpClient.poll}. */
+export interface PollOptions {
+  /** How long to wait in all, in ms. */
+  timeoutMs: number;
+  /** The first pause between reads, in ms; each next pause doubles, up to `maxIntervalMs`. Default 1,000. */
+  intervalMs?: number;
+  /** The longest pause between reads, in ms. Default 10,000. */
+  maxIntervalMs?: number;
 }
 
 /** One request. */
@@ -94,6 +106,7 @@ export class HttpClient {
   private readonly maxRateLimitWaitMs: number;
   private readonly dispatcher: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
   private readonly pacer: Pacer;
 
   constructor(
@@ -106,6 +119,7 @@ export class HttpClient {
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 300_000;
     this.dispatcher = options.dispatcher ?? processDispatcher();
     this.sleep = options.sleep ?? realSleep;
+    this.now = options.now ?? Date.now;
     this.pacer = Pacer.forProcess(this.sleep);
   }
 
@@ -153,6 +167,26 @@ export class HttpClient {
       const info = answer.resultInfo;
       if (!info || page >= info.total_pages || answer.result.length === 0) return;
     }
+  }
+
+  /**
+   * Reads again until `done` or the time runs out, pausing between reads; the pauses start short
+   * and double, so a quick change is seen quickly. For waiting on the service's own work (a
+   * hostname's validation), which is not a retry. The caller has just read `first`.
+   */
+  async poll<T>(first: T, read: () => Promise<T>, done: (value: T) => boolean, options: PollOptions): Promise<{ value: T; reached: boolean }> {
+    const maxInterval = options.maxIntervalMs ?? 10_000;
+    const deadline = this.now() + options.timeoutMs;
+    let interval = options.intervalMs ?? 1_000;
+    let value = first;
+    while (!done(value)) {
+      const left = deadline - this.now();
+      if (left <= 0) return { value, reached: false };
+      await this.sleep(Math.min(interval, left));
+      interval = Math.min(interval * 2, maxInterval);
+      value = await read();
+    }
+    return { value, reached: true };
   }
 
   private backoffMs(attempt: number): number {

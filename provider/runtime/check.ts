@@ -45,3 +45,27 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
     .map((issue) => ({ property: propertyPath(issue.path) || 'inputs', reason: issue.message }));
   return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
 }
+
+/** A short rendering of a refused value, for messages (never long, never a whole object). */
+export function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+/** zod's `error` option: what is expected, and what came instead. */
+export function expecting(what: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? `required: ${what}` : `must be ${what} (got ${shown(issue.input)})`) };
+}
+
+/**
+ * The inputs the engine hands to create/update, parsed: `check` has accepted them already, so a
+ * failure here is a bug, said plainly with the resource and the property.
+ */
+export function checkedInputs<S extends z.ZodType>(resource: string, schema: S, news: Record<string, unknown>): z.output<S> {
+  const parsed = schema.safeParse(news);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues.map((issue) => `${propertyPath(issue.path) || 'inputs'}: ${issue.message}`).join('; ');
+  throw new Error(`${resource} inputs are invalid: ${detail}`);
+}

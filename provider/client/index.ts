@@ -1,0 +1,10 @@
+/**
+ * The API client: one module per service, each with its operations, zod schemas and types, over
+ * one HTTP layer (connection pool, retry policy, paging) and one error tree.
+ */
+export * from './errors';
+export { HttpClient, type HttpOptions, type PollOptions, type RequestSpec, type Answer, type ResultInfo } from './http';
+export * as pageSecurity from './page-security';
+export * as customHostnames from './custom-hostnames';
+export * as loadBalancing from './load-balancing';
+export * as notifications from './notifications';

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { HttpClient } from './http';
+
+/**
+ * Load-balancing pools at account level (spec 2.7, 4; contract "Load balancing pools"): the list,
+ * and the bulk edit that removes the legacy `notification_email` recipients one page at a time.
+ * Only the fields the migration needs are modelled, as in the spec.
+ */
+
+/** A pool as the API returns it (contract: `id`, `name`, `notification_email`, `created_on`, `modified_on`). */
+export const poolSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Spec 2.7: the legacy recipient of health alerts; `""` means none. */
+  notification_email: z.string(),
+  created_on: z.string(),
+  modified_on: z.string(),
+});
+
+/** A load-balancing pool. */
+export type Pool = z.output<typeof poolSchema>;
+
+/** Which account's pools to list. */
+export interface PoolListParams {
+  accountId: string;
+}
+
+/** One page of the bulk edit (spec 4): the pools on that page of the name order get `notificationEmail`. */
+export interface PoolBulkEditParams {
+  accountId: string;
+  /** `""` removes the legacy recipient (spec 4); otherwise an e-mail address. */
+  notificationEmail: string;
+  /** 1-based page of the list order (name ascending). */
+  page: number;
+  /** Pools per page, 1..1000 (contract). Without paging the API edits only the first 25 (spec 8). */
+  perPage: number;
+}
+
+const poolsPath = (accountId: string) => `accounts/${accountId}/load_balancers/pools`;
+
+/** Every pool of the account, in the contract's order (name ascending, the order the bulk edit pages). */
+export async function listPools(http: HttpClient, params: PoolListParams): Promise<Pool[]> {
+  const answer = await http.send({ operation: 'list load-balancing pools', method: 'GET', path: poolsPath(params.accountId), result: z.array(poolSchema) });
+  return answer.result;
+}
+
+/**
+ * Sets `notification_email` on one page of pools and returns the pools of that page as they are
+ * after the edit. Safe to repeat (the retry policy may): it sets a value rather than changing one.
+ */
+export async function bulkEditPools(http: HttpClient, params: PoolBulkEditParams): Promise<Pool[]> {
+  const answer = await http.send({
+    operation: 'bulk edit load-balancing pools',
+    method: 'PATCH',
+    path: poolsPath(params.accountId),
+    query: { per_page: params.perPage, page: params.page },
+    body: { notification_email: params.notificationEmail },
+    result: z.array(poolSchema),
+  });
+  return answer.result;
+}

@@ -1,0 +1,326 @@
+import { z } from 'zod';
+import type { HttpClient } from './http';
+
+/**
+ * The page security API (spec 2.2 to 2.6 and 4; contract "Page security"): the zone's settings,
+ * the scripts, connections and cookies it detected, and its CSP policies. Records keep the API's
+ * field names, as the vendor's SDK does, except the one field whose name holds the vendor token
+ * (spec 2.2), which is given a vendor-neutral name so that callers never build it.
+ */
+
+/** Contract: identifiers are 32 lowercase hexadecimal characters; anything else is a 400. */
+export const zoneIdSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required: the 32-character hexadecimal id of the zone' : 'must be a string: the 32-character hexadecimal id of the zone') })
+  .regex(/^[0-9a-f]{32}$/, { error: (issue) => `must be the zone's id, 32 lowercase hexadecimal characters (got ${JSON.stringify(issue.input)})` });
+
+function zonePath(zoneId: string, rest = ''): string {
+  return `zones/${encodeURIComponent(zoneId)}/page_security${rest}`;
+}
+
+// ---- Settings (spec 2.2) ----
+
+/** Spec 2.2 as the GET returns it, with the vendor's reporting flag under a neutral name. */
+export interface PageSecuritySettings {
+  /** Whether page security is on. */
+  enabled: boolean;
+  updated_at: string;
+  /** Wire field `use_<vendor>_reporting_endpoint`. */
+  use_vendor_reporting_endpoint: boolean;
+  use_connection_url_path: boolean;
+}
+
+/** Body of the settings PUT (spec 4). */
+export interface PageSecuritySettingsUpdateParams {
+  enabled: boolean;
+}
+
+/** Spec 4: the PUT answers with `enabled` and `updated_at` only. */
+export const settingsUpdateResultSchema = z.object({ enabled: z.boolean(), updated_at: z.string() });
+
+/**
+ * Schema of the settings GET for `vendor` (the client's `vendor` setting): the flag's wire name is
+ * `use_<vendor>_reporting_endpoint`, so it is only known at run time.
+ */
+export function pageSecuritySettingsSchema(vendor: string) {
+  const flag = `use_${vendor}_reporting_endpoint`;
+  return z
+    .looseObject({ enabled: z.boolean(), updated_at: z.string(), use_connection_url_path: z.boolean() })
+    .transform((record, ctx): PageSecuritySettings => {
+      const reporting = record[flag];
+      if (typeof reporting !== 'boolean') {
+        ctx.addIssue({ code: 'custom', path: [flag], message: `must be a boolean (is the vendor setting "${vendor}" the service's?)` });
+        return z.NEVER;
+      }
+      return {
+        enabled: record.enabled,
+        updated_at: record.updated_at,
+        use_vendor_reporting_endpoint: reporting,
+        use_connection_url_path: record.use_connection_url_path,
+      };
+    });
+}
+
+/** GET `zones/{zone_id}/page_security`. */
+export async function getSettings(http: HttpClient, zoneId: string): Promise<PageSecuritySettings> {
+  const answer = await http.send({
+    operation: 'get page security settings',
+    method: 'GET',
+    path: zonePath(zoneId),
+    result: pageSecuritySettingsSchema(http.settings.vendor),
+  });
+  return answer.result;
+}
+
+/** PUT `zones/{zone_id}/page_security`; the answer holds only `enabled` and `updated_at` (spec 4). */
+export async function updateSettings(http: HttpClient, zoneId: string, params: PageSecuritySettingsUpdateParams): Promise<z.output<typeof settingsUpdateResultSchema>> {
+  const answer = await http.send({
+    operation: 'update page security settings',
+    method: 'PUT',
+    path: zonePath(zoneId),
+    body: { enabled: params.enabled },
+    result: settingsUpdateResultSchema,
+  });
+  return answer.result;
+}
+
+// ---- Detected scripts, connections and cookies (spec 2.3 to 2.5) ----
+
+/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time. */
+const scoreShape = {
+  hash: z.string().optional(),
+  js_integrity_score: z.number().int().optional(),
+  obfuscation_score: z.number().int().optional(),
+  dataflow_score: z.number().int().optional(),
+  malware_score: z.number().int().optional(),
+  cryptomining_score: z.number().int().optional(),
+  magecart_score: z.number().int().optional(),
+  fetched_at: z.string().optional(),
+};
+
+/** Spec 2.3 and 2.4: what scripts and connections share. */
+const detectedUrlShape = {
+  id: z.string(),
+  url: z.string(),
+  added_at: z.string(),
+  first_seen_at: z.string(),
+  last_seen_at: z.string(),
+  host: z.string(),
+  domain_reported_malicious: z.boolean(),
+  url_reported_malicious: z.boolean(),
+  first_page_url: z.string(),
+  /** Spec 3: `active` or `infrequent`; other statuses are not shown, so any string is kept. */
+  status: z.string(),
+  url_contains_cdn_cgi_path: z.boolean(),
+};
+
+/** Spec 2.3: a script as lists return it. */
+export const scriptSchema = z.object({
+  ...detectedUrlShape,
+  /** Spec 2.3: "present in some responses". */
+  malicious_url_categories: z.array(z.string()).optional(),
+  ...scoreShape,
+});
+/** A detected script (spec 2.3). Scores are absent on plans without them. */
+export type Script = z.output<typeof scriptSchema>;
+
+/** Spec 2.3: one version of a script's content, with its scores. */
+export const scriptVersionSchema = z.object(scoreShape);
+/** One version of a script (spec 2.3 `versions[]`). */
+export type ScriptVersion = z.output<typeof scriptVersionSchema>;
+
+/** Spec 2.3: the single-script response, which adds `page_urls` and `versions`. */
+export const scriptDetailSchema = scriptSchema.extend({
+  page_urls: z.array(z.string()),
+  versions: z.array(scriptVersionSchema),
+});
+/** A script with the pages it was seen on and its versions (spec 2.3). */
+export type ScriptDetail = z.output<typeof scriptDetailSchema>;
+
+/** Spec 2.4. */
+export const connectionSchema = z.object({
+  ...detectedUrlShape,
+  malicious_domain_categories: z.array(z.string()),
+  malicious_url_categories: z.array(z.string()),
+});
+/** A detected outgoing connection (spec 2.4). */
+export type Connection = z.output<typeof connectionSchema>;
+
+/** Spec 2.5, plus the `status` spec 3 gives cookies (absent from table 2.5, hence optional). */
+export const cookieSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  name: z.string(),
+  host: z.string(),
+  domain_attribute: z.string(),
+  expires_attribute: z.string(),
+  http_only_attribute: z.boolean(),
+  max_age_attribute: z.number().int().nullable(),
+  path_attribute: z.string(),
+  same_site_attribute: z.string(),
+  secure_attribute: z.boolean(),
+  first_seen_at: z.string(),
+  last_seen_at: z.string(),
+  first_page_url: z.string(),
+  page_urls: z.array(z.string()),
+  status: z.string().optional(),
+});
+/** A detected cookie (spec 2.5). */
+export type Cookie = z.output<typeof cookieSchema>;
+
+/** Query of the detected lists (spec 4). */
+export interface DetectedListParams {
+  /** Spec 3: `active` (what the service returns when omitted) or `infrequent`. */
+  status?: string;
+  /** Hostnames to keep; sent as the comma-separated `hosts` parameter. */
+  hosts?: string | readonly string[];
+}
+/** Query of the script list. */
+export type ScriptListParams = DetectedListParams;
+/** Query of the connection list. */
+export type ConnectionListParams = DetectedListParams;
+/** Query of the cookie list. */
+export type CookieListParams = DetectedListParams;
+
+function detectedQuery(params: DetectedListParams): Record<string, string | undefined> {
+  const hosts = typeof params.hosts === 'string' ? params.hosts : params.hosts?.join(',');
+  return { status: params.status, hosts: hosts === '' ? undefined : hosts };
+}
+
+/** Every script of the zone matching `params`, `perPage` per request. */
+export function listScripts(http: HttpClient, zoneId: string, params: ScriptListParams, perPage: number): AsyncGenerator<Script> {
+  return http.paginate({ operation: 'list page security scripts', path: zonePath(zoneId, '/scripts'), query: detectedQuery(params), result: z.array(scriptSchema) }, perPage);
+}
+
+/** GET one script, with `page_urls` and `versions`. */
+export async function getScript(http: HttpClient, zoneId: string, scriptId: string): Promise<ScriptDetail> {
+  const answer = await http.send({
+    operation: 'get page security script',
+    method: 'GET',
+    path: zonePath(zoneId, `/scripts/${encodeURIComponent(scriptId)}`),
+    result: scriptDetailSchema,
+  });
+  return answer.result;
+}
+
+/** Every connection of the zone matching `params`, `perPage` per request. */
+export function listConnections(http: HttpClient, zoneId: string, params: ConnectionListParams, perPage: number): AsyncGenerator<Connection> {
+  return http.paginate(
+    { operation: 'list page security connections', path: zonePath(zoneId, '/connections'), query: detectedQuery(params), result: z.array(connectionSchema) },
+    perPage,
+  );
+}
+
+/** GET one connection. */
+export async function getConnection(http: HttpClient, zoneId: string, connectionId: string): Promise<Connection> {
+  const answer = await http.send({
+    operation: 'get page security connection',
+    method: 'GET',
+    path: zonePath(zoneId, `/connections/${encodeURIComponent(connectionId)}`),
+    result: connectionSchema,
+  });
+  return answer.result;
+}
+
+/** Every cookie of the zone matching `params`, `perPage` per request. */
+export function listCookies(http: HttpClient, zoneId: string, params: CookieListParams, perPage: number): AsyncGenerator<Cookie> {
+  return http.paginate({ operation: 'list page security cookies', path: zonePath(zoneId, '/cookies'), query: detectedQuery(params), result: z.array(cookieSchema) }, perPage);
+}
+
+/** GET one cookie. */
+export async function getCookie(http: HttpClient, zoneId: string, cookieId: string): Promise<Cookie> {
+  const answer = await http.send({
+    operation: 'get page security cookie',
+    method: 'GET',
+    path: zonePath(zoneId, `/cookies/${encodeURIComponent(cookieId)}`),
+    result: cookieSchema,
+  });
+  return answer.result;
+}
+
+// ---- CSP policies (spec 2.6) ----
+
+/** Spec 2.6 actions: `log` reports what the value does not allow, `allow` blocks it. */
+export const POLICY_ACTIONS = ['log', 'allow'] as const;
+
+/** Spec 2.6 as returned; `enabled` travels as the string `"true"` or `"false"`. */
+export const pageSecurityPolicySchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  action: z.enum(POLICY_ACTIONS),
+  expression: z.string(),
+  enabled: z.enum(['true', 'false']),
+  value: z.string(),
+});
+/** A CSP policy (spec 2.6). */
+export type PageSecurityPolicy = z.output<typeof pageSecurityPolicySchema>;
+
+/** Body of the policy create (spec 4), which the update takes whole (contract). */
+export type PageSecurityPolicyCreateParams = Omit<PageSecurityPolicy, 'id'>;
+/** Body of the policy update: the full create body (contract). */
+export type PageSecurityPolicyUpdateParams = PageSecurityPolicyCreateParams;
+
+/** GET the zone's policies; the list is answered whole (contract: one page). */
+export async function listPolicies(http: HttpClient, zoneId: string): Promise<PageSecurityPolicy[]> {
+  const answer = await http.send({ operation: 'list CSP policies', method: 'GET', path: zonePath(zoneId, '/policies'), result: z.array(pageSecurityPolicySchema) });
+  return answer.result;
+}
+
+/** GET one policy. */
+export async function getPolicy(http: HttpClient, zoneId: string, policyId: string): Promise<PageSecurityPolicy> {
+  const answer = await http.send({
+    operation: 'get CSP policy',
+    method: 'GET',
+    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    result: pageSecurityPolicySchema,
+  });
+  return answer.result;
+}
+
+/**
+ * POST a policy. After an ambiguous failure (the service may have created it without our
+ * hearing), the first policy of the zone equal in every field is taken as ours rather than
+ * creating a second one.
+ */
+export async function createPolicy(http: HttpClient, zoneId: string, params: PageSecurityPolicyCreateParams): Promise<PageSecurityPolicy> {
+  const body: PageSecurityPolicyCreateParams = {
+    description: params.description,
+    action: params.action,
+    expression: params.expression,
+    enabled: params.enabled,
+    value: params.value,
+  };
+  const answer = await http.send({
+    operation: 'create CSP policy',
+    method: 'POST',
+    path: zonePath(zoneId, '/policies'),
+    body,
+    result: pageSecurityPolicySchema,
+    recover: async () =>
+      (await listPolicies(http, zoneId)).find(
+        (policy) =>
+          policy.description === body.description &&
+          policy.action === body.action &&
+          policy.expression === body.expression &&
+          policy.enabled === body.enabled &&
+          policy.value === body.value,
+      ),
+  });
+  return answer.result;
+}
+
+/** PUT a policy with the full body (contract); the answer is the updated policy. */
+export async function updatePolicy(http: HttpClient, zoneId: string, policyId: string, params: PageSecurityPolicyUpdateParams): Promise<PageSecurityPolicy> {
+  const answer = await http.send({
+    operation: 'update CSP policy',
+    method: 'PUT',
+    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    body: { description: params.description, action: params.action, expression: params.expression, enabled: params.enabled, value: params.value },
+    result: pageSecurityPolicySchema,
+  });
+  return answer.result;
+}
+
+/** DELETE a policy; the answer is `{id}` (contract). */
+export async function deletePolicy(http: HttpClient, zoneId: string, policyId: string): Promise<void> {
+  await http.send({ operation: 'delete CSP policy', method: 'DELETE', path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`), result: z.object({ id: z.string() }) });
+}

@@ -1,0 +1,117 @@
+import { HttpClient } from '../client/http';
+import * as pageSecurity from '../client/page-security';
+import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
+import { resolveSettings } from '../settings';
+
+/**
+ * Read helpers: plain async functions over what page security detected, for any program or
+ * script (dynamic providers cannot serve invokes). Each takes optional settings as its last
+ * parameter; whatever they leave out comes from the environment (`EDGEGUARD_*`).
+ */
+
+export type { Connection, Cookie, Script, ScriptDetail, ScriptVersion } from '../client/page-security';
+
+/** Spec 1.2 and 8: a script whose `js_integrity_score` is below this is malicious. */
+export const MALICIOUS_SCORE_THRESHOLD = 10;
+
+/** Where to find the service and with which credentials; each missing one is read from the environment. */
+export interface ReadSettings {
+  /** Base address ending in `/v4`. Default `EDGEGUARD_BASE_URL`. */
+  baseUrl?: string;
+  /** API token (page security needs one). Default `EDGEGUARD_API_TOKEN`. */
+  apiToken?: string;
+  /** E-mail of the e-mail + key pair. Default `EDGEGUARD_API_EMAIL`. */
+  apiEmail?: string;
+  /** Key of the e-mail + key pair. Default `EDGEGUARD_API_KEY`. */
+  apiKey?: string;
+  /** The `<vendor>` token of wire field names. Default `EDGEGUARD_VENDOR`, else `edgeguard`. */
+  vendor?: string;
+}
+
+/** Options of the list helpers. */
+export interface ListOptions extends DetectedListParams {
+  /** Items per request. Default 100. */
+  perPage?: number;
+}
+
+/** Options of {@link maliciousScripts}: every status is searched, so there is none to choose. */
+export type MaliciousScriptsOptions = Omit<ListOptions, 'status'>;
+
+const DEFAULT_PER_PAGE = 100;
+
+/** One client (and its keep-alive pool use) per distinct resolved settings, for the process's life. */
+const clients = new Map<string, HttpClient>();
+
+function client(settings: ReadSettings | undefined): HttpClient {
+  const resolved = resolveSettings({ explicit: settings ?? {} });
+  const key = JSON.stringify(resolved);
+  let found = clients.get(key);
+  if (found === undefined) {
+    found = new HttpClient(resolved);
+    clients.set(key, found);
+  }
+  return found;
+}
+
+function perPageOf(options: ListOptions): number {
+  const perPage = options.perPage ?? DEFAULT_PER_PAGE;
+  if (!Number.isInteger(perPage) || perPage < 1) throw new RangeError(`perPage must be a whole number of at least 1 (got ${perPage})`);
+  return perPage;
+}
+
+/**
+ * Every script detected on the zone, fetched page by page as the loop advances
+ * (`for await (const script of listScripts(zoneId))`). Only `active` ones unless `status` says
+ * otherwise (spec 3); `hosts` keeps scripts served from those hostnames.
+ */
+export async function* listScripts(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Script> {
+  yield* pageSecurity.listScripts(client(settings), zoneId, options, perPageOf(options));
+}
+
+/** Every outgoing connection detected on the zone; options as for {@link listScripts}. */
+export async function* listConnections(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Connection> {
+  yield* pageSecurity.listConnections(client(settings), zoneId, options, perPageOf(options));
+}
+
+/** Every cookie detected on the zone; options as for {@link listScripts}. */
+export async function* listCookies(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Cookie> {
+  yield* pageSecurity.listCookies(client(settings), zoneId, options, perPageOf(options));
+}
+
+/** One script, with the pages it was seen on and its versions. A `NotFoundError` when there is none. */
+export function getScript(zoneId: string, scriptId: string, settings?: ReadSettings): Promise<ScriptDetail> {
+  return pageSecurity.getScript(client(settings), zoneId, scriptId);
+}
+
+/** One connection. A `NotFoundError` when there is none. */
+export function getConnection(zoneId: string, connectionId: string, settings?: ReadSettings): Promise<Connection> {
+  return pageSecurity.getConnection(client(settings), zoneId, connectionId);
+}
+
+/** One cookie. A `NotFoundError` when there is none. */
+export function getCookie(zoneId: string, cookieId: string, settings?: ReadSettings): Promise<Cookie> {
+  return pageSecurity.getCookie(client(settings), zoneId, cookieId);
+}
+
+/**
+ * Whether the script is malicious: its `js_integrity_score` is below
+ * {@link MALICIOUS_SCORE_THRESHOLD} (spec 1.2; the API has no flag for it). A script without a
+ * score (a plan without scores) is not.
+ */
+export function isMalicious(script: Pick<Script, 'js_integrity_score'>): boolean {
+  return script.js_integrity_score !== undefined && script.js_integrity_score < MALICIOUS_SCORE_THRESHOLD;
+}
+
+/** The statuses of spec 3; lists return only `active` ones unless asked for another. */
+const DETECTED_STATUSES = ['active', 'infrequent'] as const;
+
+/** Every malicious script of the zone, of every status (active first, then infrequent). */
+export async function maliciousScripts(zoneId: string, options: MaliciousScriptsOptions = {}, settings?: ReadSettings): Promise<Script[]> {
+  const found: Script[] = [];
+  for (const status of DETECTED_STATUSES) {
+    for await (const script of listScripts(zoneId, { ...options, status }, settings)) {
+      if (isMalicious(script)) found.push(script);
+    }
+  }
+  return found;
+}

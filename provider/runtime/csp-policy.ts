@@ -1,0 +1,169 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import { normalizeCspValue, parseCspValue } from '../../rules/csp';
+import { parsePolicyExpression } from '../../rules/expression';
+import type { ParseResult } from '../../rules/result';
+import { NotFoundError } from '../client/errors';
+import { createPolicy, deletePolicy, getPolicy, POLICY_ACTIONS, updatePolicy, zoneIdSchema, type PageSecurityPolicy, type PageSecurityPolicyCreateParams } from '../client/page-security';
+import { checkInputs } from './check';
+import { configure, http } from './context';
+
+/**
+ * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the
+ * policy's id. `expression` and `value` are checked with the parsers the service shares
+ * (`rules/`), and compared by meaning: the hostname of the expression, the normalized value.
+ */
+
+/** The limit on `description` the emulator enforces (its README, "Policies"); the spec gives none. */
+const DESCRIPTION_MAX_LENGTH = 1024;
+
+/** A rule parser's failure as a zod issue: its message names the offending part and position. */
+function ruleText(parse: (text: string) => ParseResult<unknown>, what: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`) })
+    .superRefine((text, ctx) => {
+      const parsed = parse(text);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
+    });
+}
+
+/** The inputs, as `check` accepts them. */
+export const inputsSchema = z.object({
+  zoneId: zoneIdSchema,
+  description: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty): what the policy is for' : 'must be a string') })
+    .max(DESCRIPTION_MAX_LENGTH, { error: (issue) => `must be at most ${DESCRIPTION_MAX_LENGTH} characters (got ${String(issue.input).length}); shorten it` }),
+  action: z.enum(POLICY_ACTIONS, {
+    error: (issue) =>
+      `${issue.input === undefined ? 'is required' : `got ${JSON.stringify(issue.input)}; it must be`}: "log" (report the scripts the value does not allow) or "allow" (block them)`,
+  }),
+  expression: ruleText(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
+  value: ruleText(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
+  enabled: z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})` }).default(true),
+});
+
+/** The checked inputs. */
+export type CspPolicyInputs = z.output<typeof inputsSchema>;
+
+/** The outputs kept in the state: the policy as read back, and its id. */
+export interface CspPolicyOutputs extends CspPolicyInputs {
+  policyId: string;
+}
+
+/** The live policy as inputs, so that a change made outside the stack shows as drift. */
+function liveInputs(zoneId: string, policy: PageSecurityPolicy): CspPolicyInputs {
+  return {
+    zoneId,
+    description: policy.description,
+    action: policy.action,
+    expression: policy.expression,
+    value: policy.value,
+    enabled: policy.enabled === 'true',
+  };
+}
+
+function outputs(zoneId: string, policy: PageSecurityPolicy): CspPolicyOutputs {
+  return { policyId: policy.id, ...liveInputs(zoneId, policy) };
+}
+
+function body(inputs: CspPolicyInputs): PageSecurityPolicyCreateParams {
+  return {
+    description: inputs.description,
+    action: inputs.action,
+    expression: inputs.expression,
+    // Spec 2.6: the service takes and returns the string form.
+    enabled: inputs.enabled ? 'true' : 'false',
+    value: inputs.value,
+  };
+}
+
+/**
+ * Texts equal in meaning under `canonical`; a text it cannot read (a preview unknown, or a value
+ * the service accepted that our parser would not) is compared as written.
+ */
+function sameBy(canonical: (text: string) => string | undefined, left: unknown, right: unknown): boolean {
+  if (typeof left !== 'string' || typeof right !== 'string') return left === right;
+  const a = canonical(left);
+  const b = canonical(right);
+  return a !== undefined && b !== undefined ? a === b : left === right;
+}
+
+function expressionHost(text: string): string | undefined {
+  const parsed = parsePolicyExpression(text);
+  return parsed.ok ? parsed.value.hostname : undefined;
+}
+
+function canonicalValue(text: string): string | undefined {
+  return parseCspValue(text).ok ? normalizeCspValue(text) : undefined;
+}
+
+/**
+ * Which properties differ in meaning between the old outputs and the new inputs: source order,
+ * repeated sources, whitespace and case in `value` are no change; `expression` compares by its
+ * hostname.
+ */
+export function changedProperties(olds: Partial<CspPolicyOutputs>, news: CspPolicyInputs): Array<keyof CspPolicyInputs> {
+  const changed: Array<keyof CspPolicyInputs> = [];
+  if (olds.zoneId !== news.zoneId) changed.push('zoneId');
+  if (olds.description !== news.description) changed.push('description');
+  if (olds.action !== news.action) changed.push('action');
+  if (!sameBy(expressionHost, olds.expression, news.expression)) changed.push('expression');
+  if (!sameBy(canonicalValue, olds.value, news.value)) changed.push('value');
+  if (olds.enabled !== news.enabled) changed.push('enabled');
+  return changed;
+}
+
+/** The zone of a policy being read; a `get` without `zoneId` cannot find it. */
+function zoneOf(id: string, props: Partial<CspPolicyOutputs> | undefined): string {
+  const zoneId = props?.zoneId;
+  if (typeof zoneId !== 'string' || zoneId === '') {
+    throw new Error(`CSP policy ${id}: its zone is not known; pass zoneId in the resource's arguments to read it`);
+  }
+  return zoneId;
+}
+
+/** The dynamic provider of `CspPolicy`. */
+export const provider: pulumi.dynamic.ResourceProvider = {
+  configure,
+
+  async check(_olds, news) {
+    return checkInputs(inputsSchema, news);
+  },
+
+  async diff(_id, olds: CspPolicyOutputs, news: CspPolicyInputs) {
+    const changed = changedProperties(olds, news);
+    // A policy belongs to its zone: moving it is a new policy there. Both can exist at once.
+    return { changes: changed.length > 0, replaces: changed.filter((name) => name === 'zoneId') };
+  },
+
+  async create(inputs: CspPolicyInputs) {
+    const policy = await createPolicy(http(), inputs.zoneId, body(inputs));
+    return { id: policy.id, outs: outputs(inputs.zoneId, policy) };
+  },
+
+  async read(id, props?: Partial<CspPolicyOutputs>) {
+    const zoneId = zoneOf(id, props);
+    let policy: PageSecurityPolicy;
+    try {
+      policy = await getPolicy(http(), zoneId, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return {};
+      throw error;
+    }
+    return { id, props: outputs(zoneId, policy), inputs: liveInputs(zoneId, policy) };
+  },
+
+  async update(id, olds: CspPolicyOutputs, news: CspPolicyInputs) {
+    const policy = await updatePolicy(http(), olds.zoneId, id, body(news));
+    return { outs: outputs(olds.zoneId, policy) };
+  },
+
+  async delete(id, props: CspPolicyOutputs) {
+    try {
+      await deletePolicy(http(), props.zoneId, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,431 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import { COMMON_NAME_LIMIT, validateHostname } from '../../rules/hostname';
+import {
+  CAA_ISSUER_DOMAINS,
+  CERTIFICATE_AUTHORITIES,
+  createCustomHostname,
+  DEFAULT_ISSUANCE_LIMIT,
+  DEFAULT_ISSUANCE_WINDOW_SECONDS,
+  deleteCustomHostname,
+  editCustomHostname,
+  findCustomHostname,
+  getCustomHostname,
+  SSL_METHODS,
+  SSL_TYPES,
+  waitForStatus,
+  type CertificateAuthority,
+  type CustomHostname,
+  type CustomHostnameSsl,
+  type CustomHostnameStatus,
+  type IssuancePace,
+} from '../client/custom-hostnames';
+import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
+import { zoneIdSchema } from '../client/page-security';
+import { SettingsError, type SettingsSources } from '../settings';
+import { checkInputs, propertyPath } from './check';
+import { configure as configureContext, http } from './context';
+
+/**
+ * Runtime of `CustomHostname`: a hostname of a customer that a zone serves, with its certificate
+ * (spec 2.9, 3, 7, 8). The id is the custom hostname's id. Creates are paced under the issuance
+ * limit; a hostname that exists but cannot work (CAA forbids its CA, its zone is held, or it did
+ * not become active in time) fails the step as a partial failure, so the engine keeps it in the
+ * state and the next `pulumi up` updates it (restarting validation) instead of losing it.
+ */
+
+/** Contract: the error code of a duplicate hostname in the zone. */
+const DUPLICATE_HOSTNAME = 1406;
+/** Default of `waitTimeoutSeconds`. */
+const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
+/** An hour: a longer wait holds a deployment for no good reason. */
+const MAX_WAIT_TIMEOUT_SECONDS = 3600;
+/**
+ * The key under which the dynamic-provider host keeps the serialized provider in a resource's
+ * properties. Its success path adds it back itself; a partial failure's properties are stored as
+ * given, so they must carry it or the recorded resource could not be refreshed or deleted.
+ */
+const PROVIDER_KEY = '__provider';
+/**
+ * Statuses that only an edit gets out of on the service's side (`moved`, spec 3) or that the owner
+ * must fix and then have validated again (`caa_error`, `blocked`): seeing one in the state is a
+ * difference that the next `pulumi up` acts on.
+ */
+const REVALIDATE: readonly CustomHostnameStatus[] = ['moved', 'caa_error', 'blocked'];
+
+function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
+  const listed = values.map((v) => JSON.stringify(v)).join(', ');
+  return z.enum(values, {
+    error: (issue) => (issue.input === undefined ? `is required: ${what}, one of ${listed}` : `must be one of ${listed} (got ${JSON.stringify(issue.input)}): ${what}`),
+  });
+}
+
+const hostnameSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required: a DNS name such as shop.example.com or *.example.com' : 'must be a string: a DNS name such as shop.example.com') })
+  .transform((value, ctx) => {
+    const checked = validateHostname(value, { allowWildcard: true });
+    if (checked.ok) return checked.value;
+    ctx.addIssue({ code: 'custom', message: checked.error.message });
+    return z.NEVER;
+  });
+
+const boolean = (what: string) => z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)}): ${what}` });
+
+/** The inputs, as `check` accepts them. */
+export const inputsSchema = z
+  .object({
+    zoneId: zoneIdSchema,
+    hostname: hostnameSchema,
+    ssl: z.object(
+      {
+        method: choice(SSL_METHODS, 'how ownership is proven for the certificate'),
+        type: choice(SSL_TYPES, 'the certificate type'),
+        certificateAuthority: choice(['', ...CERTIFICATE_AUTHORITIES], 'the certificate authority ("" lets the service choose)').default(''),
+      },
+      { error: (issue) => `${issue.input === undefined ? 'is required' : 'must be an object'}: the certificate settings, as in { method: "txt", type: "dv" }` },
+    ),
+    branding: boolean('whether the certificate Common Name is a shared service hostname').default(false),
+    waitForActive: boolean('whether create and update wait until the hostname is active').default(false),
+    waitTimeoutSeconds: z
+      .number({ error: (issue) => `must be a number of seconds (got ${JSON.stringify(issue.input)})` })
+      .int({ error: 'must be a whole number of seconds' })
+      .min(1, { error: 'must be at least 1 second' })
+      .max(MAX_WAIT_TIMEOUT_SECONDS, { error: `must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds` })
+      .default(DEFAULT_WAIT_TIMEOUT_SECONDS),
+  })
+  .refine((inputs) => inputs.hostname.length <= COMMON_NAME_LIMIT || inputs.branding, {
+    path: ['hostname'],
+    // Judged only once hostname and branding are themselves valid (and known during preview).
+    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'hostname' || issue.path?.[0] === 'branding'),
+    error: (issue) => tooLongMessage(issue.input),
+  });
+
+function tooLongMessage(inputs: unknown): string {
+  const hostname = typeof inputs === 'object' && inputs !== null && 'hostname' in inputs && typeof inputs.hostname === 'string' ? inputs.hostname : '';
+  return (
+    `"${hostname}" is ${hostname.length} characters long, over the ${COMMON_NAME_LIMIT}-character limit of a certificate Common Name (RFC 5280): ` +
+    `the service refuses it with error 1469. Set branding to true (the Common Name is then a shared service hostname and this ` +
+    `hostname goes into the Subject Alternative Name), or use a hostname of at most ${COMMON_NAME_LIMIT} characters`
+  );
+}
+
+/** The checked inputs. */
+export type CustomHostnameInputs = z.output<typeof inputsSchema>;
+
+/** The outputs kept in the state: the inputs (the `ssl` as requested) and the hostname as read back. */
+export interface CustomHostnameOutputs extends CustomHostnameInputs {
+  /** The id the service gave the hostname (also the resource id). */
+  customHostnameId: string;
+  status: CustomHostnameStatus;
+  /** The certificate's state: `pending_validation`, `active` or `caa_error`. */
+  sslStatus: string;
+  /** The CA in use (for a requested `""`, the one the service chose). */
+  certificateAuthorityInUse: CertificateAuthority;
+  verificationErrors: string[];
+  /** Owner name of the TXT record that proves ownership. */
+  ownershipRecordName: string;
+  /** Value of that TXT record. */
+  ownershipRecordValue: string;
+  createdAt: string;
+}
+
+// ---- Settings of the issuance pacing ----
+
+const ISSUANCE_SETTINGS = {
+  limit: { config: 'issuanceLimit', env: 'EDGEGUARD_ISSUANCE_LIMIT', fallback: DEFAULT_ISSUANCE_LIMIT },
+  windowSeconds: { config: 'issuanceWindowSeconds', env: 'EDGEGUARD_ISSUANCE_WINDOW_SECONDS', fallback: DEFAULT_ISSUANCE_WINDOW_SECONDS },
+} as const;
+
+/** The stack's `edgeguard:*` configuration, kept by `configure` for the pacing settings. */
+let stackConfig: ((key: string) => string | undefined) | undefined;
+
+/**
+ * The pacing of creates, read at call time: `edgeguard:issuanceLimit` (creates per window, default
+ * 15) and `edgeguard:issuanceWindowSeconds` (default 60) from the stack configuration, else
+ * `EDGEGUARD_ISSUANCE_LIMIT` and `EDGEGUARD_ISSUANCE_WINDOW_SECONDS`, else spec 8's values. Lower
+ * them when other clients create hostnames in the same zones; a bad value is a `SettingsError`.
+ */
+export function resolveIssuancePace(sources: Pick<SettingsSources, 'config' | 'env'> = {}): IssuancePace {
+  const env = sources.env ?? process.env;
+  const read = (setting: (typeof ISSUANCE_SETTINGS)[keyof typeof ISSUANCE_SETTINGS]): number => {
+    const raw = (sources.config?.(setting.config) ?? env[setting.env])?.trim();
+    if (raw === undefined || raw === '') return setting.fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+      throw new SettingsError(`edgeguard:${setting.config} (or ${setting.env}) "${raw}" must be a whole number of at least 1 (default ${setting.fallback})`);
+    }
+    return Number(raw);
+  };
+  return { limit: read(ISSUANCE_SETTINGS.limit), windowMs: read(ISSUANCE_SETTINGS.windowSeconds) * 1000 };
+}
+
+// ---- Inputs, outputs and diff ----
+
+/** Checked inputs from what the engine passes to create and update (which `check` produced). */
+function parseInputs(raw: Record<string, unknown>): CustomHostnameInputs {
+  const parsed = inputsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${propertyPath(issue.path) || 'inputs'}: ${issue.message}`);
+  throw new EdgeGuardError(`custom hostname inputs are invalid: ${problems.join('; ')}`);
+}
+
+function wireSsl(ssl: CustomHostnameInputs['ssl']): CustomHostnameSsl {
+  return { method: ssl.method, type: ssl.type, certificate_authority: ssl.certificateAuthority };
+}
+
+function outputs(inputs: CustomHostnameInputs, record: CustomHostname): CustomHostnameOutputs {
+  return {
+    ...inputs,
+    hostname: record.hostname,
+    branding: record.branding,
+    customHostnameId: record.id,
+    status: record.status,
+    sslStatus: record.ssl.status,
+    certificateAuthorityInUse: record.ssl.certificate_authority,
+    verificationErrors: record.verification_errors,
+    ownershipRecordName: record.ownership_verification.name,
+    ownershipRecordValue: record.ownership_verification.value,
+    createdAt: record.created_at,
+  };
+}
+
+/**
+ * The live hostname as inputs, so that a change made outside the stack shows as drift. The service
+ * reports the CA in use, not the one asked for: a requested `""` stays `""` (the choice it led to is
+ * `certificateAuthorityInUse`); a named CA is used as given, so a different one in use was set
+ * by someone else.
+ */
+function liveInputs(olds: Partial<CustomHostnameOutputs>, zoneId: string, record: CustomHostname): CustomHostnameInputs {
+  return {
+    zoneId,
+    hostname: record.hostname,
+    ssl: { method: record.ssl.method, type: record.ssl.type, certificateAuthority: olds.ssl?.certificateAuthority === '' ? '' : record.ssl.certificate_authority },
+    branding: record.branding,
+    waitForActive: olds.waitForActive ?? false,
+    waitTimeoutSeconds: olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS,
+  };
+}
+
+/** DNS names and ids compare case-insensitively; anything else (a preview unknown) as given. */
+function sameName(left: unknown, right: unknown): boolean {
+  return typeof left === 'string' && typeof right === 'string' ? left.toLowerCase() === right.toLowerCase() : left === right;
+}
+
+function sameSsl(olds: Partial<CustomHostnameInputs['ssl']> | undefined, news: Partial<CustomHostnameInputs['ssl']> | undefined): boolean {
+  return olds?.method === news?.method && olds?.type === news?.type && (olds?.certificateAuthority ?? '') === (news?.certificateAuthority ?? '');
+}
+
+/**
+ * The decision of `diff`: `zoneId`, `hostname` and `branding` replace (the service cannot change
+ * them); `ssl`, `waitForActive` and `waitTimeoutSeconds` update in place. A status in the state
+ * that needs validation again (`moved`, `caa_error`, `blocked`), or a hostname not active while
+ * `waitForActive` asks for one, is a change too, so that `pulumi up` after a refresh acts on it.
+ */
+export function diffCustomHostname(olds: Partial<CustomHostnameOutputs>, news: Partial<CustomHostnameInputs>): pulumi.dynamic.DiffResult {
+  const replaces: string[] = [];
+  if (!sameName(olds.zoneId, news.zoneId)) replaces.push('zoneId');
+  if (!sameName(olds.hostname, news.hostname)) replaces.push('hostname');
+  if ((olds.branding ?? false) !== (news.branding ?? false)) replaces.push('branding');
+  const updates: string[] = [];
+  if (!sameSsl(olds.ssl, news.ssl)) updates.push('ssl');
+  if ((olds.waitForActive ?? false) !== (news.waitForActive ?? false)) updates.push('waitForActive');
+  if ((olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) !== (news.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS)) updates.push('waitTimeoutSeconds');
+  const revalidate = olds.status !== undefined && (REVALIDATE.includes(olds.status) || (news.waitForActive === true && olds.status !== 'active'));
+  return {
+    changes: replaces.length > 0 || updates.length > 0 || revalidate,
+    replaces,
+    // The same hostname cannot be created again while the old one exists (409, code 1406).
+    deleteBeforeReplace: replaces.length > 0 && !replaces.includes('hostname'),
+  };
+}
+
+// ---- Failures that say what to do ----
+
+/**
+ * A custom hostname that exists but cannot work yet. It carries the id and properties the
+ * dynamic-provider host reports to the engine as a partial failure (`ErrorResourceInitFailed`):
+ * the engine records the hostname with these outputs, fails the step with the message, and
+ * updates the hostname on the next `pulumi up`, so it is neither orphaned nor created twice.
+ */
+export class CustomHostnameNotReadyError extends EdgeGuardError {
+  override name = 'CustomHostnameNotReadyError';
+  constructor(
+    message: string,
+    /** The custom hostname's id. */
+    readonly id: string,
+    /** The outputs to record, with the serialized provider. */
+    readonly properties: Record<string, unknown>,
+    /** The reasons the engine records as the resource's initialization errors. */
+    readonly reasons: string[],
+  ) {
+    super(message);
+  }
+}
+
+function serviceReports(record: CustomHostname): string {
+  return record.verification_errors.length > 0 ? ` The service reports: ${record.verification_errors.map((e) => JSON.stringify(e)).join('; ')}` : '';
+}
+
+function caaAdvice(record: CustomHostname, inputs: CustomHostnameInputs): string {
+  const ca = record.ssl.certificate_authority;
+  const tag = record.hostname.startsWith('*.') ? 'issuewild' : 'issue';
+  const other = CERTIFICATE_AUTHORITIES.find((name) => name !== ca);
+  const alternative =
+    inputs.ssl.certificateAuthority === '' && other !== undefined
+      ? ` (or 0 ${tag} "${CAA_ISSUER_DOMAINS[other]}", which lets the service use ${other})`
+      : ` (or set ssl.certificateAuthority to a certificate authority those records permit)`;
+  return (
+    `the domain's CAA records do not permit the certificate authority in use, ${ca}. ` +
+    `Add a CAA record 0 ${tag} "${CAA_ISSUER_DOMAINS[ca]}" to the domain that holds the CAA records of ${record.hostname.replace(/^\*\./, '')}${alternative}, ` +
+    `then run pulumi up again: the update restarts validation.`
+  );
+}
+
+function ownershipAdvice(record: CustomHostname): string {
+  const { name, value } = record.ownership_verification;
+  return `publish the TXT record ${name} with the value "${value}" (or a CNAME from ${record.hostname} to a hostname in the zone)`;
+}
+
+/** Why `record` does not satisfy `inputs`, as a message that says what to do; `undefined` when it does. */
+function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): string | undefined {
+  const subject = `custom hostname "${record.hostname}" (${record.id} in zone ${inputs.zoneId})`;
+  const waited = inputs.waitForActive ? ` after waiting up to ${inputs.waitTimeoutSeconds} s for it to become active` : '';
+  switch (record.status) {
+    case 'active':
+      return undefined;
+    case 'caa_error':
+      return `${subject} has status caa_error${waited}: ${caaAdvice(record, inputs)}${serviceReports(record)}`;
+    case 'blocked':
+      return (
+        `${subject} has status blocked${waited}: it is associated with a zone on hold that also holds its subdomains. ` +
+        `The owner of that zone must release the hold; then run pulumi up again to restart validation.${serviceReports(record)}`
+      );
+    case 'moved':
+      return (
+        `${subject} has status moved${waited}: its DNS no longer points at the zone. To keep it, ${ownershipAdvice(record)}, ` +
+        `then run pulumi up again: the update restarts validation. The service deletes a hostname 7 days after it moved.${serviceReports(record)}`
+      );
+    case 'pending':
+      if (!inputs.waitForActive) return undefined;
+      return (
+        `${subject} did not become active within ${inputs.waitTimeoutSeconds} s (waitForActive): its status is pending. To prove ownership, ` +
+        `${ownershipAdvice(record)}, then run pulumi up again to wait again (or set waitForActive to false).${serviceReports(record)}`
+      );
+  }
+}
+
+/**
+ * After a create or an edit: waits for `active` when asked, then fails the step if the hostname
+ * cannot work, as a partial failure that keeps it in the state (see {@link CustomHostnameNotReadyError}).
+ */
+async function settle(record: CustomHostname, inputs: CustomHostnameInputs, raw: Record<string, unknown>): Promise<CustomHostname> {
+  let current = record;
+  if (inputs.waitForActive && current.status !== 'active') {
+    current = (await waitForStatus(http(), inputs.zoneId, current, { statuses: ['active'], timeoutMs: inputs.waitTimeoutSeconds * 1000 })).record;
+  }
+  const message = notReadyMessage(current, inputs);
+  if (message !== undefined) {
+    const provider = raw[PROVIDER_KEY];
+    const properties = { ...outputs(inputs, current), ...(provider !== undefined ? { [PROVIDER_KEY]: provider } : {}) };
+    throw new CustomHostnameNotReadyError(message, current.id, properties, [message]);
+  }
+  return current;
+}
+
+/** The first-attempt 409 of a create: someone else's hostname of that name, and how to adopt it. */
+async function alreadyExists(inputs: CustomHostnameInputs, conflict: ConflictError): Promise<EdgeGuardError> {
+  // Only to name the existing id in the message: the conflict is what must be reported either way.
+  const existing = await findCustomHostname(http(), inputs.zoneId, inputs.hostname).catch(() => undefined);
+  const id = existing?.id ?? '<its id>';
+  return new EdgeGuardError(
+    `custom hostname "${inputs.hostname}" already exists in zone ${inputs.zoneId} (as custom hostname ${id}) and this stack does not manage it. ` +
+      `pulumi import is not available for dynamic resources, so either delete the existing one ` +
+      `(DELETE zones/${inputs.zoneId}/custom_hostnames/${id}) and run pulumi up again, or read it without managing it: ` +
+      `CustomHostname.get("<name>", "${id}", { zoneId: "${inputs.zoneId}" }) in place of this resource. (${conflict.message})`,
+    { cause: conflict },
+  );
+}
+
+/** The zone of a hostname being read, updated or deleted; a `get` without `zoneId` cannot find it. */
+function zoneOf(id: string, props: Partial<CustomHostnameOutputs> | undefined): string {
+  const zoneId = props?.zoneId;
+  if (typeof zoneId !== 'string' || zoneId === '') {
+    throw new EdgeGuardError(`custom hostname ${id}: its zone is not known; pass zoneId in the resource's arguments to read it`);
+  }
+  return zoneId;
+}
+
+function goneSinceRefresh(id: string, zoneId: string, error: NotFoundError): EdgeGuardError {
+  return new EdgeGuardError(
+    `custom hostname ${id} no longer exists in zone ${zoneId} (the service deletes a hostname 7 days after it moved): ` +
+      `run pulumi refresh, then pulumi up to create it again. (${error.message})`,
+    { cause: error },
+  );
+}
+
+/** The dynamic provider of `CustomHostname`. */
+export const provider: pulumi.dynamic.ResourceProvider = {
+  async configure(req) {
+    await configureContext(req);
+    const config = req.config;
+    stackConfig = (key) => config.get(`edgeguard:${key}`);
+  },
+
+  async check(_olds, news) {
+    return checkInputs(inputsSchema, news);
+  },
+
+  async diff(_id, olds: CustomHostnameOutputs, news: CustomHostnameInputs) {
+    return diffCustomHostname(olds, news);
+  },
+
+  async create(raw: Record<string, unknown>) {
+    const inputs = parseInputs(raw);
+    const pace = resolveIssuancePace(stackConfig ? { config: stackConfig } : {});
+    let record: CustomHostname;
+    try {
+      record = await createCustomHostname(http(), inputs.zoneId, { hostname: inputs.hostname, ssl: wireSsl(inputs.ssl), branding: inputs.branding }, pace);
+    } catch (error) {
+      if (error instanceof ConflictError && error.hasCode(DUPLICATE_HOSTNAME)) throw await alreadyExists(inputs, error);
+      throw error;
+    }
+    record = await settle(record, inputs, raw);
+    return { id: record.id, outs: outputs(inputs, record) };
+  },
+
+  async read(id, props?: Partial<CustomHostnameOutputs>) {
+    const zoneId = zoneOf(id, props);
+    let record: CustomHostname;
+    try {
+      record = await getCustomHostname(http(), zoneId, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return {};
+      throw error;
+    }
+    const inputs = liveInputs(props ?? {}, zoneId, record);
+    return { id, props: outputs(inputs, record), inputs };
+  },
+
+  async update(id, olds: CustomHostnameOutputs, raw: Record<string, unknown>) {
+    const inputs = parseInputs(raw);
+    // An edit restarts validation, so it is sent only when it changes something or is the way out.
+    const revalidate = !sameSsl(olds.ssl, inputs.ssl) || REVALIDATE.includes(olds.status);
+    let record: CustomHostname;
+    try {
+      record = revalidate ? await editCustomHostname(http(), inputs.zoneId, id, { ssl: wireSsl(inputs.ssl) }) : await getCustomHostname(http(), inputs.zoneId, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw goneSinceRefresh(id, inputs.zoneId, error);
+      throw error;
+    }
+    record = await settle(record, inputs, raw);
+    return { outs: outputs(inputs, record) };
+  },
+
+  async delete(id, props: CustomHostnameOutputs) {
+    try {
+      await deleteCustomHostname(http(), zoneOf(id, props), id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,205 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import { NotFoundError } from '../client/errors';
+import {
+  createAlertPolicy,
+  deleteAlertPolicy,
+  getAlertPolicy,
+  LOAD_BALANCING_HEALTH_ALERT,
+  updateAlertPolicy,
+  type AlertPolicy,
+  type AlertPolicyBody,
+} from '../client/notifications';
+import { checkedInputs, checkInputs, expecting, hasUnknown, shown } from './check';
+import { configure, http } from './context';
+
+/**
+ * The runtime of `HealthNotification`: an account-level notification policy of alert type
+ * `load_balancing_health_alert` (spec 2.8, 6), the replacement of the pools' legacy e-mails.
+ * The lists (pools, health states, sources, e-mails, webhooks) are sets: `check` stores them
+ * sorted and without repeats, and `diff` compares them as sets, so their order never shows as a
+ * change. Only `accountId` replaces; everything else is a full update in place.
+ */
+
+/** Spec 2.8: the health states a notification can fire on. */
+export const HEALTH_STATES = ['Unhealthy', 'Healthy'] as const;
+/** Spec 2.8: the objects whose health a notification watches. */
+export const EVENT_SOURCES = ['pool', 'origin'] as const;
+
+/** A 32-hex id; upper case is accepted and stored in lower case, the API's form. */
+function hexId(what: string) {
+  return z
+    .string(expecting(`${what}: 32 hexadecimal characters`))
+    .regex(/^[0-9a-fA-F]{32}$/, { error: (issue) => `must be ${what}: 32 hexadecimal characters (got ${shown(issue.input)})` })
+    .transform((id) => id.toLowerCase());
+}
+
+/** A list that means a set: stored sorted and without repeats, so its order never makes a diff. */
+function setOf<T extends z.ZodType<string>>(item: T, what: string) {
+  return z.array(item, expecting(`a list of ${what}`)).transform((values) => [...new Set(values)].sort());
+}
+
+/** {@link setOf} that must hold at least one value. */
+function nonEmptySet<T extends z.ZodType<string>>(item: T, what: string, whenEmpty: string) {
+  return z
+    .array(item, expecting(`a list of ${what}`))
+    .min(1, whenEmpty)
+    .transform((values) => [...new Set(values)].sort());
+}
+
+const inputsSchema = z.object({
+  accountId: hexId('the id of the account that owns the pools'),
+  name: z
+    .string(expecting('a name for the notification'))
+    .max(256, 'must be at most 256 characters')
+    .refine((name) => name.trim() !== '', 'must not be empty: give the notification a name'),
+  description: z.string(expecting('a string')).default(''),
+  enabled: z.boolean(expecting('true or false')).default(true),
+  poolIds: nonEmptySet(hexId('a pool id'), 'pool ids', 'must name at least one pool: the notification fires for the pools listed here'),
+  newHealth: nonEmptySet(
+    z.enum(HEALTH_STATES, expecting('"Unhealthy" or "Healthy"')),
+    '"Unhealthy" and/or "Healthy"',
+    'must not be empty: leave newHealth out to alert on both "Unhealthy" and "Healthy"',
+  ).default([...HEALTH_STATES].sort()),
+  eventSource: nonEmptySet(
+    z.enum(EVENT_SOURCES, expecting('"pool" or "origin"')),
+    '"pool" and/or "origin"',
+    'must not be empty: leave eventSource out to watch both pools and origins',
+  ).default([...EVENT_SOURCES].sort()),
+  emails: setOf(
+    z.email({ error: (issue) => `must be an e-mail address like ops@example.com (got ${shown(issue.input)})` }),
+    'e-mail addresses',
+  ).default([]),
+  webhookIds: setOf(hexId('a webhook id'), 'webhook ids').default([]),
+});
+
+/** The inputs after `check`: defaults applied, ids in lower case, lists sorted without repeats. */
+export type HealthNotificationInputs = z.output<typeof inputsSchema>;
+
+/** The outputs: the inputs as read back from the API, and the policy's id and timestamps. */
+export interface HealthNotificationOutputs extends HealthNotificationInputs {
+  /** The policy's id, also the resource's id. */
+  notificationId: string;
+  created: string;
+  modified: string;
+}
+
+const INPUT_KEYS = Object.keys(inputsSchema.shape) as Array<keyof HealthNotificationInputs>;
+const SET_KEYS: ReadonlySet<string> = new Set(['poolIds', 'newHealth', 'eventSource', 'emails', 'webhookIds']);
+const REPLACING_KEYS: ReadonlySet<string> = new Set(['accountId']);
+
+/** The API body for `inputs` (contract). */
+function policyBody(inputs: HealthNotificationInputs): AlertPolicyBody {
+  const mechanisms: AlertPolicyBody['mechanisms'] = {};
+  if (inputs.emails.length > 0) mechanisms.email = inputs.emails.map((id) => ({ id }));
+  if (inputs.webhookIds.length > 0) mechanisms.webhooks = inputs.webhookIds.map((id) => ({ id }));
+  return {
+    name: inputs.name,
+    description: inputs.description,
+    enabled: inputs.enabled,
+    alert_type: LOAD_BALANCING_HEALTH_ALERT,
+    mechanisms,
+    filters: { pool_id: inputs.poolIds, new_health: inputs.newHealth, event_source: inputs.eventSource },
+  };
+}
+
+const sortedSet = (values: readonly string[]) => [...new Set(values)].sort();
+
+/**
+ * The outputs for a policy read from the API. An absent `new_health` or `event_source` filter
+ * means "all" (spec 2.8), the same as listing every value, so it reads back as every value.
+ */
+function outputsOf(accountId: string, policy: AlertPolicy): HealthNotificationOutputs {
+  return {
+    accountId,
+    name: policy.name,
+    description: policy.description,
+    enabled: policy.enabled,
+    poolIds: sortedSet(policy.filters.pool_id ?? []),
+    newHealth: sortedSet(policy.filters.new_health ?? HEALTH_STATES) as HealthNotificationInputs['newHealth'],
+    eventSource: sortedSet(policy.filters.event_source ?? EVENT_SOURCES) as HealthNotificationInputs['eventSource'],
+    emails: sortedSet((policy.mechanisms.email ?? []).map((mechanism) => mechanism.id)),
+    webhookIds: sortedSet((policy.mechanisms.webhooks ?? []).map((mechanism) => mechanism.id)),
+    notificationId: policy.id,
+    created: policy.created,
+    modified: policy.modified,
+  };
+}
+
+/** The input part of the outputs, for `read` to report drift against. */
+function inputsOf(outputs: HealthNotificationOutputs): HealthNotificationInputs {
+  return Object.fromEntries(INPUT_KEYS.map((key) => [key, outputs[key]])) as HealthNotificationInputs;
+}
+
+/** Equal as the resource means them: sets as sets, anything else by value. */
+function sameValue(key: string, old: unknown, now: unknown): boolean {
+  if (SET_KEYS.has(key) && Array.isArray(old) && Array.isArray(now)) {
+    return JSON.stringify(sortedSet(old.map(String))) === JSON.stringify(sortedSet(now.map(String)));
+  }
+  return JSON.stringify(old) === JSON.stringify(now);
+}
+
+/** The account a stored resource belongs to; state without one cannot be acted on. */
+function accountOf(props: Record<string, unknown> | undefined, id: string): string {
+  const accountId = props?.accountId;
+  if (typeof accountId !== 'string' || accountId === '') {
+    throw new Error(`HealthNotification ${id}: the state has no accountId; set accountId in the program and run pulumi up`);
+  }
+  return accountId;
+}
+
+async function readBack(accountId: string, policyId: string): Promise<HealthNotificationOutputs> {
+  return outputsOf(accountId, await getAlertPolicy(http(), { accountId, policyId }));
+}
+
+/** The dynamic provider of `HealthNotification`. */
+export const provider: pulumi.dynamic.ResourceProvider = {
+  configure,
+
+  /** Validates every input without calling the API, and stores the canonical form. */
+  async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return checkInputs(inputsSchema, news);
+  },
+
+  /** A change of `accountId` replaces (a policy cannot move between accounts); any other change updates. */
+  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const changed = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || !sameValue(key, olds[key], news[key]));
+    return { changes: changed.length > 0, replaces: changed.filter((key) => REPLACING_KEYS.has(key)) };
+  },
+
+  /** POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not repeated. */
+  async create(news: Record<string, unknown>) {
+    const inputs = checkedInputs('HealthNotification', inputsSchema, news);
+    const policyId = await createAlertPolicy(http(), { accountId: inputs.accountId, policy: policyBody(inputs) });
+    const outs = await readBack(inputs.accountId, policyId);
+    return { id: policyId, outs };
+  },
+
+  /** The live policy, as outputs and as inputs, so `pulumi refresh` shows changes made elsewhere. Gone: no id. */
+  async read(id: string, props?: Record<string, unknown>) {
+    const accountId = accountOf(props, id);
+    try {
+      const outs = await readBack(accountId, id);
+      return { id, props: outs, inputs: inputsOf(outs) };
+    } catch (error) {
+      if (error instanceof NotFoundError) return {};
+      throw error;
+    }
+  },
+
+  /** PUT the full body, then GET it (the update answers `{id}` only). */
+  async update(id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const inputs = checkedInputs('HealthNotification', inputsSchema, news);
+    await updateAlertPolicy(http(), { accountId: inputs.accountId, policyId: id, policy: policyBody(inputs) });
+    return { outs: await readBack(inputs.accountId, id) };
+  },
+
+  /** Deletes the policy; one already gone counts as deleted. */
+  async delete(id: string, props: Record<string, unknown>) {
+    try {
+      await deleteAlertPolicy(http(), { accountId: accountOf(props, id), policyId: id });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  },
+};

@@ -1,0 +1,184 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import { NotFoundError } from '../client/errors';
+import type { HttpClient } from '../client/http';
+import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
+import { checkedInputs, checkInputs, expecting, hasUnknown } from './check';
+import { configure, http } from './context';
+
+/**
+ * The runtime of `PoolNotificationMigration`: removes the legacy `notification_email` of every
+ * load-balancing pool of an account (spec 4, 6.2, 9.2) and proves it with a full list afterwards.
+ *
+ * The plan, for N pools and P pools per page: one list (every pool, its e-mail and its place in the
+ * name order), one bulk edit per page that holds an e-mail (the bulk edit pages the same order, so
+ * the list says which pages need one), then one list to verify: at most ceil(N/P) + 2 requests, and
+ * one request on an account already migrated. Pools can appear or get an e-mail back meanwhile, and
+ * new pools shift the pages, so the verifying list starts another round when it finds any; after
+ * `maxRounds` rounds that still leave some, the operation fails naming them.
+ */
+
+/** Contract: the bulk edit's `per_page` range. */
+export const MAX_PER_PAGE = 1000;
+/** Rounds of edits when `maxRounds` is not given. */
+export const DEFAULT_MAX_ROUNDS = 3;
+/** How many names of pools left a failure message lists before summarising the rest. */
+const NAMES_IN_MESSAGE = 50;
+
+function integerFrom(min: number, max: number, why: string) {
+  const what = `an integer from ${min} to ${max}${why}`;
+  return z.number(expecting(what)).int(expecting(what)).min(min, expecting(what)).max(max, expecting(what));
+}
+
+const inputsSchema = z.object({
+  accountId: z
+    .string(expecting('the id of the account whose pools to migrate: 32 hexadecimal characters'))
+    .regex(/^[0-9a-fA-F]{32}$/, expecting('the id of the account whose pools to migrate: 32 hexadecimal characters'))
+    .transform((id) => id.toLowerCase()),
+  perPage: integerFrom(1, MAX_PER_PAGE, ' (pools per bulk edit; the API takes at most 1000)').default(MAX_PER_PAGE),
+  maxRounds: integerFrom(1, 10, ' (rounds of edits before giving up on pools that keep getting an e-mail)').default(DEFAULT_MAX_ROUNDS),
+});
+
+/** The inputs after `check`, defaults applied. */
+export type PoolNotificationMigrationInputs = z.output<typeof inputsSchema>;
+
+/** What one run of the migration found and did. */
+export interface MigrationRun {
+  /** Pools of the account seen by the lists of the run. */
+  poolsSeen: number;
+  /** Pools whose e-mail this run's bulk edits removed. */
+  poolsCleared: number;
+  /**
+   * Pool name → the e-mail this run removed from it, as the list showed it before the edit (pools
+   * sharing a name share an entry). A pool created with an e-mail between a list and the edit of its
+   * page is cleared without its address being known, so it is missing here: the bulk edit does not
+   * say what it overwrote.
+   */
+  removedEmails: Record<string, string>;
+}
+
+/** The outputs of the resource. */
+export interface PoolNotificationMigrationOutputs extends PoolNotificationMigrationInputs, MigrationRun {
+  /** Pools that carry an e-mail now: 0 after a create or update; `read` counts them again. */
+  poolsWithEmail: number;
+}
+
+const INPUT_KEYS = Object.keys(inputsSchema.shape) as Array<keyof PoolNotificationMigrationInputs>;
+
+/** The pages (1-based, of `perPage` pools, in list order) that hold a pool with an e-mail. */
+export function pagesWithEmail(pools: readonly Pool[], perPage: number): number[] {
+  const pages = new Set<number>();
+  pools.forEach((pool, index) => {
+    if (pool.notification_email !== '') pages.add(Math.floor(index / perPage) + 1);
+  });
+  return [...pages].sort((a, b) => a - b);
+}
+
+/** Thrown when pools still carry an e-mail after the last round; names them. */
+export class MigrationIncompleteError extends Error {
+  override readonly name = 'MigrationIncompleteError';
+  constructor(
+    readonly accountId: string,
+    readonly poolsLeft: readonly string[],
+    rounds: number,
+  ) {
+    const names = poolsLeft.slice(0, NAMES_IN_MESSAGE).map((name) => JSON.stringify(name));
+    const more = poolsLeft.length > NAMES_IN_MESSAGE ? ` and ${poolsLeft.length - NAMES_IN_MESSAGE} more` : '';
+    super(
+      `the pools of account ${accountId} still have a notification_email after ${rounds} round(s) of bulk edits, so something keeps adding pools or e-mails meanwhile: ${names.join(', ')}${more}. Stop whatever sets them (a script, another stack, someone in the dashboard), then run pulumi up again; raise maxRounds if pools are being created in large numbers`,
+    );
+  }
+}
+
+/** Runs the migration of `inputs.accountId` (see the module's comment for the plan). */
+export async function migrate(client: HttpClient, inputs: PoolNotificationMigrationInputs): Promise<MigrationRun> {
+  const { accountId, perPage, maxRounds } = inputs;
+  const seen = new Set<string>();
+  const cleared = new Map<string, Pool>();
+  for (let round = 1; ; round++) {
+    const pools = await listPools(client, { accountId });
+    for (const pool of pools) seen.add(pool.id);
+    const withEmail = new Map(pools.filter((pool) => pool.notification_email !== '').map((pool) => [pool.id, pool]));
+    if (withEmail.size === 0) {
+      const removedEmails = Object.fromEntries([...cleared.values()].map((pool) => [pool.name, pool.notification_email]));
+      return { poolsSeen: seen.size, poolsCleared: cleared.size, removedEmails };
+    }
+    if (round > maxRounds) throw new MigrationIncompleteError(accountId, [...withEmail.values()].map((pool) => pool.name), maxRounds);
+    // Pages run one after another: the API edits a whole page in one request already, and a
+    // page holding no e-mail is never sent, so little would be gained by running them at once.
+    for (const page of pagesWithEmail(pools, perPage)) {
+      const after = await bulkEditPools(client, { accountId, notificationEmail: '', page, perPage });
+      for (const pool of after) {
+        const before = withEmail.get(pool.id);
+        // Pools that arrived since the list shift the pages: only a pool seen with an e-mail and
+        // seen empty in the edited page counts as cleared here; the next list catches the others.
+        if (before !== undefined && pool.notification_email === '') cleared.set(pool.id, before);
+      }
+    }
+  }
+}
+
+/** `removedEmails` of earlier runs, kept so the record of removed addresses is never lost. */
+function earlierRemovedEmails(olds: Record<string, unknown>): Record<string, string> {
+  const parsed = z.record(z.string(), z.string()).safeParse(olds.removedEmails);
+  return parsed.success ? parsed.data : {};
+}
+
+/** The dynamic provider of `PoolNotificationMigration`. Its id is the account id. */
+export const provider: pulumi.dynamic.ResourceProvider = {
+  configure,
+
+  /** Validates `accountId`, `perPage` and `maxRounds` without calling the API. */
+  async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return checkInputs(inputsSchema, news);
+  },
+
+  /**
+   * Another account replaces. A change of `perPage` or `maxRounds`, or pools that carry an e-mail
+   * again (`poolsWithEmail` > 0 after a refresh), is an update, which runs the migration again.
+   */
+  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const changed = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || olds[key] !== news[key]);
+    const emailsBack = typeof olds.poolsWithEmail === 'number' && olds.poolsWithEmail > 0;
+    return { changes: changed.length > 0 || emailsBack, replaces: changed.filter((key) => key === 'accountId') };
+  },
+
+  /** Runs the migration; fails naming the pools left if some keep getting an e-mail. */
+  async create(news: Record<string, unknown>) {
+    const inputs = checkedInputs('PoolNotificationMigration', inputsSchema, news);
+    const run = await migrate(http(), inputs);
+    const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, poolsWithEmail: 0 };
+    return { id: inputs.accountId, outs };
+  },
+
+  /**
+   * Counts the pools that carry an e-mail now (one list), so `pulumi refresh` shows them as drift
+   * and the next `pulumi up` clears them. An account that no longer exists: gone.
+   */
+  async read(id: string, props?: Record<string, unknown>) {
+    const stored: Record<string, unknown> = { accountId: id, ...props };
+    try {
+      const pools = await listPools(http(), { accountId: String(stored.accountId) });
+      const outs = { ...stored, poolsWithEmail: pools.filter((pool) => pool.notification_email !== '').length };
+      const inputs = Object.fromEntries(INPUT_KEYS.filter((key) => stored[key] !== undefined).map((key) => [key, stored[key]]));
+      return { id, props: outs, inputs };
+    } catch (error) {
+      if (error instanceof NotFoundError) return {};
+      throw error;
+    }
+  },
+
+  /** Runs the migration again; `removedEmails` keeps the addresses earlier runs removed. */
+  async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const inputs = checkedInputs('PoolNotificationMigration', inputsSchema, news);
+    const run = await migrate(http(), inputs);
+    const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, removedEmails: { ...earlierRemovedEmails(olds), ...run.removedEmails }, poolsWithEmail: 0 };
+    return { outs };
+  },
+
+  /**
+   * Changes nothing: the migration cannot be undone (the removed addresses are in `removedEmails`
+   * for whoever wants them back), and deleting the resource only forgets it.
+   */
+  async delete() {},
+};

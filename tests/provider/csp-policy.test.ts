@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { NotFoundError } from '../../provider/client/errors';
+import { UNKNOWN } from '../../provider/runtime/check';
+import { changedProperties, provider, type CspPolicyInputs, type CspPolicyOutputs } from '../../provider/runtime/csp-policy';
+import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { configureProvider } from '../helpers/provider';
+
+/**
+ * `CspPolicy`: check and diff as pure functions with exact expectations, then every provider
+ * method against the emulator, with the requests each one makes. Each emulator test works in a
+ * zone of its own.
+ */
+
+const ZONE = 'c0000000000000000000000000000001';
+const OTHER_ZONE = 'c0000000000000000000000000000002';
+
+const GOOD = {
+  zoneId: ZONE,
+  description: 'shop scripts',
+  action: 'allow',
+  expression: 'http.host eq "shop.example.com"',
+  value: "script-src 'self' cdn.example.com https://js.example.net/app.js",
+};
+
+const check = (news: Record<string, unknown>) => provider.check!({}, news);
+
+describe('check', () => {
+  test('valid inputs come back parsed, with enabled defaulting to true and the texts as written', async () => {
+    await expect(check(GOOD)).resolves.toEqual({ inputs: { ...GOOD, enabled: true } });
+    await expect(check({ ...GOOD, enabled: false, action: 'log', description: '' })).resolves.toEqual({
+      inputs: { ...GOOD, enabled: false, action: 'log', description: '' },
+    });
+  });
+
+  test.each([
+    ['a bad action', { action: 'block' }, 'action', 'got "block"; it must be: "log" (report the scripts the value does not allow) or "allow" (block them)'],
+    ['a missing action', { action: undefined }, 'action', 'is required: "log" (report the scripts the value does not allow) or "allow" (block them)'],
+    [
+      'an unknown expression field',
+      { expression: 'http.hots eq a.com' },
+      'expression',
+      'invalid field "http.hots" at position 0: unknown field; the only supported field is http.host, as in http.host eq "shop.example.com"',
+    ],
+    [
+      'an unknown expression operator',
+      { expression: 'http.host == a.com' },
+      'expression',
+      'invalid operator "==" at position 10: unknown operator; use eq, the only supported operator, as in http.host eq "shop.example.com"',
+    ],
+    ['a bad expression hostname', { expression: 'http.host eq "a..com"' }, 'expression', 'invalid hostname "a..com" at position 15: two dots in a row leave an empty label'],
+    [
+      'a scheme without //',
+      { value: "script-src 'self' https:/cdn.example.com" },
+      'value',
+      'invalid source "https:/cdn.example.com" at position 18: a scheme must be followed by "://" (write https://cdn.example.com)',
+    ],
+    ['an unquoted keyword', { value: 'script-src self' }, 'value', "invalid source \"self\" at position 11: keywords, nonces and hashes must be in single quotes (write 'self')"],
+    [
+      'a port out of range',
+      { value: "script-src 'self' cdn.example.com:99999" },
+      'value',
+      'invalid source "cdn.example.com:99999" at position 18: the port 99999 is out of range; a port is 1 to 65535, or * for any',
+    ],
+    [
+      'a wildcard inside a label',
+      { value: "script-src 'self' *cdn.example.com" },
+      'value',
+      'invalid source "*cdn.example.com" at position 18: a wildcard must be a whole label followed by a dot, as in *.example.com',
+    ],
+    ['a missing zoneId', { zoneId: undefined }, 'zoneId', 'is required: the 32-character hexadecimal id of the zone'],
+    ['an uppercase zoneId', { zoneId: ZONE.toUpperCase() }, 'zoneId', `must be the zone's id, 32 lowercase hexadecimal characters (got "${ZONE.toUpperCase()}")`],
+    ['a short zoneId', { zoneId: 'abc' }, 'zoneId', 'must be the zone\'s id, 32 lowercase hexadecimal characters (got "abc")'],
+    ['a zoneId that is not a string', { zoneId: 42 }, 'zoneId', 'must be a string: the 32-character hexadecimal id of the zone'],
+    ['enabled as a string', { enabled: 'yes' }, 'enabled', 'must be true or false (got "yes")'],
+    ['a missing description', { description: undefined }, 'description', 'is required (it may be empty): what the policy is for'],
+    ['a description too long', { description: 'x'.repeat(1025) }, 'description', 'must be at most 1024 characters (got 1025); shorten it'],
+    ['a missing value', { value: undefined }, 'value', "is required: the CSP directive, as in script-src 'self' cdn.example.com"],
+  ])('%s fails on its property', async (_name, patch, property, reason) => {
+    const news = { ...GOOD, ...patch };
+    await expect(check(news)).resolves.toEqual({ inputs: news, failures: [{ property, reason }] });
+  });
+
+  test('several bad properties give one failure each', async () => {
+    const result = await check({ ...GOOD, action: 'deny', value: 'script-src self' });
+    expect(result.failures?.map((f) => f.property)).toEqual(['action', 'value']);
+  });
+
+  test('preview unknowns are let through, and the known parts are still checked', async () => {
+    const unknowns = { ...GOOD, zoneId: UNKNOWN, expression: UNKNOWN, value: UNKNOWN };
+    await expect(check(unknowns)).resolves.toEqual({ inputs: unknowns });
+    const knownBad = { ...unknowns, action: 'deny' };
+    const result = await check(knownBad);
+    expect(result.failures?.map((f) => f.property)).toEqual(['action']);
+  });
+});
+
+describe('diff', () => {
+  const olds: CspPolicyOutputs = { policyId: 'p'.repeat(32), ...GOOD, action: 'allow', enabled: true };
+  const news = (patch: Partial<Record<keyof CspPolicyInputs, unknown>>): CspPolicyInputs => ({ ...olds, ...patch }) as CspPolicyInputs;
+
+  test.each([
+    ['nothing', {}, []],
+    ['reordered sources', { value: "script-src https://js.example.net/app.js cdn.example.com 'self'" }, []],
+    ['extra whitespace and a trailing ;', { value: "  script-src\t'self'   cdn.example.com\nhttps://js.example.net/app.js ; " }, []],
+    ['a repeated source and other case', { value: "SCRIPT-SRC 'SELF' CDN.example.com cdn.example.com https://js.example.net/app.js" }, []],
+    ['the hostname unquoted, in other case', { expression: 'http.host   eq SHOP.example.com' }, []],
+    ['a source added', { value: `${GOOD.value} https://other.example.org` }, ['value']],
+    ['a source removed', { value: "script-src 'self' cdn.example.com" }, ['value']],
+    ['a path changed case', { value: "script-src 'self' cdn.example.com https://js.example.net/App.js" }, ['value']],
+    ['another hostname', { expression: 'http.host eq "www.example.com"' }, ['expression']],
+    ['another action', { action: 'log' }, ['action']],
+    ['another description', { description: 'shop' }, ['description']],
+    ['enabled off', { enabled: false }, ['enabled']],
+    ['another zone', { zoneId: OTHER_ZONE }, ['zoneId']],
+    ['an unknown value', { value: UNKNOWN }, ['value']],
+    ['an unknown expression', { expression: UNKNOWN }, ['expression']],
+  ])('%s: %j changes %j', (_name, patch, changed) => {
+    expect(changedProperties(olds, news(patch))).toEqual(changed);
+  });
+
+  test('a zoneId change replaces; other changes update in place; no change is no change', async () => {
+    await expect(provider.diff!('id', olds, news({ zoneId: OTHER_ZONE, value: "script-src 'none'" }))).resolves.toEqual({ changes: true, replaces: ['zoneId'] });
+    await expect(provider.diff!('id', olds, news({ value: "script-src 'none'" }))).resolves.toEqual({ changes: true, replaces: [] });
+    await expect(provider.diff!('id', olds, news({ value: "script-src cdn.example.com https://js.example.net/app.js 'self'" }))).resolves.toEqual({
+      changes: false,
+      replaces: [],
+    });
+  });
+});
+
+describe('against the emulator', () => {
+  let emu: TestEmulator;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    await configureProvider(emu);
+  });
+  afterAll(async () => emu.close());
+  afterEach(async () => {
+    await emu.control('POST', 'faults', {});
+  });
+
+  async function newZone(): Promise<string> {
+    const id = randomBytes(16).toString('hex');
+    const reply = await emu.control('POST', 'seed', { zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }] });
+    expect(reply.status).toBe(200);
+    return id;
+  }
+
+  const policiesPath = (zone: string) => `/client/v4/zones/${zone}/page_security/policies`;
+  const calls = async (since: number) => (await emu.requests(since)).map((r) => `${r.method} ${r.path} ${r.status}`);
+  const inputs = (zoneId: string, patch: Partial<CspPolicyInputs> = {}): CspPolicyInputs => ({ ...GOOD, action: 'allow', enabled: true, zoneId, ...patch });
+
+  async function livePolicies(zone: string): Promise<Array<Record<string, unknown>>> {
+    const reply = await emu.api('GET', `zones/${zone}/page_security/policies`);
+    expect(reply.status).toBe(200);
+    return reply.body.result;
+  }
+
+  test('create makes one POST, sends enabled as a string and returns the policy as outputs', async () => {
+    const zone = await newZone();
+    const mark = emu.mark();
+    const created = await provider.create(inputs(zone, { enabled: false }));
+    expect(await calls(mark)).toEqual([`POST ${policiesPath(zone)} 200`]);
+    expect(created.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(created.outs).toEqual({ policyId: created.id, ...inputs(zone, { enabled: false }) });
+    expect(await livePolicies(zone)).toEqual([
+      { id: created.id, description: GOOD.description, action: 'allow', expression: GOOD.expression, enabled: 'false', value: GOOD.value },
+    ]);
+  });
+
+  test('read makes one GET and returns the live fields as props and inputs', async () => {
+    const zone = await newZone();
+    const { id, outs } = await provider.create(inputs(zone));
+    const mark = emu.mark();
+    const read = await provider.read!(id, outs);
+    expect(await calls(mark)).toEqual([`GET ${policiesPath(zone)}/${id} 200`]);
+    expect(read).toEqual({ id, props: outs, inputs: inputs(zone) });
+  });
+
+  test('a change made through the API shows as drift on read, and the diff against the program sees it', async () => {
+    const zone = await newZone();
+    const { id, outs } = await provider.create(inputs(zone));
+    const changedValue = "script-src 'self' evil.example.org";
+    const put = await emu.api('PUT', `zones/${zone}/page_security/policies/${id}`, {
+      body: { description: GOOD.description, action: 'log', expression: GOOD.expression, enabled: 'false', value: changedValue },
+    });
+    expect(put.status).toBe(200);
+    const read = await provider.read!(id, outs);
+    expect(read.inputs).toEqual(inputs(zone, { action: 'log', enabled: false, value: changedValue }));
+    expect(read.props).toEqual({ policyId: id, ...inputs(zone, { action: 'log', enabled: false, value: changedValue }) });
+    expect(changedProperties(read.props, inputs(zone))).toEqual(['action', 'value', 'enabled']);
+  });
+
+  test('update makes one PUT with the full body and returns the policy as read back', async () => {
+    const zone = await newZone();
+    const { id, outs } = await provider.create(inputs(zone));
+    const news = inputs(zone, { description: 'log only', action: 'log', enabled: false, value: "script-src 'self'" });
+    const mark = emu.mark();
+    const updated = await provider.update!(id, outs, news);
+    expect(await calls(mark)).toEqual([`PUT ${policiesPath(zone)}/${id} 200`]);
+    expect(updated.outs).toEqual({ policyId: id, ...news });
+    expect(await livePolicies(zone)).toEqual([{ id, description: 'log only', action: 'log', expression: GOOD.expression, enabled: 'false', value: "script-src 'self'" }]);
+  });
+
+  test('delete removes the policy; a second delete of the gone policy succeeds; read of it says gone', async () => {
+    const zone = await newZone();
+    const { id, outs } = await provider.create(inputs(zone));
+    const mark = emu.mark();
+    await provider.delete!(id, outs);
+    await provider.delete!(id, outs);
+    expect(await calls(mark)).toEqual([`DELETE ${policiesPath(zone)}/${id} 200`, `DELETE ${policiesPath(zone)}/${id} 404`]);
+    expect(await livePolicies(zone)).toEqual([]);
+    await expect(provider.read!(id, outs)).resolves.toEqual({});
+  });
+
+  test('a create whose response is lost after the service applied it adopts that policy instead of making a second', async () => {
+    const zone = await newZone();
+    const faults = await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
+    expect(faults.status).toBe(200);
+    const mark = emu.mark();
+    const created = await provider.create(inputs(zone));
+    expect(await calls(mark)).toEqual([`POST ${policiesPath(zone)} null`, `GET ${policiesPath(zone)} 200`]);
+    const live = await livePolicies(zone);
+    expect(live).toHaveLength(1);
+    expect(created.id).toBe(live[0]!.id);
+    expect(created.outs).toEqual({ policyId: live[0]!.id, ...inputs(zone) });
+  });
+
+  test('recovery does not adopt a policy that differs in a field', async () => {
+    const zone = await newZone();
+    const other = await emu.api('POST', `zones/${zone}/page_security/policies`, { body: { ...GOOD, description: 'someone else', enabled: 'true' } });
+    expect(other.status).toBe(200);
+    await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
+    const created = await provider.create(inputs(zone));
+    expect(created.id).not.toBe(other.body.result.id);
+    expect((await livePolicies(zone)).map((p) => p.description)).toEqual(['someone else', GOOD.description]);
+  });
+
+  test('read without a zoneId in props says what to pass', async () => {
+    await expect(provider.read!('f'.repeat(32), {})).rejects.toThrow(`CSP policy ${'f'.repeat(32)}: its zone is not known; pass zoneId in the resource's arguments to read it`);
+  });
+
+  test('create in an unknown zone fails with an error naming the operation and the status', async () => {
+    const missing = randomBytes(16).toString('hex');
+    const attempt = provider.create(inputs(missing));
+    await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
+    await expect(attempt).rejects.toThrow(`create CSP policy (POST zones/${missing}/page_security/policies) failed: HTTP 404`);
+  });
+});

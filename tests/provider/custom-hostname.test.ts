@@ -1,0 +1,574 @@
+import * as pulumi from '@pulumi/pulumi';
+import { CustomHostname } from '../../provider/resources/custom-hostname';
+import { SettingsError } from '../../provider/settings';
+import { UNKNOWN } from '../../provider/runtime/check';
+import {
+  CustomHostnameNotReadyError,
+  diffCustomHostname,
+  provider as runtime,
+  resolveIssuancePace,
+  type CustomHostnameInputs,
+  type CustomHostnameOutputs,
+} from '../../provider/runtime/custom-hostname';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { configureProvider } from '../helpers/provider';
+
+/**
+ * `CustomHostname`: check and diff tables, the pacing settings, and every provider method against
+ * the emulator (creation, validation through published DNS, CAA errors, held zones, moved and
+ * expired hostnames, conflicts, issuance pacing and 429s), with the requests each one makes.
+ */
+
+const provider = runtime as Required<pulumi.dynamic.ResourceProvider>;
+const ZONE = 'c0000000000000000000000000000001';
+const SERIALIZED = 'exports.handler = () => ({})';
+
+function inputs(overrides: Partial<Record<keyof CustomHostnameInputs, unknown>> = {}): Record<string, unknown> {
+  return { zoneId: ZONE, hostname: 'shop.customer.net', ssl: { method: 'txt', type: 'dv' }, ...overrides };
+}
+
+/** A valid hostname of `length` characters, in labels of at most 40. */
+function hostnameOfLength(length: number): string {
+  const labels: string[] = [];
+  let left = length - '.customer.net'.length;
+  while (left > 0) {
+    // A label of 40 followed by its dot must leave at least one character for the next label.
+    const size = left <= 40 ? left : left === 41 ? 39 : 40;
+    labels.push('a'.repeat(size));
+    left -= size < left ? size + 1 : size;
+  }
+  return `${labels.join('.')}.customer.net`;
+}
+
+describe('check', () => {
+  test('valid inputs get their defaults and a lowercased hostname', async () => {
+    expect(await provider.check({}, inputs({ hostname: 'Shop.Customer.NET' }))).toEqual({
+      inputs: {
+        zoneId: ZONE,
+        hostname: 'shop.customer.net',
+        ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+        branding: false,
+        waitForActive: false,
+        waitTimeoutSeconds: 300,
+      },
+    });
+  });
+
+  test('a 65-character hostname without branding fails, naming error 1469 and branding', async () => {
+    const hostname = hostnameOfLength(65);
+    const result = await provider.check({}, inputs({ hostname }));
+    expect(result.failures).toEqual([
+      {
+        property: 'hostname',
+        reason:
+          `"${hostname}" is 65 characters long, over the 64-character limit of a certificate Common Name (RFC 5280): the service refuses it with error 1469. ` +
+          'Set branding to true (the Common Name is then a shared service hostname and this hostname goes into the Subject Alternative Name), ' +
+          'or use a hostname of at most 64 characters',
+      },
+    ]);
+  });
+
+  test('the test hostnames have the length asked for', () => {
+    expect([63, 64, 65, 94, 120].map((n) => hostnameOfLength(n).length)).toEqual([63, 64, 65, 94, 120]);
+  });
+
+  test.each([
+    ['65 characters with branding', { hostname: hostnameOfLength(65), branding: true }],
+    ['64 characters without branding', { hostname: hostnameOfLength(64) }],
+    ['a wildcard', { hostname: '*.customer.net' }],
+    ['every certificate authority', { ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' } }],
+    ['a wait of an hour', { waitForActive: true, waitTimeoutSeconds: 3600 }],
+  ])('%s passes', async (_name, overrides) => {
+    expect((await provider.check({}, inputs(overrides))).failures).toBeUndefined();
+  });
+
+  test.each([
+    ['a wildcard counts its "*." toward 64', 'hostname', { hostname: `*.${hostnameOfLength(63)}` }, /is 65 characters long.*error 1469.*branding/],
+    ['a space', 'hostname', { hostname: 'shop customer.net' }, /^invalid hostname "shop customer\.net" at position 4: the character " " is not allowed/],
+    ['an underscore', 'hostname', { hostname: 'shop_1.customer.net' }, /the character "_" is not allowed/],
+    ['a single label', 'hostname', { hostname: 'localhost' }, /needs at least two/],
+    ['a wildcard inside', 'hostname', { hostname: 'shop.*.customer.net' }, /can only be the whole first label/],
+    ['no hostname', 'hostname', { hostname: undefined }, /^is required: a DNS name/],
+    ['a short zone id', 'zoneId', { zoneId: 'c0ffee' }, /32 lowercase hexadecimal characters \(got "c0ffee"\)/],
+    ['an uppercase zone id', 'zoneId', { zoneId: ZONE.toUpperCase() }, /32 lowercase hexadecimal/],
+    ['an unknown ssl.method', 'ssl.method', { ssl: { method: 'email', type: 'dv' } }, /^must be one of "txt", "http" \(got "email"\)/],
+    ['an unknown ssl.type', 'ssl.type', { ssl: { method: 'txt', type: 'ev' } }, /^must be one of "dv" \(got "ev"\)/],
+    ['an unknown certificate authority', 'ssl.certificateAuthority', { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'digicert' } }, /^must be one of "", "google", "lets_encrypt" \(got "digicert"\)/],
+    ['no ssl', 'ssl', { ssl: undefined }, /^is required: the certificate settings/],
+    ['branding as a string', 'branding', { branding: 'yes' }, /^must be true or false \(got "yes"\)/],
+    ['a zero timeout', 'waitTimeoutSeconds', { waitTimeoutSeconds: 0 }, /^must be at least 1 second/],
+    ['a fractional timeout', 'waitTimeoutSeconds', { waitTimeoutSeconds: 1.5 }, /^must be a whole number/],
+  ])('%s fails on %s', async (_name, property, overrides, reason) => {
+    const failures = (await provider.check({}, inputs(overrides))).failures ?? [];
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.property).toBe(property);
+    expect(failures[0]!.reason).toMatch(reason);
+  });
+
+  test('every bad field is reported at once, the length rule only once hostname and branding are valid', async () => {
+    const failures = (await provider.check({}, inputs({ zoneId: 'x', hostname: hostnameOfLength(70), ssl: { method: 'dns', type: 'dv' }, branding: 1 }))).failures ?? [];
+    expect(failures.map((f) => f.property)).toEqual(['zoneId', 'ssl.method', 'branding']);
+  });
+
+  test.each([
+    ['the hostname', { hostname: UNKNOWN }],
+    ['branding, with a long hostname', { hostname: hostnameOfLength(80), branding: UNKNOWN }],
+    ['the zone id', { zoneId: UNKNOWN }],
+    ['ssl.method', { ssl: { method: UNKNOWN, type: 'dv' } }],
+    ['the whole ssl', { ssl: UNKNOWN }],
+    ['the timeout', { waitTimeoutSeconds: UNKNOWN }],
+  ])('a preview unknown in %s is let through', async (_name, overrides) => {
+    const news = inputs(overrides);
+    expect(await provider.check({}, news)).toEqual({ inputs: news });
+  });
+});
+
+describe('diff', () => {
+  const olds: CustomHostnameOutputs = {
+    zoneId: ZONE,
+    hostname: 'shop.customer.net',
+    ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+    branding: false,
+    waitForActive: false,
+    waitTimeoutSeconds: 300,
+    customHostnameId: 'f'.repeat(32),
+    status: 'active',
+    sslStatus: 'active',
+    certificateAuthorityInUse: 'google',
+    verificationErrors: [],
+    ownershipRecordName: '_edgeguard-custom-hostname.shop.customer.net',
+    ownershipRecordValue: 'token',
+    createdAt: '2025-01-01T00:00:00.000Z',
+  };
+  const news: CustomHostnameInputs = { zoneId: olds.zoneId, hostname: olds.hostname, ssl: olds.ssl, branding: false, waitForActive: false, waitTimeoutSeconds: 300 };
+
+  test.each<[string, Partial<CustomHostnameOutputs>, Partial<CustomHostnameInputs>, pulumi.dynamic.DiffResult]>([
+    ['nothing changed', {}, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    ['the hostname in another case', {}, { hostname: 'Shop.Customer.Net' }, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    ['a requested "" against a state without it', { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } }, { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } }, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    ['another hostname', {}, { hostname: 'www.customer.net' }, { changes: true, replaces: ['hostname'], deleteBeforeReplace: false }],
+    ['another zone', {}, { zoneId: 'c0000000000000000000000000000002' }, { changes: true, replaces: ['zoneId'], deleteBeforeReplace: true }],
+    ['branding turned on', {}, { branding: true }, { changes: true, replaces: ['branding'], deleteBeforeReplace: true }],
+    ['a hostname unknown in preview', {}, { hostname: UNKNOWN }, { changes: true, replaces: ['hostname'], deleteBeforeReplace: false }],
+    ['another certificate authority', {}, { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' } }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ['another ssl.method', {}, { ssl: { method: 'http', type: 'dv', certificateAuthority: '' } }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ['waitTimeoutSeconds', {}, { waitTimeoutSeconds: 60 }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ['status moved', { status: 'moved' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ['status caa_error', { status: 'caa_error' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ['status blocked', { status: 'blocked' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ['status pending', { status: 'pending' }, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    ['status pending while waitForActive asks for active', { status: 'pending', waitForActive: true }, { waitForActive: true }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+  ])('%s', (_name, oldOverrides, newOverrides, expected) => {
+    expect(diffCustomHostname({ ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
+  });
+});
+
+describe('issuance pacing settings', () => {
+  test('defaults to spec 8: 15 per 60 s', () => {
+    expect(resolveIssuancePace({ env: {} })).toEqual({ limit: 15, windowMs: 60_000 });
+  });
+
+  test('the environment overrides the defaults, the stack configuration the environment', () => {
+    const env = { EDGEGUARD_ISSUANCE_LIMIT: '5', EDGEGUARD_ISSUANCE_WINDOW_SECONDS: '10' };
+    expect(resolveIssuancePace({ env })).toEqual({ limit: 5, windowMs: 10_000 });
+    const config = (key: string) => (key === 'issuanceLimit' ? '3' : undefined);
+    expect(resolveIssuancePace({ env, config })).toEqual({ limit: 3, windowMs: 10_000 });
+  });
+
+  test.each(['0', '-1', 'ten', '1.5'])('%p is refused, naming the setting', (value) => {
+    expect(() => resolveIssuancePace({ env: { EDGEGUARD_ISSUANCE_LIMIT: value } })).toThrow(SettingsError);
+    expect(() => resolveIssuancePace({ env: { EDGEGUARD_ISSUANCE_LIMIT: value } })).toThrow(
+      `edgeguard:issuanceLimit (or EDGEGUARD_ISSUANCE_LIMIT) "${value}" must be a whole number of at least 1 (default 15)`,
+    );
+  });
+});
+
+describe('resource class', () => {
+  test('registers the inputs with a small serialized provider, and get reads by id with the zone', async () => {
+    const registered: pulumi.runtime.MockResourceArgs[] = [];
+    await pulumi.runtime.setMocks({
+      newResource: (args) => {
+        registered.push(args);
+        return { id: args.id || 'f'.repeat(32), state: { ...args.inputs, status: 'pending' } };
+      },
+      call: () => ({}),
+    });
+    const declared = new CustomHostname('shop', { zoneId: ZONE, hostname: 'shop.customer.net', ssl: { method: 'txt', type: 'dv' }, waitForActive: true });
+    const looked = CustomHostname.get('existing', 'e'.repeat(32), { zoneId: ZONE });
+    const status = await new Promise((resolve) => declared.status.apply(resolve));
+    const lookedId = await new Promise((resolve) => looked.id.apply(resolve));
+    expect([status, lookedId]).toEqual(['pending', 'e'.repeat(32)]);
+
+    const [lookup, declaration] = [registered.find((r) => r.name === 'existing'), registered.find((r) => r.name === 'shop')];
+    expect(declaration?.type).toBe('pulumi-nodejs:dynamic/edgeguard:CustomHostname');
+    expect(Object.keys(declaration?.inputs ?? {}).sort()).toEqual(['__provider', 'hostname', 'ssl', 'waitForActive', 'zoneId']);
+    const serialized = String(declaration?.inputs.__provider);
+    expect(serialized).toContain('pulumi-edgeguard/runtime/${runtime}');
+    expect(serialized).toContain('runtime: "custom-hostname"');
+    expect(serialized.length).toBeLessThan(4_000);
+    expect(lookup).toMatchObject({ id: 'e'.repeat(32), inputs: { zoneId: ZONE } });
+    expect(Object.keys(lookup?.inputs ?? {}).sort()).toEqual(['__provider', 'zoneId']);
+  });
+});
+
+describe('against the emulator', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    await configureProvider(emu);
+  });
+  afterAll(async () => emu.close());
+
+  let zoneSeq = 0;
+  /** A zone per test: creates count toward a per-zone limit, in the emulator and in the pacer. */
+  async function freshZone(): Promise<{ id: string; name: string }> {
+    zoneSeq += 1;
+    const zone = { id: `d${zoneSeq.toString(16).padStart(31, '0')}`, name: `saas${zoneSeq}.example.com` };
+    const seeded = await emu.control('POST', 'seed', { zones: [{ ...zone, account_id: ACCOUNT_ID }] });
+    expect(seeded.status).toBe(200);
+    return zone;
+  }
+
+  async function publish(hostname: string, records: Array<{ type: string; name?: string; value: string }>): Promise<void> {
+    const reply = await emu.control('POST', 'dns', { hostname, records });
+    expect(reply.status).toBe(200);
+  }
+
+  async function publishOwnership(outs: CustomHostnameOutputs): Promise<void> {
+    await publish(outs.hostname, [{ type: 'TXT', name: outs.ownershipRecordName, value: outs.ownershipRecordValue }]);
+  }
+
+  /** `METHOD path status` of the API requests after `mark`, the path below the zone. */
+  async function calls(mark: number): Promise<string[]> {
+    return (await emu.requests(mark)).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]{32}\//, '')}${r.query.hostname ? `?hostname=${String(r.query.hostname)}` : ''} ${r.status}`);
+  }
+
+  async function create(news: Record<string, unknown>): Promise<{ id: string; outs: CustomHostnameOutputs }> {
+    const checked = await provider.check({}, news);
+    expect(checked.failures).toBeUndefined();
+    // As the dynamic-provider host does, the serialized provider goes along with the checked inputs.
+    const created = await provider.create({ ...checked.inputs, ...(news.__provider !== undefined ? { __provider: news.__provider } : {}) });
+    return { id: created.id, outs: created.outs as CustomHostnameOutputs };
+  }
+
+  /** What a create or update threw, which must be a partial failure. */
+  async function notReady(action: Promise<unknown>): Promise<CustomHostnameNotReadyError> {
+    const error = await action.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CustomHostnameNotReadyError);
+    return error as CustomHostnameNotReadyError;
+  }
+
+  test('create: one POST, pending, with the TXT record that proves ownership', async () => {
+    const zone = await freshZone();
+    const mark = emu.mark();
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'Create.Customer.net' }));
+    expect(await calls(mark)).toEqual(['POST custom_hostnames 200']);
+    expect(outs).toEqual({
+      zoneId: zone.id,
+      hostname: 'create.customer.net',
+      ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+      branding: false,
+      waitForActive: false,
+      waitTimeoutSeconds: 300,
+      customHostnameId: id,
+      status: 'pending',
+      sslStatus: 'pending_validation',
+      certificateAuthorityInUse: 'google',
+      verificationErrors: ['custom hostname does not CNAME to this zone.'],
+      ownershipRecordName: '_edgeguard-custom-hostname.create.customer.net',
+      ownershipRecordValue: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    const live = await emu.api('GET', `zones/${zone.id}/custom_hostnames/${id}`);
+    expect(live.body.result.edgeguard_branding).toBe(false);
+  });
+
+  test('a 65-character hostname with branding is created with the vendor field set', async () => {
+    const zone = await freshZone();
+    const hostname = hostnameOfLength(65);
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname, branding: true }));
+    expect(outs.branding).toBe(true);
+    expect((await emu.api('GET', `zones/${zone.id}/custom_hostnames/${id}`)).body.result.edgeguard_branding).toBe(true);
+  });
+
+  test('read: one GET; the TXT record published makes it active; a requested "" stays ""', async () => {
+    const zone = await freshZone();
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'read.customer.net' }));
+    await publishOwnership(outs);
+    const mark = emu.mark();
+    const read = await provider.read(id, outs);
+    expect(await calls(mark)).toEqual([`GET custom_hostnames/${id} 200`]);
+    expect(read.id).toBe(id);
+    expect(read.props).toEqual({ ...outs, status: 'active', sslStatus: 'active', verificationErrors: [] });
+    expect(read.inputs).toEqual({ zoneId: zone.id, hostname: 'read.customer.net', ssl: { method: 'txt', type: 'dv', certificateAuthority: '' }, branding: false, waitForActive: false, waitTimeoutSeconds: 300 });
+    expect(diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs).changes).toBe(false);
+  });
+
+  test('drift: a certificate authority changed through the API shows on read, and update PATCHes it back', async () => {
+    const zone = await freshZone();
+    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname: 'drift.customer.net', ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' } }))).inputs;
+    const { id, outs } = await provider.create(news);
+    const patched = await emu.api('PATCH', `zones/${zone.id}/custom_hostnames/${id}`, { body: { ssl: { certificate_authority: 'lets_encrypt' } } });
+    expect(patched.status).toBe(200);
+
+    const read = await provider.read(id, outs);
+    expect(read.inputs.ssl).toEqual({ method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' });
+    expect(read.props.certificateAuthorityInUse).toBe('lets_encrypt');
+    expect(await provider.diff(id, read.props, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+
+    const mark = emu.mark();
+    const updated = await provider.update(id, read.props, news);
+    expect(await calls(mark)).toEqual([`PATCH custom_hostnames/${id} 200`]);
+    expect(updated.outs.ssl).toEqual({ method: 'txt', type: 'dv', certificateAuthority: 'google' });
+    expect(updated.outs.certificateAuthorityInUse).toBe('google');
+  });
+
+  test('update of waitTimeoutSeconds alone reads the hostname and does not restart validation', async () => {
+    const zone = await freshZone();
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'settings.customer.net' }));
+    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname: 'settings.customer.net', waitTimeoutSeconds: 60 }))).inputs;
+    const mark = emu.mark();
+    const updated = await provider.update(id, outs, news);
+    expect(await calls(mark)).toEqual([`GET custom_hostnames/${id} 200`]);
+    expect(updated.outs).toEqual({ ...outs, waitTimeoutSeconds: 60 });
+  });
+
+  test('waitForActive: create waits until the DNS published meanwhile validates the hostname', async () => {
+    const zone = await freshZone();
+    const hostname = 'wait.customer.net';
+    const started = Date.now();
+    // Ownership by a CNAME into the zone, published while the create waits (as another step would).
+    const timer = setTimeout(() => void publish(hostname, [{ type: 'CNAME', value: `edge.${zone.name}` }]), 300);
+    const mark = emu.mark();
+    try {
+      const { outs } = await create(inputs({ zoneId: zone.id, hostname, waitForActive: true, waitTimeoutSeconds: 20 }));
+      expect(outs.status).toBe('active');
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const made = await calls(mark);
+    expect(made[0]).toBe('POST custom_hostnames 200');
+    expect(made.slice(1).every((call) => /^GET custom_hostnames\/[0-9a-f]{32} 200$/.test(call))).toBe(true);
+  });
+
+  test('waitForActive: a timeout fails the step saying what to publish, and keeps the hostname in the state', async () => {
+    const zone = await freshZone();
+    const started = Date.now();
+    const error = await notReady(create({ ...inputs({ zoneId: zone.id, hostname: 'late.customer.net', waitForActive: true, waitTimeoutSeconds: 2 }), __provider: SERIALIZED }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    const token = String(error.properties.ownershipRecordValue);
+    expect(error.message).toBe(
+      `custom hostname "late.customer.net" (${error.id} in zone ${zone.id}) did not become active within 2 s (waitForActive): its status is pending. ` +
+        `To prove ownership, publish the TXT record _edgeguard-custom-hostname.late.customer.net with the value "${token}" ` +
+        '(or a CNAME from late.customer.net to a hostname in the zone), then run pulumi up again to wait again (or set waitForActive to false). ' +
+        'The service reports: "custom hostname does not CNAME to this zone."',
+    );
+    expect(error.reasons).toEqual([error.message]);
+    expect(error.properties).toMatchObject({ customHostnameId: error.id, status: 'pending', waitForActive: true, __provider: SERIALIZED });
+    expect((await emu.api('GET', `zones/${zone.id}/custom_hostnames/${error.id}`)).status).toBe(200);
+
+    // The engine updates a partially failed resource on the next `pulumi up`: with the TXT record published, it succeeds.
+    await publish('late.customer.net', [{ type: 'TXT', name: '_edgeguard-custom-hostname.late.customer.net', value: token }]);
+    const updated = await provider.update(error.id, error.properties, { ...inputs({ zoneId: zone.id, hostname: 'late.customer.net', waitForActive: true, waitTimeoutSeconds: 2 }), __provider: SERIALIZED });
+    expect(updated.outs.status).toBe('active');
+  });
+
+  test('caa_error fails the create naming the CA the CAA records must permit; the next update revalidates', async () => {
+    const zone = await freshZone();
+    const hostname = 'caa.customer.net';
+    const cname = { type: 'CNAME', value: `edge.${zone.name}` };
+    await publish(hostname, [cname, { type: 'CAA', value: '0 issue "letsencrypt.org"' }]);
+    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname, ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' } }))).inputs;
+    const mark = emu.mark();
+    const error = await notReady(provider.create({ ...news, __provider: SERIALIZED }));
+    expect(await calls(mark)).toEqual(['POST custom_hostnames 200']);
+    expect(error.message).toBe(
+      `custom hostname "caa.customer.net" (${error.id} in zone ${zone.id}) has status caa_error: ` +
+        'the domain\'s CAA records do not permit the certificate authority in use, google. ' +
+        'Add a CAA record 0 issue "pki.goog" to the domain that holds the CAA records of caa.customer.net ' +
+        '(or set ssl.certificateAuthority to a certificate authority those records permit), then run pulumi up again: the update restarts validation. ' +
+        'The service reports: "CAA records for caa.customer.net do not permit google (pki.goog); add 0 issue \\"pki.goog\\" or request another certificate_authority"',
+    );
+    expect(error.properties).toMatchObject({ status: 'caa_error', sslStatus: 'caa_error', certificateAuthorityInUse: 'google', __provider: SERIALIZED });
+
+    await publish(hostname, [cname, { type: 'CAA', value: '0 issue "pki.goog"' }]);
+    const retry = emu.mark();
+    const updated = await provider.update(error.id, error.properties, news);
+    expect(await calls(retry)).toEqual([`PATCH custom_hostnames/${error.id} 200`]);
+    expect(updated.outs.status).toBe('active');
+  });
+
+  test('caa_error with the CA left to the service names both CAs', async () => {
+    const zone = await freshZone();
+    const hostname = '*.wild.customer.net';
+    await publish('wild.customer.net', [{ type: 'CAA', value: '0 issuewild ";"' }]);
+    await publish(hostname, [{ type: 'CNAME', value: `edge.${zone.name}` }]);
+    const error = await notReady(create(inputs({ zoneId: zone.id, hostname })));
+    expect(error.message).toContain('Add a CAA record 0 issuewild "pki.goog" to the domain that holds the CAA records of wild.customer.net (or 0 issuewild "letsencrypt.org", which lets the service use lets_encrypt)');
+  });
+
+  test('blocked under a held zone fails the create saying the hold must be released', async () => {
+    const zone = await freshZone();
+    const held = { id: 'b0000000000000000000000000000001', name: 'held.example.org' };
+    expect((await emu.control('POST', 'seed', { zones: [{ ...held, account_id: ACCOUNT_ID }] })).status).toBe(200);
+    expect((await emu.control('POST', `zones/${held.id}/hold`, { include_subdomains: true })).status).toBe(200);
+    try {
+      const error = await notReady(create(inputs({ zoneId: zone.id, hostname: 'shop.held.example.org' })));
+      expect(error.message).toBe(
+        `custom hostname "shop.held.example.org" (${error.id} in zone ${zone.id}) has status blocked: it is associated with a zone on hold that also holds its subdomains. ` +
+          'The owner of that zone must release the hold; then run pulumi up again to restart validation. ' +
+          'The service reports: "shop.held.example.org is associated with a held zone (held.example.org); the zone owner must release the hold before the hostname can become active."',
+      );
+      expect(error.properties.status).toBe('blocked');
+    } finally {
+      await emu.control('DELETE', `zones/${held.id}/hold`);
+    }
+  });
+
+  test('moved: read shows it, diff wants an update, the update PATCHes and with DNS back it is active', async () => {
+    const zone = await freshZone();
+    const hostname = 'moved.customer.net';
+    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname }))).inputs;
+    const { id, outs } = await provider.create(news);
+    await publishOwnership(outs);
+    const active = await provider.read(id, outs);
+    expect(active.props.status).toBe('active');
+
+    await publish(hostname, [{ type: 'CNAME', value: 'elsewhere.example.net' }]);
+    const moved = await provider.read(id, active.props);
+    expect(moved.props).toMatchObject({ status: 'moved', verificationErrors: ['custom hostname does not CNAME to this zone.'] });
+    expect(moved.inputs).toEqual(news);
+    expect(await provider.diff(id, moved.props, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+
+    await publishOwnership(outs);
+    const mark = emu.mark();
+    const updated = await provider.update(id, moved.props, news);
+    expect(await calls(mark)).toEqual([`PATCH custom_hostnames/${id} 200`]);
+    expect(updated.outs.status).toBe('active');
+    expect(await provider.diff(id, updated.outs, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  test('a hostname the service deleted (7 days moved) reads as gone, and deleting it succeeds', async () => {
+    const zone = await freshZone();
+    const hostname = 'expired.customer.net';
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname }));
+    await publishOwnership(outs);
+    expect((await provider.read(id, outs)).props.status).toBe('active');
+    await publish(hostname, [{ type: 'CNAME', value: 'elsewhere.example.net' }]);
+    expect((await provider.read(id, outs)).props.status).toBe('moved');
+    expect((await emu.control('POST', 'clock', { advance_seconds: 8 * 86400 })).status).toBe(200);
+
+    const mark = emu.mark();
+    expect(await provider.read(id, outs)).toEqual({});
+    await provider.delete(id, outs);
+    expect(await calls(mark)).toEqual([`GET custom_hostnames/${id} 404`, `DELETE custom_hostnames/${id} 404`]);
+  });
+
+  test('update of a hostname gone since the last refresh says to refresh', async () => {
+    const zone = await freshZone();
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'gone.customer.net' }));
+    expect((await emu.api('DELETE', `zones/${zone.id}/custom_hostnames/${id}`)).status).toBe(200);
+    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname: 'gone.customer.net', ssl: { method: 'http', type: 'dv' } }))).inputs;
+    await expect(provider.update(id, outs, news)).rejects.toThrow(`custom hostname ${id} no longer exists in zone ${zone.id}`);
+  });
+
+  test('delete twice: the second finds it gone and succeeds', async () => {
+    const zone = await freshZone();
+    const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'twice.customer.net' }));
+    const mark = emu.mark();
+    await provider.delete(id, outs);
+    await provider.delete(id, outs);
+    expect(await calls(mark)).toEqual([`DELETE custom_hostnames/${id} 200`, `DELETE custom_hostnames/${id} 404`]);
+  });
+
+  test('a hostname that already exists in the zone fails the create, saying how to adopt it', async () => {
+    const zone = await freshZone();
+    const existing = await emu.api('POST', `zones/${zone.id}/custom_hostnames`, { body: { hostname: 'taken.customer.net', ssl: { method: 'txt', type: 'dv' } } });
+    const existingId: string = existing.body.result.id;
+    const mark = emu.mark();
+    const failure = create(inputs({ zoneId: zone.id, hostname: 'taken.customer.net' }));
+    await expect(failure).rejects.toThrow(
+      `custom hostname "taken.customer.net" already exists in zone ${zone.id} (as custom hostname ${existingId}) and this stack does not manage it. ` +
+        `pulumi import is not available for dynamic resources, so either delete the existing one (DELETE zones/${zone.id}/custom_hostnames/${existingId}) ` +
+        `and run pulumi up again, or read it without managing it: CustomHostname.get("<name>", "${existingId}", { zoneId: "${zone.id}" }) in place of this resource. ` +
+        '(create custom hostname (POST',
+    );
+    await expect(failure).rejects.toThrow(/HTTP 409: \[1406\]/);
+    expect(await calls(mark)).toEqual(['POST custom_hostnames 409', 'GET custom_hostnames?hostname=taken.customer.net 200']);
+  });
+
+  test('a read-only get (only zoneId known) reads the live hostname', async () => {
+    const zone = await freshZone();
+    const { id } = await create(inputs({ zoneId: zone.id, hostname: 'get.customer.net', ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' } }));
+    const read = await provider.read(id, { zoneId: zone.id, __provider: SERIALIZED });
+    expect(read.inputs).toEqual({ zoneId: zone.id, hostname: 'get.customer.net', ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' }, branding: false, waitForActive: false, waitTimeoutSeconds: 300 });
+    expect(read.props.customHostnameId).toBe(id);
+  });
+
+  test('after a lost response the create finds its own hostname instead of creating a second', async () => {
+    const zone = await freshZone();
+    expect((await emu.control('POST', 'faults', { reset_rate: 1, reset_phase: 'after', methods: ['POST'], paths: ['zones/*/custom_hostnames'] })).status).toBe(200);
+    const mark = emu.mark();
+    let created: { id: string; outs: CustomHostnameOutputs };
+    try {
+      created = await create(inputs({ zoneId: zone.id, hostname: 'lost.customer.net' }));
+    } finally {
+      await emu.control('POST', 'faults', {});
+    }
+    const log = await emu.requests(mark);
+    expect(log.map((r) => [r.method, r.status])).toEqual([
+      ['POST', null],
+      ['GET', 200],
+    ]);
+    const all = await emu.api('GET', `zones/${zone.id}/custom_hostnames`);
+    expect(all.body.result.map((r: { id: string }) => r.id)).toEqual([created.id]);
+  });
+
+  test('pacing: with a limit of 3 per 2 s, 5 creates take at least 2 s and the service never answers 429', async () => {
+    const zone = await freshZone();
+    const base = { 'edgeguard:baseUrl': emu.baseUrl, 'edgeguard:apiToken': TEST_TOKEN };
+    const configure = (extra: Record<string, string>) => {
+      const config: Record<string, string> = { ...base, ...extra };
+      return provider.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] ?? '' } });
+    };
+    await configure({ 'edgeguard:issuanceLimit': '3', 'edgeguard:issuanceWindowSeconds': '2' });
+    const mark = emu.mark();
+    const started = Date.now();
+    try {
+      await Promise.all([1, 2, 3, 4, 5].map((n) => create(inputs({ zoneId: zone.id, hostname: `paced${n}.customer.net` }))));
+    } finally {
+      await configure({});
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    expect(await calls(mark)).toEqual(Array(5).fill('POST custom_hostnames 200'));
+  });
+
+  test('a 429 from other traffic waits the Retry-After, then the create succeeds', async () => {
+    const zone = await freshZone();
+    const path = `zones/${zone.id}/custom_hostnames`;
+    for (let i = 0; i < 15; i++) {
+      expect((await emu.api('POST', path, { body: { hostname: `other${i}.customer.net`, ssl: { method: 'txt', type: 'dv' } } })).status).toBe(200);
+    }
+    // The 16th starts the 30 s block; 29 s later one second of it is left: Retry-After: 1.
+    expect((await emu.api('POST', path, { body: { hostname: 'other15.customer.net', ssl: { method: 'txt', type: 'dv' } } })).status).toBe(429);
+    expect((await emu.control('POST', 'clock', { advance_seconds: 29 })).status).toBe(200);
+    const probe = await emu.api('POST', path, { body: { hostname: 'probe.customer.net', ssl: { method: 'txt', type: 'dv' } } });
+    expect([probe.status, probe.headers['retry-after']]).toEqual([429, '1']);
+    const mark = emu.mark();
+    // While the provider waits, the window of 60 s passes, so the retry is let through.
+    const timer = setTimeout(() => void emu.control('POST', 'clock', { advance_seconds: 60 }), 300);
+    const started = Date.now();
+    try {
+      const { outs } = await create(inputs({ zoneId: zone.id, hostname: 'patient.customer.net' }));
+      expect(outs.hostname).toBe('patient.customer.net');
+    } finally {
+      clearTimeout(timer);
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(await calls(mark)).toEqual(['POST custom_hostnames 429', 'POST custom_hostnames 200']);
+  }, 60_000);
+});
