@@ -5,15 +5,22 @@ import type * as pulumi from '@pulumi/pulumi';
  * delete). It must stay tiny and free of secrets: each method loads the package's compiled
  * runtime by its package name at call time and delegates, so no library, schema or credential is
  * captured — only the runtime's name.
+ *
+ * The engine evaluates this code in its dynamic-provider process with no file name of its own,
+ * whose working directory is the program's. So the runtime is resolved as the program resolves
+ * its imports, from that directory: through `node_modules` for a program that depends on the
+ * package, and through the package's own `exports` for a program inside it (the root project).
  */
 export function runtimeProvider(runtime: string): pulumi.dynamic.ResourceProvider {
+  const load = (): pulumi.dynamic.ResourceProvider & Required<Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>> =>
+    require('node:module').createRequire(`${process.cwd()}/program.js`)(`pulumi-edgeguard/runtime/${runtime}`).provider;
   return {
-    configure: (req) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.configure(req),
-    check: (olds, news) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.check(olds, news),
-    diff: (id, olds, news) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.diff(id, olds, news),
-    create: (inputs) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.create(inputs),
-    read: (id, props) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.read(id, props),
-    update: (id, olds, news) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.update(id, olds, news),
-    delete: (id, props) => require(`pulumi-edgeguard/runtime/${runtime}`).provider.delete(id, props),
+    configure: (req) => load().configure(req),
+    check: (olds, news) => load().check(olds, news),
+    diff: (id, olds, news) => load().diff(id, olds, news),
+    create: (inputs) => load().create(inputs),
+    read: (id, props) => load().read(id, props),
+    update: (id, olds, news) => load().update(id, olds, news),
+    delete: (id, props) => load().delete(id, props),
   };
 }
