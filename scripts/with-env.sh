@@ -55,6 +55,9 @@ ensure_dependencies() {
 
 ensure_node
 ensure_dependencies
-export PATH="$root/node_modules/.bin:$PATH"
+# The Pulumi engine that scripts/setup-pulumi.sh provides (when it builds one), and no download of
+# plugins or update checks: this machine reaches no plugin server.
+export PATH="$root/node_modules/.bin:$tools/pulumi/bin:$PATH"
+export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_SKIP_UPDATE_CHECK=true
 cd "$root"
 exec bash -c "$1"
