@@ -1,56 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { request } from 'undici';
-import { DEMO } from '../emulator/seed/demo';
-import { startEmulator } from '../emulator/server';
+import { LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
 
 /**
- * `npm run demo` until the Pulumi side lands: starts the emulator with durable state under
- * `.edgeguard/emulator` (the demo world is loaded the first time), reads the demo world back
- * through the API as a client would, and stops.
+ * `npm run demo`: deploys the flagship program (the root Pulumi project) with the real engine.
+ * - Against the local emulator, started here with durable state in `.edgeguard/emulator` (the
+ *   demo world is loaded the first time) and stopped at the end; or, when EDGEGUARD_BASE_URL is
+ *   set, against that service with the credentials of the environment.
+ * - The stack `demo` lives in a local file backend in `.edgeguard/pulumi`, encrypted with a
+ *   passphrase generated on the first run and kept there.
+ * Run twice, the second run changes nothing.
  */
 
-const MALICIOUS_BELOW = 10;
+const ROOT = path.resolve(__dirname, '..', '..');
+const STATE = path.join(ROOT, '.edgeguard');
+const EMULATOR_TOKEN = 'dev-token';
 
-async function get<T>(baseUrl: string, pathAndQuery: string): Promise<{ result: T; result_info?: { total_count: number; total_pages: number } }> {
-  const response = await request(`${baseUrl}/${pathAndQuery}`, { headers: { authorization: 'Bearer dev-token' } });
-  const body = (await response.body.json()) as { result: T; result_info?: { total_count: number; total_pages: number } };
-  if (response.statusCode !== 200) throw new Error(`GET ${pathAndQuery}: HTTP ${response.statusCode} ${JSON.stringify(body)}`);
-  return body;
+interface Target {
+  baseUrl: string;
+  env: Record<string, string>;
+  stop: () => Promise<void>;
+}
+
+async function startEmulator(): Promise<Target> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'emulator', 'cli.js'), '--port', '0', '--data-dir', path.join(STATE, 'emulator')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on (\S+)/.exec(seen);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening`)));
+  });
+  return { baseUrl, env: { EDGEGUARD_BASE_URL: baseUrl, EDGEGUARD_API_TOKEN: EMULATOR_TOKEN }, stop: () => stopChild(child) };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.on('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function realService(baseUrl: string): Target {
+  const hasToken = Boolean(process.env.EDGEGUARD_API_TOKEN);
+  const hasKey = Boolean(process.env.EDGEGUARD_API_EMAIL && process.env.EDGEGUARD_API_KEY);
+  if (!hasToken && !hasKey) {
+    throw new Error('EDGEGUARD_BASE_URL is set, so the demo targets that service: set EDGEGUARD_API_TOKEN (or EDGEGUARD_API_EMAIL and EDGEGUARD_API_KEY) too');
+  }
+  return { baseUrl, env: {}, stop: async () => undefined };
+}
+
+/** A passphrase for the stack's secrets, generated once and kept beside the state. */
+function passphraseFile(): string {
+  const file = path.join(STATE, 'pulumi', 'passphrase');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  }
+  return file;
+}
+
+function describe(outputs: OutputMap): string {
+  const value = (key: string) => outputs[key]?.value as any;
+  const hostname = value('customHostname');
+  const migration = value('legacyEmailMigration');
+  const policies = value('cspPolicies');
+  const malicious: string[] = value('maliciousScripts') ?? [];
+  return [
+    `Zone ${value('zone')}: page security ${value('pageSecurityEnabled') ? 'on' : 'off'}.`,
+    `CSP policies:`,
+    `  storefront (${policies.storefront.action}: report scripts outside the list): ${policies.storefront.value}`,
+    `  checkout   (${policies.checkout.action}: block scripts outside the list): ${policies.checkout.value}`,
+    `Custom hostname ${hostname.hostname}: ${hostname.status} (certificate authority ${hostname.certificateAuthority}).`,
+    `  To validate it, the customer publishes TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}".`,
+    `Health notification ${value('healthNotificationId')} covers ${value('poolsCovered')} pools.`,
+    `Legacy pool e-mails: ${migration.poolsSeen} pools seen, ${migration.poolsCleared} cleared by this run, ${Object.keys(migration.removedEmails ?? {}).length} addresses removed in all.`,
+    malicious.length > 0 ? `Malicious scripts (js_integrity_score below 10), to review:\n${malicious.map((m) => `  ${m}`).join('\n')}` : 'No malicious scripts detected.',
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
-  const dataDir = path.resolve(__dirname, '..', '..', '.edgeguard', 'emulator');
-  const emulator = await startEmulator({ port: 0, dataDir });
+  const external = process.env.EDGEGUARD_BASE_URL;
+  const target = external ? realService(external) : await startEmulator();
   try {
-    const base = emulator.baseUrl;
-    console.log(`Emulator: ${base} (state in ${path.relative(process.cwd(), dataDir)})\n`);
-    const zone = `zones/${DEMO.zoneId}/page_security`;
-    const settings = await get<{ enabled: boolean }>(base, zone);
-    console.log(`Zone ${DEMO.zoneName} (${DEMO.zoneId}): page security ${settings.result.enabled ? 'on' : 'off'}`);
-
-    type Script = { url: string; host: string; js_integrity_score: number };
-    const scripts = await get<Script[]>(base, `${zone}/scripts?per_page=1000`);
-    const infrequent = await get<Script[]>(base, `${zone}/scripts?status=infrequent&per_page=1000`);
-    console.log(`Scripts detected: ${scripts.result.length} active, ${infrequent.result.length} infrequent`);
-    for (const script of [...scripts.result, ...infrequent.result].filter((s) => s.js_integrity_score < MALICIOUS_BELOW)) {
-      console.log(`  malicious (js_integrity_score ${script.js_integrity_score} < ${MALICIOUS_BELOW}) on ${script.host}: ${script.url}`);
-    }
-    const connections = await get<Array<{ url: string; domain_reported_malicious: boolean }>>(base, `${zone}/connections?per_page=1000`);
-    console.log(`Connections: ${connections.result.length}`);
-    for (const connection of connections.result.filter((c) => c.domain_reported_malicious)) {
-      console.log(`  to a domain reported malicious: ${connection.url}`);
-    }
-    const cookies = await get<unknown[]>(base, `${zone}/cookies?per_page=1000`);
-    console.log(`Cookies: ${cookies.result.length}`);
-    const policies = await get<unknown[]>(base, `${zone}/policies`);
-    console.log(`CSP policies: ${policies.result.length}`);
-
-    const pools = await get<Array<{ notification_email: string }>>(base, `accounts/${DEMO.accountId}/load_balancers/pools`);
-    const legacy = pools.result.filter((p) => p.notification_email !== '').length;
-    console.log(`\nAccount Acme Corp (${DEMO.accountId}): ${pools.result.length} pools, ${legacy} still on the legacy notification_email`);
-    console.log('\nNext: `pulumi up` of the flagship program against this emulator (issues 3 and 4).');
+    console.log(external ? `Target: ${target.baseUrl}` : `Target: the local emulator at ${target.baseUrl} (state in .edgeguard/emulator)`);
+    const backend = path.join(STATE, 'pulumi', 'state');
+    fs.mkdirSync(backend, { recursive: true });
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: 'demo', workDir: ROOT },
+      {
+        envVars: {
+          ...target.env,
+          PULUMI_BACKEND_URL: `file://${backend}`,
+          PULUMI_CONFIG_PASSPHRASE_FILE: passphraseFile(),
+          PULUMI_HOME: path.join(STATE, 'pulumi', 'home'),
+          PULUMI_SKIP_UPDATE_CHECK: 'true',
+          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+        },
+      },
+    );
+    console.log('Running pulumi up on the flagship program (stack "demo")...\n');
+    const result = await stack.up({ onOutput: (text) => process.stdout.write(text) });
+    const changes = Object.entries(result.summary.resourceChanges ?? {}).filter(([kind]) => kind !== 'same');
+    console.log(`\n${changes.length === 0 ? 'Nothing changed: the service already matches the program.' : `Changes: ${changes.map(([kind, n]) => `${n} ${kind}`).join(', ')}.`}\n`);
+    console.log(describe(result.outputs));
   } finally {
-    await emulator.close();
+    await target.stop();
   }
 }
 

@@ -1,4 +1,5 @@
 import { HttpClient } from '../client/http';
+import * as loadBalancing from '../client/load-balancing';
 import * as pageSecurity from '../client/page-security';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
 import { resolveSettings } from '../settings';
@@ -10,6 +11,7 @@ import { resolveSettings } from '../settings';
  */
 
 export type { Connection, Cookie, Script, ScriptDetail, ScriptVersion } from '../client/page-security';
+export type { Pool } from '../client/load-balancing';
 
 /** Spec 1.2 and 8: a script whose `js_integrity_score` is below this is malicious. */
 export const MALICIOUS_SCORE_THRESHOLD = 10;
@@ -114,4 +116,12 @@ export async function maliciousScripts(zoneId: string, options: MaliciousScripts
     }
   }
   return found;
+}
+
+/**
+ * Every load-balancing pool of the account, ordered by name (spec 4): for example the pool ids a
+ * `HealthNotification` should cover.
+ */
+export function listPools(accountId: string, settings?: ReadSettings): Promise<loadBalancing.Pool[]> {
+  return loadBalancing.listPools(client(settings), { accountId });
 }

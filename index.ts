@@ -1,0 +1,96 @@
+import * as pulumi from '@pulumi/pulumi';
+import * as edgeguard from 'pulumi-edgeguard';
+
+/**
+ * EdgeGuard's flagship program: what a platform team keeps in its infrastructure repository for
+ * one zone and its account. `npm run demo` deploys it against the local emulator; with
+ * EDGEGUARD_BASE_URL and a token set (or `edgeguard:baseUrl` and `edgeguard:apiToken`), against
+ * the real service.
+ */
+
+const config = new pulumi.Config();
+const zoneId = config.require('zoneId');
+const accountId = config.require('accountId');
+
+// The read helpers run in this program, so they take the same settings as the provider: the
+// `edgeguard:*` stack configuration, else the environment. The token stays an Output secret.
+const edgeguardConfig = new pulumi.Config('edgeguard');
+const readSettings = pulumi
+  .all([edgeguardConfig.get('baseUrl'), edgeguardConfig.getSecret('apiToken'), edgeguardConfig.get('vendor')])
+  .apply(([baseUrl, apiToken, vendor]): edgeguard.ReadSettings => ({
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiToken ? { apiToken } : {}),
+    ...(vendor ? { vendor } : {}),
+  }));
+
+// Page security on: the zone reports the scripts, connections and cookies of its pages.
+const pageSecurity = new edgeguard.PageSecuritySetting('page-security', { zoneId, enabled: true });
+
+// The storefront: report (do not block) scripts outside the list, while it is being tuned.
+const storefrontPolicy = new edgeguard.CspPolicy(
+  'storefront-scripts-report',
+  {
+    zoneId,
+    description: 'Storefront: report scripts outside the reviewed list',
+    action: 'log',
+    expression: 'http.host eq "www.example.com"',
+    value: "script-src 'self' www.googletagmanager.com cdn.jsdelivr.net static.hotjar.com",
+  },
+  { dependsOn: [pageSecurity] },
+);
+
+// Checkout handles card data: only the reviewed scripts may run there; everything else is blocked.
+const checkoutPolicy = new edgeguard.CspPolicy(
+  'checkout-scripts-allowlist',
+  {
+    zoneId,
+    description: 'Checkout: block every script outside the allow list (PCI DSS 6.4.3)',
+    action: 'allow',
+    expression: 'http.host eq "checkout.example.com"',
+    value: "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js",
+  },
+  { dependsOn: [pageSecurity] },
+);
+
+// A customer's own hostname served by the zone. It validates once the customer publishes the
+// ownership TXT record given in the outputs.
+const customerHostname = new edgeguard.CustomHostname('customer-one', {
+  zoneId,
+  hostname: config.require('customerHostname'),
+  ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+});
+
+// Account-level health alerts over every pool, replacing the legacy per-pool e-mails...
+const poolIds = readSettings.apply(async (settings) => (await edgeguard.listPools(accountId, settings)).map((pool) => pool.id));
+const poolHealth = new edgeguard.HealthNotification('pool-health', {
+  accountId,
+  name: 'Load balancer pool health',
+  description: 'Pools and origins turning unhealthy or healthy again',
+  poolIds: pulumi.unsecret(poolIds),
+  emails: [config.require('alertEmail')],
+});
+
+// ...and only once they exist, every pool comes off `notification_email`.
+const migration = new edgeguard.PoolNotificationMigration('retire-legacy-pool-emails', { accountId }, { dependsOn: [poolHealth] });
+
+// What page security found that a reviewer should look at: scripts below the malicious threshold.
+const malicious = readSettings.apply(async (settings) =>
+  (await edgeguard.maliciousScripts(zoneId, {}, settings)).map((script) => `${script.host}: ${script.url} (js_integrity_score ${script.js_integrity_score})`),
+);
+
+export const zone = zoneId;
+export const pageSecurityEnabled = pageSecurity.enabled;
+export const cspPolicies = {
+  storefront: { id: storefrontPolicy.policyId, action: storefrontPolicy.action, value: storefrontPolicy.value },
+  checkout: { id: checkoutPolicy.policyId, action: checkoutPolicy.action, value: checkoutPolicy.value },
+};
+export const customHostname = {
+  hostname: customerHostname.hostname,
+  status: customerHostname.status,
+  certificateAuthority: customerHostname.certificateAuthorityInUse,
+  ownershipTxtRecord: { name: customerHostname.ownershipRecordName, value: customerHostname.ownershipRecordValue },
+};
+export const healthNotificationId = poolHealth.notificationId;
+export const poolsCovered = poolHealth.poolIds.apply((ids) => ids.length);
+export const legacyEmailMigration = { poolsSeen: migration.poolsSeen, poolsCleared: migration.poolsCleared, removedEmails: migration.removedEmails };
+export const maliciousScripts = pulumi.unsecret(malicious);
