@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type ConfigMap,
+  type DestroyResult,
+  type PreviewOptions,
+  type PreviewResult,
+  type RefreshResult,
+  type Stack,
+  type UpResult,
+} from '@pulumi/pulumi/automation';
+import type { TestEmulator } from './emulator';
+
+/**
+ * End-to-end tests drive the real `pulumi` binary (built by scripts/setup-pulumi.sh) through the
+ * Automation API, against an emulator the test started. Each stack gets its own file backend and
+ * PULUMI_HOME under `.edgeguard/e2e/` (inside the repository, so programs resolve
+ * `pulumi-edgeguard` and `@pulumi/pulumi` as the root project does), and everything the engine
+ * prints is kept so a test can search it (for a leaked credential, say).
+ */
+
+export const REPO = path.resolve(__dirname, '..', '..');
+const WORK = path.join(REPO, '.edgeguard', 'e2e');
+const PASSPHRASE = 'e2e-passphrase-not-a-secret';
+
+/** The engine this repository built, or a suitable one on PATH. */
+async function pulumiCommand(): Promise<PulumiCommand> {
+  const built = path.join(REPO, '.tools', 'pulumi');
+  if (fs.existsSync(path.join(built, 'bin', 'pulumi'))) return PulumiCommand.get({ root: built });
+  return PulumiCommand.get();
+}
+
+/**
+ * Copies a Pulumi project (its `Pulumi.yaml` and program files, not stack files) into a fresh
+ * folder, so a test can edit the program without touching the repository's copy.
+ */
+export function copyProject(projectDir: string): string {
+  const target = path.join(WORK, `project-${randomUUID().slice(0, 8)}`);
+  fs.mkdirSync(target, { recursive: true });
+  for (const name of fs.readdirSync(projectDir)) {
+    if (name === 'Pulumi.yaml' || name.endsWith('.ts') || name === 'README.md') fs.copyFileSync(path.join(projectDir, name), path.join(target, name));
+  }
+  return target;
+}
+
+/** Options of {@link engineStack}. */
+export interface EngineStackOptions {
+  /** The project directory (a copy is made unless `inPlace`). */
+  projectDir: string;
+  emu: TestEmulator;
+  /** The API token the provider uses (the emulator must accept it). */
+  token: string;
+  /** Stack configuration, keys like `edgeguard-flagship:zoneId` or `edgeguard:apiToken`. */
+  config?: ConfigMap;
+  /** Run the project where it is (the root project, whose program must not be edited). */
+  inPlace?: boolean;
+}
+
+/** A stack of a project, with everything the engine printed for it. */
+export interface EngineStack {
+  stack: Stack;
+  workDir: string;
+  /** Everything the engine printed so far, across operations. */
+  output: string[];
+  preview(options?: PreviewOptions): Promise<PreviewResult>;
+  up(): Promise<UpResult>;
+  refresh(): Promise<RefreshResult>;
+  destroy(): Promise<DestroyResult>;
+  /** The stack's state file, as the backend keeps it. */
+  stateText(): string;
+  /** Removes the stack and its files. */
+  dispose(): Promise<void>;
+}
+
+/** Creates a new stack of `projectDir` against `emu`. */
+export async function engineStack(options: EngineStackOptions): Promise<EngineStack> {
+  const id = randomUUID().slice(0, 8);
+  const workDir = options.inPlace ? options.projectDir : copyProject(options.projectDir);
+  const home = path.join(WORK, `home-${id}`);
+  const backend = path.join(WORK, `backend-${id}`);
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(backend, { recursive: true });
+  const stackName = `e2e-${id}`;
+  const stack = await LocalWorkspace.createStack(
+    { stackName, workDir },
+    {
+      pulumiCommand: await pulumiCommand(),
+      envVars: {
+        EDGEGUARD_BASE_URL: options.emu.baseUrl,
+        EDGEGUARD_API_TOKEN: options.token,
+        PULUMI_BACKEND_URL: `file://${backend}`,
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        PULUMI_HOME: home,
+        PULUMI_SKIP_UPDATE_CHECK: 'true',
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+      },
+    },
+  );
+  if (options.config) await stack.setAllConfig(options.config);
+  const output: string[] = [];
+  const onOutput = (text: string) => void output.push(text);
+  const collect = <T extends { stdout: string; stderr: string }>(result: T): T => {
+    output.push(result.stdout, result.stderr);
+    return result;
+  };
+  const failing = async <T>(operation: Promise<T>): Promise<T> => {
+    try {
+      return await operation;
+    } catch (error) {
+      output.push(String((error as Error).message));
+      throw error;
+    }
+  };
+  return {
+    stack,
+    workDir,
+    output,
+    preview: (previewOptions = {}) => failing(stack.preview({ ...previewOptions, onOutput }).then(collect)),
+    up: () => failing(stack.up({ onOutput }).then(collect)),
+    refresh: () => failing(stack.refresh({ onOutput }).then(collect)),
+    destroy: () => failing(stack.destroy({ onOutput }).then(collect)),
+    stateText: () => {
+      const stacksDir = path.join(backend, '.pulumi', 'stacks');
+      const project = fs.readdirSync(stacksDir)[0]!;
+      return fs.readFileSync(path.join(stacksDir, project, `${stackName}.json`), 'utf8');
+    },
+    dispose: async () => {
+      await stack.workspace.removeStack(stackName, { force: true }).catch(() => undefined);
+      fs.rmSync(path.join(workDir, `Pulumi.${stackName}.yaml`), { force: true });
+      if (!options.inPlace) fs.rmSync(workDir, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(backend, { recursive: true, force: true });
+    },
+  };
+}
