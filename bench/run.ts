@@ -1,44 +1,11 @@
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { Agent, request } from 'undici';
-import { startEmulator, type RunningEmulator } from '../emulator/server';
+import { ACCOUNT, call, dispatcher, withEmulator, ZONE } from './common';
+import { migrationBenchmarks, readingBenchmarks } from './provider';
 
 /**
  * `npm run bench`: the emulator's own figures, each printed with its method. Every benchmark
  * starts a fresh emulator on a loopback port and talks to it over HTTP with one keep-alive pool.
  */
-
-const TOKEN = 'bench-token-0123456789';
-const ACCOUNT = 'a00000000000000000000000000000b1';
-const ZONE = 'c00000000000000000000000000000b1';
-const dispatcher = new Agent({ connections: 16 });
-
-async function call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await request(url, {
-    method: method as never,
-    dispatcher,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.statusCode, body: await response.body.json() };
-}
-
-async function withEmulator<T>(durable: boolean, run: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
-  const dataDir = durable ? fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-')) : undefined;
-  const emulator = await startEmulator({ port: 0, tokens: [TOKEN], seed: 'none', ...(dataDir ? { dataDir } : {}) });
-  try {
-    const seeded = await call('POST', `${emulator.controlUrl}/seed`, {
-      accounts: [{ id: ACCOUNT, name: 'Bench' }],
-      zones: [{ id: ZONE, name: 'example.com', account_id: ACCOUNT }],
-    });
-    if (seeded.status !== 200) throw new Error(`seed failed: ${JSON.stringify(seeded.body)}`);
-    return await run(emulator);
-  } finally {
-    await emulator.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -139,6 +106,10 @@ async function main(): Promise<void> {
   await concurrentWrites(8, 100);
   await listScripts(50_000, 1000);
   await clearPools(10_000, 1000);
+  console.log('');
+  await migrationBenchmarks();
+  console.log('');
+  await readingBenchmarks();
   await dispatcher.close();
 }
 
