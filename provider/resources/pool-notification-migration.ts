@@ -33,7 +33,7 @@ export class PoolNotificationMigration extends pulumi.dynamic.Resource {
   declare public readonly poolsSeen: pulumi.Output<number>;
   /** Pools whose e-mail the last run removed. */
   declare public readonly poolsCleared: pulumi.Output<number>;
-  /** Pool name → the e-mail removed from it, over every run. */
+  /** Pool name → the last e-mail removed from it: every pool this resource ever cleared, with the address a later run removed replacing an earlier one. */
   declare public readonly removedEmails: pulumi.Output<Record<string, string>>;
   /** Pools that carry an e-mail: 0 after a run, counted again by `pulumi refresh`. */
   declare public readonly poolsWithEmail: pulumi.Output<number>;

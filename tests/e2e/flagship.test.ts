@@ -1,14 +1,110 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { REPO, engineStack, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { DEMO, demoSeed } from '../../emulator/seed/demo';
 
-/** The root project (the flagship program) through the real engine. */
+/**
+ * The root project (the flagship program) through the real engine. The tests share one stack and
+ * run in order: create, outputs, drift, bad input, credentials, destroy; then a second stack whose
+ * token is a secret stack configuration.
+ */
 
 const TOKEN = 'e2e-flagship-token-3f9a27c1';
+const ZONE = DEMO.zoneId;
+const ACCOUNT = DEMO.accountId;
+const HOSTNAME = 'shop.customer-one.example';
+/** What the program declares for the storefront policy (index.ts). */
+const STOREFRONT_VALUE = "script-src 'self' www.googletagmanager.com cdn.jsdelivr.net static.hotjar.com";
+const CHECKOUT_VALUE = "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js";
+/** The demo's scripts below the malicious threshold of 10 (emulator/seed/demo.ts), as the program prints them. */
+const DEMO_MALICIOUS = [
+  'shop.example.com: https://cdn-jquery-min.example.org/jquery-3.7.1.min.js (js_integrity_score 4)',
+  'checkout.example.com: https://analytics-cdn.example.info/collect.min.js (js_integrity_score 7)',
+  'blog.example.com: https://fonts-loader.example.biz/loader.js (js_integrity_score 9)',
+];
+/** The demo's pools and their legacy e-mails, name → address. */
+const DEMO_POOL_EMAILS: Record<string, string> = Object.fromEntries(
+  (demoSeed().pools ?? []).map((pool) => [String(pool.name), String(pool.notification_email)]),
+);
+
 let emu: TestEmulator;
 let engine: EngineStack;
+/** The emulator's page security setting of the zone before the stack existed. */
+let enabledBefore: boolean;
+
+/** The vendor API with the token the emulator accepts (it accepts no other). */
+function api(method: string, apiPath: string, body?: unknown) {
+  return emu.api(method, apiPath, { headers: { authorization: `Bearer ${TOKEN}` }, ...(body !== undefined ? { body } : {}) });
+}
+
+async function ok<T = any>(method: string, apiPath: string, body?: unknown): Promise<T> {
+  const reply = await api(method, apiPath, body);
+  if (reply.status !== 200) throw new Error(`${method} ${apiPath}: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.result as T;
+}
+
+const policies = () => ok<any[]>('GET', `zones/${ZONE}/page_security/policies`);
+const pools = () => ok<any[]>('GET', `accounts/${ACCOUNT}/load_balancers/pools`);
+const alertPolicies = () => ok<any[]>('GET', `accounts/${ACCOUNT}/alerting/v3/policies`);
+const customHostnames = () => ok<any[]>('GET', `zones/${ZONE}/custom_hostnames`);
+const hostnameRecord = async () => {
+  const found = (await api('GET', `zones/${ZONE}/custom_hostnames?hostname=${HOSTNAME}`)).body.result as any[];
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+
+async function publishDns(records: Array<{ type: string; name?: string; value: string }>): Promise<void> {
+  const reply = await emu.control('POST', 'dns', { hostname: HOSTNAME, records });
+  expect(reply.status).toBe(200);
+}
+
+/** `METHOD path` of the writes after `mark`, the path below `/client/v4/`, sorted. */
+async function writes(mark: number, on: TestEmulator = emu): Promise<string[]> {
+  const query = (q: Record<string, unknown>) => (Object.keys(q).length > 0 ? `?${new URLSearchParams(q as Record<string, string>).toString()}` : '');
+  return (await on.writesSince(mark)).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, '')}${query(r.query)} ${r.status}`).sort();
+}
+
+/** The stack outputs as plain values. */
+async function outputs(of: EngineStack = engine): Promise<Record<string, any>> {
+  return Object.fromEntries(Object.entries(await of.stack.outputs()).map(([key, output]) => [key, output.value]));
+}
+
+/** The outputs of one resource (by its name in the program) as the state holds them. */
+function stateOutputs(name: string): Record<string, any> {
+  const state = JSON.parse(engine.stateText());
+  const resource = (state.checkpoint.latest.resources as any[]).find((r) => String(r.urn).endsWith(`::${name}`));
+  if (resource === undefined) throw new Error(`no resource ${name} in the state`);
+  return resource.outputs;
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+/**
+ * The token must appear nowhere the engine keeps or prints things: the state, everything printed,
+ * the stack's settings file, and every file of its backend (history, backups) and home.
+ */
+function expectNoCredential(of: EngineStack, token: string): void {
+  const places: Array<[string, string | Buffer]> = [
+    ['state', of.stateText()],
+    ['engine output', of.output.join('')],
+  ];
+  const stackFile = path.join(of.workDir, `Pulumi.${of.stack.name}.yaml`);
+  if (fs.existsSync(stackFile)) places.push([stackFile, fs.readFileSync(stackFile)]);
+  // engineStack names the stack e2e-<id> and keeps its backend and home in backend-<id>, home-<id>.
+  const id = of.stack.name.replace(/^e2e-/, '');
+  const kept = ['backend', 'home'].flatMap((kind) => filesUnder(path.join(REPO, '.edgeguard', 'e2e', `${kind}-${id}`)));
+  expect(kept.length).toBeGreaterThan(2);
+  for (const file of kept) places.push([file, fs.readFileSync(file)]);
+  expect(places.filter(([, text]) => text.includes(token)).map(([where]) => where)).toEqual([]);
+}
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
+  enabledBefore = (await ok('GET', `zones/${ZONE}/page_security`)).enabled;
   engine = await engineStack({ projectDir: REPO, inPlace: true, emu, token: TOKEN });
 }, 60_000);
 afterAll(async () => {
@@ -25,3 +121,226 @@ test('preview shows the creates, up succeeds, and a second preview shows no chan
   const again = await engine.preview({ expectNoChanges: true });
   expect(again.changeSummary).toEqual({ same: 7 });
 }, 180_000);
+
+test('outputs match what the emulator holds: malicious scripts, pools covered and migrated, the ownership record', async () => {
+  const out = await outputs();
+  // Exactly the demo's three scripts below 10; the one scored exactly 10 is not malicious (spec 8).
+  expect([...out.maliciousScripts].sort()).toEqual([...DEMO_MALICIOUS].sort());
+  expect(out.maliciousScripts.join('\n')).not.toContain('cdn-cgi/challenge-platform');
+
+  const livePools = await pools();
+  expect(livePools).toHaveLength(60);
+  expect(livePools.filter((pool) => pool.notification_email !== '')).toEqual([]);
+  expect(out.poolsCovered).toBe(60);
+  expect(out.legacyEmailMigration).toEqual({ poolsSeen: 60, poolsCleared: 60, removedEmails: DEMO_POOL_EMAILS });
+
+  const [alert] = await alertPolicies();
+  expect(await alertPolicies()).toHaveLength(1);
+  expect(out.healthNotificationId).toBe(alert.id);
+  expect(alert.alert_type).toBe('load_balancing_health_alert');
+  expect([...alert.filters.pool_id].sort()).toEqual(livePools.map((pool) => pool.id).sort());
+  expect([...alert.filters.new_health].sort()).toEqual(['Healthy', 'Unhealthy']);
+  expect([...alert.filters.event_source].sort()).toEqual(['origin', 'pool']);
+  expect(alert.mechanisms.email).toEqual([{ id: 'noc@example.com' }]);
+
+  const record = await hostnameRecord();
+  expect(out.customHostname).toEqual({
+    hostname: HOSTNAME,
+    status: 'pending',
+    certificateAuthority: 'google',
+    ownershipTxtRecord: { name: record.ownership_verification.name, value: record.ownership_verification.value },
+  });
+  expect(record.ownership_verification.name).toBe(`_edgeguard-custom-hostname.${HOSTNAME}`);
+
+  // The two policies are created concurrently, so their order in the list is not fixed.
+  const livePolicies = await policies();
+  const byId = (id: string) => livePolicies.find((p) => p.id === id);
+  expect(livePolicies).toHaveLength(2);
+  expect(out.cspPolicies).toEqual({
+    storefront: { id: expect.any(String), action: 'log', value: STOREFRONT_VALUE },
+    checkout: { id: expect.any(String), action: 'allow', value: CHECKOUT_VALUE },
+  });
+  expect(byId(out.cspPolicies.storefront.id)).toMatchObject({ action: 'log', value: STOREFRONT_VALUE, expression: 'http.host eq "www.example.com"', enabled: 'true' });
+  expect(byId(out.cspPolicies.checkout.id)).toMatchObject({ action: 'allow', value: CHECKOUT_VALUE, expression: 'http.host eq "checkout.example.com"', enabled: 'true' });
+  expect(out.pageSecurityEnabled).toBe(true);
+  expect((await ok('GET', `zones/${ZONE}/page_security`)).enabled).toBe(true);
+  expect(out.zone).toBe(ZONE);
+}, 60_000);
+
+test('drift made through the API is found by refresh and put back by the next up', async () => {
+  const out = await outputs();
+  const { name: txtName, value: txtValue } = out.customHostname.ownershipTxtRecord;
+  const ownership = { type: 'TXT', name: txtName, value: txtValue };
+
+  // The customer proves ownership; refresh records the hostname as active. pending -> active is
+  // nothing for an up to act on (the provider's diff says so), so the engine counts it unchanged.
+  await publishDns([ownership]);
+  const validated = await engine.refresh();
+  expect(validated.summary.resourceChanges).toEqual({ same: 7 });
+  expect(stateOutputs('customer-one').status).toBe('active');
+
+  // Four changes made outside the stack.
+  const storefrontId: string = out.cspPolicies.storefront.id;
+  const storefront = await ok('GET', `zones/${ZONE}/page_security/policies/${storefrontId}`);
+  const { id: _id, ...storefrontBody } = storefront;
+  await ok('PUT', `zones/${ZONE}/page_security/policies/${storefrontId}`, { ...storefrontBody, value: "script-src 'self' cdn.attacker.example.net" });
+  const alert = await ok('GET', `accounts/${ACCOUNT}/alerting/v3/policies/${out.healthNotificationId}`);
+  await ok('PUT', `accounts/${ACCOUNT}/alerting/v3/policies/${alert.id}`, {
+    name: alert.name,
+    description: alert.description,
+    enabled: alert.enabled,
+    alert_type: alert.alert_type,
+    mechanisms: alert.mechanisms,
+    filters: { ...alert.filters, new_health: ['Unhealthy'] },
+  });
+  const [firstPool] = await pools();
+  await ok('PATCH', `accounts/${ACCOUNT}/load_balancers/pools/${firstPool.id}`, { notification_email: 'legacy-alerts@example.com' });
+  // The customer points the hostname elsewhere (the TXT record goes with the old records).
+  await publishDns([{ type: 'CNAME', value: 'shop.other-cdn.example.net' }]);
+  expect((await hostnameRecord()).status).toBe('moved');
+
+  // Refresh finds the four, and writes nothing.
+  let mark = emu.mark();
+  const refreshed = await engine.refresh();
+  expect(refreshed.summary.resourceChanges).toEqual({ same: 3, update: 4 });
+  expect(refreshed.stdout).toMatch(/CspPolicy storefront-scripts-report updated \([\d.]+s\) \[diff: ~value\]/);
+  expect(refreshed.stdout).toMatch(/HealthNotification pool-health updated \([\d.]+s\) \[diff: ~newHealth\]/);
+  expect(refreshed.stdout).toMatch(/PoolNotificationMigration retire-legacy-pool-emails updated/);
+  expect(refreshed.stdout).toMatch(/CustomHostname customer-one updated/);
+  expect(await writes(mark)).toEqual([]);
+  expect(stateOutputs('storefront-scripts-report').value).toBe("script-src 'self' cdn.attacker.example.net");
+  expect(stateOutputs('pool-health').newHealth).toEqual(['Unhealthy']);
+  expect(stateOutputs('retire-legacy-pool-emails').poolsWithEmail).toBe(1);
+  expect(stateOutputs('customer-one').status).toBe('moved');
+  const plan = await engine.preview({ diff: true });
+  expect(plan.changeSummary).toEqual({ same: 3, update: 4 });
+  expect(plan.stdout).toMatch(/~ value\s*: "script-src 'self' cdn\.attacker\.example\.net" => "script-src 'self' www\.googletagmanager\.com/);
+  expect(plan.stdout).toMatch(/~ newHealth\s*: \[\s*~ \[0\]: "Unhealthy" => "Healthy"\s*\+ \[1\]: "Unhealthy"/);
+
+  // The customer points the hostname back into the zone. `moved` stays until an edit restarts
+  // validation (spec 3), so only the stack's PATCH can make it active again.
+  await publishDns([ownership, { type: 'CNAME', value: 'customers.example.com' }]);
+  expect((await hostnameRecord()).status).toBe('moved');
+
+  mark = emu.mark();
+  const up = await engine.up();
+  expect(up.summary.resourceChanges).toEqual({ same: 3, update: 4 });
+  // One write per drifted resource and nothing else.
+  expect(await writes(mark)).toEqual(
+    [
+      `PUT zones/${ZONE}/page_security/policies/${storefrontId} 200`,
+      `PUT accounts/${ACCOUNT}/alerting/v3/policies/${alert.id} 200`,
+      `PATCH accounts/${ACCOUNT}/load_balancers/pools?per_page=1000&page=1 200`,
+      `PATCH zones/${ZONE}/custom_hostnames/${(await hostnameRecord()).id} 200`,
+    ].sort(),
+  );
+  expect((await ok('GET', `zones/${ZONE}/page_security/policies/${storefrontId}`)).value).toBe(STOREFRONT_VALUE);
+  const restored = await ok('GET', `accounts/${ACCOUNT}/alerting/v3/policies/${alert.id}`);
+  expect([...restored.filters.new_health].sort()).toEqual(['Healthy', 'Unhealthy']);
+  expect((await pools()).filter((pool) => pool.notification_email !== '')).toEqual([]);
+  expect((await hostnameRecord()).status).toBe('active');
+
+  const after = await outputs();
+  expect(after.customHostname.status).toBe('active');
+  expect(after.legacyEmailMigration.poolsCleared).toBe(1);
+  expect(after.legacyEmailMigration.removedEmails[firstPool.name]).toBe('legacy-alerts@example.com');
+  expect(Object.keys(after.legacyEmailMigration.removedEmails)).toHaveLength(60);
+  await engine.preview({ expectNoChanges: true });
+}, 180_000);
+
+test('a hostname over 64 characters fails the preview, naming error 1469 and branding, with no API write', async () => {
+  const longHostname = `${'a'.repeat(44)}.customer-one.example`;
+  expect(longHostname).toHaveLength(65);
+  await engine.stack.setConfig('edgeguard-flagship:customerHostname', { value: longHostname });
+  try {
+    const mark = emu.mark();
+    const failure = await engine.preview().then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure?.message).toContain("CustomHostname resource 'customer-one': property hostname value");
+    expect(failure?.message).toContain(`"${longHostname}" is 65 characters long`);
+    expect(failure?.message).toContain('error 1469');
+    expect(failure?.message).toContain('Set branding to true');
+    expect(await writes(mark)).toEqual([]);
+  } finally {
+    await engine.stack.removeConfig('edgeguard-flagship:customerHostname');
+  }
+  expect((await customHostnames()).map((h) => h.hostname)).toEqual([HOSTNAME]);
+}, 180_000);
+
+test('the token is in neither the state, the engine output, the stack file nor the backend and home', async () => {
+  // The state still holds every resource here (destroy comes next).
+  expect(JSON.parse(engine.stateText()).checkpoint.latest.resources).toHaveLength(8);
+  expect(engine.output.join('').length).toBeGreaterThan(1000);
+  expectNoCredential(engine, TOKEN);
+});
+
+test('destroy leaves nothing of the stack in the emulator, and leaves the pools migrated', async () => {
+  const hostnameId = (await hostnameRecord()).id;
+  const [alert] = await alertPolicies();
+  const [first, second] = await policies();
+  const mark = emu.mark();
+  const destroyed = await engine.destroy();
+  expect(destroyed.summary.resourceChanges).toEqual({ delete: 7 });
+  expect(await writes(mark)).toEqual(
+    [
+      `DELETE zones/${ZONE}/page_security/policies/${first.id} 200`,
+      `DELETE zones/${ZONE}/page_security/policies/${second.id} 200`,
+      `DELETE zones/${ZONE}/custom_hostnames/${hostnameId} 200`,
+      `DELETE accounts/${ACCOUNT}/alerting/v3/policies/${alert.id} 200`,
+      `PUT zones/${ZONE}/page_security 200`,
+    ].sort(),
+  );
+  expect(await policies()).toEqual([]);
+  expect(await customHostnames()).toEqual([]);
+  expect(await alertPolicies()).toEqual([]);
+  expect(enabledBefore).toBe(false);
+  expect((await ok('GET', `zones/${ZONE}/page_security`)).enabled).toBe(enabledBefore);
+  const left = await pools();
+  expect(left).toHaveLength(60);
+  expect(left.filter((pool) => pool.notification_email !== '')).toEqual([]);
+  expectNoCredential(engine, TOKEN);
+}, 180_000);
+
+describe('with the token as a secret stack configuration', () => {
+  const SECRET_TOKEN = 'e2e-flagship-secret-token-8d41c6e2';
+  /** What the environment carries instead: the emulator refuses it, so any use of it would fail. */
+  const REFUSED_ENV_TOKEN = 'e2e-refused-env-token-77b0a913';
+  let emu2: TestEmulator;
+  let secretStack: EngineStack;
+
+  beforeAll(async () => {
+    emu2 = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [SECRET_TOKEN] });
+    secretStack = await engineStack({
+      projectDir: REPO,
+      inPlace: true,
+      emu: emu2,
+      token: REFUSED_ENV_TOKEN,
+      config: { 'edgeguard:apiToken': { value: SECRET_TOKEN, secret: true } },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await secretStack?.dispose();
+    await emu2?.close();
+  });
+
+  test('up uses the configured token for the resources and the read helpers, and never shows it', async () => {
+    const up = await secretStack.up();
+    expect(up.summary.resourceChanges).toEqual({ create: 7 });
+    const out = await outputs(secretStack);
+    expect([...out.maliciousScripts].sort()).toEqual([...DEMO_MALICIOUS].sort());
+    expect(out.poolsCovered).toBe(60);
+    expect(out.legacyEmailMigration.poolsCleared).toBe(60);
+
+    // Every request (provider and read helpers alike) carried the configured token: none was refused.
+    const served = await emu2.requests(0);
+    expect(served.length).toBeGreaterThan(5);
+    expect(served.filter((r) => r.credential !== 'token' || r.status !== 200)).toEqual([]);
+
+    expectNoCredential(secretStack, SECRET_TOKEN);
+    const stackFile = fs.readFileSync(path.join(secretStack.workDir, `Pulumi.${secretStack.stack.name}.yaml`), 'utf8');
+    expect(stackFile).toMatch(/edgeguard:apiToken:\s+secure: v1:/);
+  }, 180_000);
+});
