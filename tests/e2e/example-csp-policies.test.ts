@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
 import { REPO, engineStack, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type CallOptions, type TestEmulator } from '../helpers/emulator';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
  * examples/csp-policies through the real engine, against a fresh demo emulator. The tests share one
@@ -40,13 +40,9 @@ let emu: TestEmulator;
 let engine: EngineStack;
 let program: string;
 
-/** The vendor API with the token this emulator accepts. */
-function api(method: string, apiPath: string, options: Omit<CallOptions, 'headers'> = {}) {
-  return emu.api(method, apiPath, { ...options, headers: { authorization: `Bearer ${TOKEN}` } });
-}
 
 async function listPolicies(): Promise<Array<Record<string, string>>> {
-  const listed = await api('GET', POLICIES);
+  const listed = await emu.api('GET', POLICIES);
   expect(listed.status).toBe(200);
   return listed.body.result;
 }
@@ -105,7 +101,7 @@ test('preview shows the creates, up deploys the policies and reads the scripts, 
       value: DECLARED['Shop: report scripts from anywhere but the asset server and the payment widget'].value,
     },
   });
-  expect((await api('GET', `zones/${DEMO.zoneId}/page_security`)).body.result.enabled).toBe(true);
+  expect((await emu.api('GET', `zones/${DEMO.zoneId}/page_security`)).body.result.enabled).toBe(true);
 
   // The demo world's scripts below js_integrity_score 10 (emulator/seed/demo.ts).
   expect([...up.outputs.maliciousScripts!.value].sort()).toEqual([
@@ -131,7 +127,7 @@ test('a value changed through the API shows at refresh, and the next up puts the
   const [storefront] = (await listPolicies()).filter((policy) => policy.value === STOREFRONT_VALUE);
   expect(storefront).toBeDefined();
   const { id, description, action, expression, enabled } = storefront!;
-  const changed = await api('PUT', `${POLICIES}/${id}`, { body: { description, action, expression, enabled, value: "script-src 'self' evil.example.net" } });
+  const changed = await emu.api('PUT', `${POLICIES}/${id}`, { body: { description, action, expression, enabled, value: "script-src 'self' evil.example.net" } });
   expect(changed.status).toBe(200);
 
   const refresh = await engine.refresh();
@@ -140,7 +136,7 @@ test('a value changed through the API shows at refresh, and the next up puts the
   const up = await engine.up();
   expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
-  expect((await api('GET', `${POLICIES}/${id}`)).body.result.value).toBe(STOREFRONT_VALUE);
+  expect((await emu.api('GET', `${POLICIES}/${id}`)).body.result.value).toBe(STOREFRONT_VALUE);
   const writes = (await emu.requests(mark)).filter((entry) => WRITES.has(entry.method));
   expect(writes.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([`PUT /client/v4/${POLICIES}/${id} 200`]);
 }, 180_000);
@@ -198,7 +194,7 @@ test('destroy removes the policies and turns page security back off; no output o
   const destroy = await engine.destroy();
   expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
   expect(await listPolicies()).toEqual([]);
-  expect((await api('GET', `zones/${DEMO.zoneId}/page_security`)).body.result.enabled).toBe(false);
+  expect((await emu.api('GET', `zones/${DEMO.zoneId}/page_security`)).body.result.enabled).toBe(false);
 
   expect(engine.output.join('\n')).not.toContain(TOKEN);
   expect(engine.stateText()).not.toContain(TOKEN);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
 import { REPO, engineStack, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type CallOptions, type TestEmulator } from '../helpers/emulator';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
  * examples/custom-hostnames through the real engine, against a fresh demo emulator. The tests share
@@ -20,13 +20,9 @@ const LONG_HOSTNAME = 'checkout.eu-west-1.storefront.customer-two-retailer-group
 let emu: TestEmulator;
 let engine: EngineStack;
 
-/** The vendor API with the token this emulator accepts. */
-function api(method: string, apiPath: string, options: Omit<CallOptions, 'headers'> = {}) {
-  return emu.api(method, apiPath, { ...options, headers: { authorization: `Bearer ${TOKEN}` } });
-}
 
 async function listHostnames(): Promise<Array<Record<string, any>>> {
-  const listed = await api('GET', HOSTNAMES);
+  const listed = await emu.api('GET', HOSTNAMES);
   expect(listed.status).toBe(200);
   return listed.body.result;
 }
@@ -85,11 +81,11 @@ test('a hostname whose DNS moved away shows at refresh, and the next up restarts
   const { name, value } = customer!.ownership_verification;
   // The customer proves ownership: the hostname validates the next time it is read.
   await publishDns(name, [{ type: 'TXT', value }]);
-  expect((await api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('active');
+  expect((await emu.api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('active');
   // Then points the hostname elsewhere and drops the TXT record: the service sees it moved.
   await publishDns(HOSTNAME, [{ type: 'CNAME', value: 'edge.other-provider.example' }]);
   await publishDns(name, []);
-  expect((await api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('moved');
+  expect((await emu.api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('moved');
 
   const refresh = await engine.refresh();
   expect(refresh.summary.resourceChanges).toEqual({ update: 1, same: 2 });
@@ -100,7 +96,7 @@ test('a hostname whose DNS moved away shows at refresh, and the next up restarts
   // The PATCH restarted validation; with no record pointing at the zone, ownership is unproven again.
   const writes = (await emu.requests(mark)).filter((entry) => WRITES.has(entry.method));
   expect(writes.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([`PATCH /client/v4/${HOSTNAMES}/${customer!.id} 200`]);
-  expect((await api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('pending');
+  expect((await emu.api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('pending');
   expect(up.outputs.customerHostname!.value.status).toBe('pending');
   expect(up.outputs.longCustomerHostname!.value.status).toBe('active');
 }, 180_000);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
 import { REPO, engineStack, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type CallOptions, type TestEmulator } from '../helpers/emulator';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
  * examples/notification-migration through the real engine, against a fresh demo emulator (60 pools
@@ -25,19 +25,15 @@ let emu: TestEmulator;
 let engine: EngineStack;
 let notificationId: string;
 
-/** The vendor API with the token this emulator accepts. */
-function api(method: string, apiPath: string, options: Omit<CallOptions, 'headers'> = {}) {
-  return emu.api(method, apiPath, { ...options, headers: { authorization: `Bearer ${TOKEN}` } });
-}
 
 async function listPools(): Promise<Pool[]> {
-  const listed = await api('GET', POOLS);
+  const listed = await emu.api('GET', POOLS);
   expect(listed.status).toBe(200);
   return listed.body.result;
 }
 
 async function listAlertPolicies(): Promise<Array<Record<string, any>>> {
-  const listed = await api('GET', ALERT_POLICIES);
+  const listed = await emu.api('GET', ALERT_POLICIES);
   expect(listed.status).toBe(200);
   return listed.body.result;
 }
@@ -105,10 +101,10 @@ test('preview shows the creates, up adds the notification over every pool before
 
 test('an e-mail put back on a pool and a filter changed through the API show at refresh, and the next up clears and restores them', async () => {
   const pool = (await listPools())[17]!;
-  const putBack = await api('PATCH', `${POOLS}/${pool.id}`, { body: { notification_email: 'legacy-ops@example.com' } });
+  const putBack = await emu.api('PATCH', `${POOLS}/${pool.id}`, { body: { notification_email: 'legacy-ops@example.com' } });
   expect(putBack.status).toBe(200);
-  const { name, description, enabled, alert_type, mechanisms, filters } = (await api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result;
-  const narrowed = await api('PUT', `${ALERT_POLICIES}/${notificationId}`, {
+  const { name, description, enabled, alert_type, mechanisms, filters } = (await emu.api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result;
+  const narrowed = await emu.api('PUT', `${ALERT_POLICIES}/${notificationId}`, {
     body: { name, description, enabled, alert_type, mechanisms, filters: { ...filters, new_health: ['Unhealthy'] } },
   });
   expect(narrowed.status).toBe(200);
@@ -120,7 +116,7 @@ test('an e-mail put back on a pool and a filter changed through the API show at 
   expect(up.summary.resourceChanges).toEqual({ update: 2, same: 1 });
 
   expect(await writesSince(mark)).toEqual([`PUT /client/v4/${ALERT_POLICIES}/${notificationId} 200`, `PATCH /client/v4/${POOLS} 200`]);
-  expect((await api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result.filters.new_health).toEqual(['Healthy', 'Unhealthy']);
+  expect((await emu.api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result.filters.new_health).toEqual(['Healthy', 'Unhealthy']);
   expect((await listPools()).filter((p) => p.notification_email !== '')).toEqual([]);
   const migration = up.outputs.legacyEmailMigration!.value;
   expect({ poolsCleared: migration.poolsCleared, poolsWithEmail: migration.poolsWithEmail }).toEqual({ poolsCleared: 1, poolsWithEmail: 0 });

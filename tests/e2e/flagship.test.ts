@@ -33,13 +33,9 @@ let engine: EngineStack;
 /** The emulator's page security setting of the zone before the stack existed. */
 let enabledBefore: boolean;
 
-/** The vendor API with the token the emulator accepts (it accepts no other). */
-function api(method: string, apiPath: string, body?: unknown) {
-  return emu.api(method, apiPath, { headers: { authorization: `Bearer ${TOKEN}` }, ...(body !== undefined ? { body } : {}) });
-}
 
 async function ok<T = any>(method: string, apiPath: string, body?: unknown): Promise<T> {
-  const reply = await api(method, apiPath, body);
+  const reply = await emu.api(method, apiPath, body !== undefined ? { body } : {});
   if (reply.status !== 200) throw new Error(`${method} ${apiPath}: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body.result as T;
 }
@@ -49,7 +45,7 @@ const pools = () => ok<any[]>('GET', `accounts/${ACCOUNT}/load_balancers/pools`)
 const alertPolicies = () => ok<any[]>('GET', `accounts/${ACCOUNT}/alerting/v3/policies`);
 const customHostnames = () => ok<any[]>('GET', `zones/${ZONE}/custom_hostnames`);
 const hostnameRecord = async () => {
-  const found = (await api('GET', `zones/${ZONE}/custom_hostnames?hostname=${HOSTNAME}`)).body.result as any[];
+  const found = (await emu.api('GET', `zones/${ZONE}/custom_hostnames?hostname=${HOSTNAME}`)).body.result as any[];
   expect(found).toHaveLength(1);
   return found[0];
 };

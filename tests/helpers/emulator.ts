@@ -29,7 +29,7 @@ export interface CallOptions {
   body?: unknown;
   /** A raw body sent as is (for malformed-body tests); set the content type in `headers`. */
   rawBody?: string;
-  /** Replaces the default `Authorization: Bearer <TEST_TOKEN>`; `{}` sends no credentials. */
+  /** Replaces the default `Authorization: Bearer <the emulator's first token>`; `{}` sends no credentials. */
   headers?: Record<string, string>;
   query?: Record<string, string | number>;
 }
@@ -79,7 +79,8 @@ export async function call<T = any>(method: string, url: string, options: CallOp
 export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
   const { fixture = true, ...emulatorOptions } = options;
   const emulator = await startEmulator({ port: 0, tokens: [TEST_TOKEN], seed: 'none', ...emulatorOptions });
-  const auth = { authorization: `Bearer ${TEST_TOKEN}` };
+  // `api` speaks with the first token the emulator was given, so tests need not repeat it.
+  const auth = { authorization: `Bearer ${emulatorOptions.tokens?.[0] ?? TEST_TOKEN}` };
   const test: TestEmulator = {
     emulator,
     baseUrl: emulator.baseUrl,
