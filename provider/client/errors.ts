@@ -93,8 +93,13 @@ export class APIConnectionError extends EdgeGuardError {
   constructor(
     readonly request: RequestDescription,
     readonly causeMessage: string,
+    /** The base address the request went to (never a secret), so the message says where to look. */
+    readonly baseUrl?: string,
   ) {
-    super(`${request.operation} (${request.method} ${request.path}) got no response: ${causeMessage}`);
+    super(
+      `${request.operation} (${request.method} ${request.path}) got no response: ${causeMessage}` +
+        (baseUrl ? `; check that the service at ${baseUrl} is reachable, or set edgeguard:baseUrl (or EDGEGUARD_BASE_URL) to its address` : ''),
+    );
   }
 }
 

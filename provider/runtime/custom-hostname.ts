@@ -24,6 +24,7 @@ import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
 import { zoneIdSchema } from '../client/page-security';
 import { SettingsError, type SettingsSources } from '../settings';
 import { checkInputs, propertyPath } from './check';
+import { PartialFailure } from './partial';
 import { configure as configureContext, http } from './context';
 
 /**
@@ -40,12 +41,6 @@ const DUPLICATE_HOSTNAME = 1406;
 const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 /** An hour: a longer wait holds a deployment for no good reason. */
 const MAX_WAIT_TIMEOUT_SECONDS = 3600;
-/**
- * The key under which the dynamic-provider host keeps the serialized provider in a resource's
- * properties. Its success path adds it back itself; a partial failure's properties are stored as
- * given, so they must carry it or the recorded resource could not be refreshed or deleted.
- */
-const PROVIDER_KEY = '__provider';
 /**
  * Statuses that only an edit gets out of on the service's side (`moved`, spec 3) or that the owner
  * must fix and then have validated again (`caa_error`, `blocked`): seeing one in the state is a
@@ -246,19 +241,8 @@ export function diffCustomHostname(olds: Partial<CustomHostnameOutputs>, news: P
  * the engine records the hostname with these outputs, fails the step with the message, and
  * updates the hostname on the next `pulumi up`, so it is neither orphaned nor created twice.
  */
-export class CustomHostnameNotReadyError extends EdgeGuardError {
+export class CustomHostnameNotReadyError extends PartialFailure {
   override name = 'CustomHostnameNotReadyError';
-  constructor(
-    message: string,
-    /** The custom hostname's id. */
-    readonly id: string,
-    /** The outputs to record, with the serialized provider. */
-    readonly properties: Record<string, unknown>,
-    /** The reasons the engine records as the resource's initialization errors. */
-    readonly reasons: string[],
-  ) {
-    super(message);
-  }
 }
 
 function serviceReports(record: CustomHostname): string {
@@ -324,9 +308,7 @@ async function settle(record: CustomHostname, inputs: CustomHostnameInputs, raw:
   }
   const message = notReadyMessage(current, inputs);
   if (message !== undefined) {
-    const provider = raw[PROVIDER_KEY];
-    const properties = { ...outputs(inputs, current), ...(provider !== undefined ? { [PROVIDER_KEY]: provider } : {}) };
-    throw new CustomHostnameNotReadyError(message, current.id, properties, [message]);
+    throw new CustomHostnameNotReadyError(message, current.id, outputs(inputs, current), raw);
   }
   return current;
 }

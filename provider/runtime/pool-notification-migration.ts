@@ -4,6 +4,7 @@ import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
 import { checkedInputs, checkInputs, expecting, hasUnknown } from './check';
+import { PartialFailure } from './partial';
 import { configure, http } from './context';
 
 /**
@@ -90,32 +91,72 @@ export class MigrationIncompleteError extends Error {
   }
 }
 
+/**
+ * What a run has done so far, kept outside the run so that an interrupted one can still report
+ * it: the pools seen, those cleared (seen with an e-mail, then empty in the edited page), those
+ * with an e-mail when last listed, and the page whose edit is in flight (its answer may be lost
+ * after the service applied it).
+ */
+export interface MigrationProgress {
+  seen: Set<string>;
+  cleared: Map<string, Pool>;
+  withEmail: number;
+  inFlight: Pool[];
+}
+
+export function newProgress(): MigrationProgress {
+  return { seen: new Set(), cleared: new Map(), withEmail: 0, inFlight: [] };
+}
+
+/** The run's outputs from its progress; `removedEmails` includes the page in flight, if any. */
+function runOf(progress: MigrationProgress): MigrationRun {
+  const removed = [...progress.cleared.values(), ...progress.inFlight];
+  return { poolsSeen: progress.seen.size, poolsCleared: progress.cleared.size, removedEmails: Object.fromEntries(removed.map((pool) => [pool.name, pool.notification_email])) };
+}
+
 /** Runs the migration of `inputs.accountId` (see the module's comment for the plan). */
-export async function migrate(client: HttpClient, inputs: PoolNotificationMigrationInputs): Promise<MigrationRun> {
+export async function migrate(client: HttpClient, inputs: PoolNotificationMigrationInputs, progress: MigrationProgress = newProgress()): Promise<MigrationRun> {
   const { accountId, perPage, maxRounds } = inputs;
-  const seen = new Set<string>();
-  const cleared = new Map<string, Pool>();
   for (let round = 1; ; round++) {
     const pools = await listPools(client, { accountId });
-    for (const pool of pools) seen.add(pool.id);
+    for (const pool of pools) progress.seen.add(pool.id);
     const withEmail = new Map(pools.filter((pool) => pool.notification_email !== '').map((pool) => [pool.id, pool]));
-    if (withEmail.size === 0) {
-      const removedEmails = Object.fromEntries([...cleared.values()].map((pool) => [pool.name, pool.notification_email]));
-      return { poolsSeen: seen.size, poolsCleared: cleared.size, removedEmails };
-    }
+    progress.withEmail = withEmail.size;
+    if (withEmail.size === 0) return runOf(progress);
     if (round > maxRounds) throw new MigrationIncompleteError(accountId, [...withEmail.values()].map((pool) => pool.name), maxRounds);
     // Pages run one after another: the API edits a whole page in one request already, and a
     // page holding no e-mail is never sent, so little would be gained by running them at once.
     for (const page of pagesWithEmail(pools, perPage)) {
+      progress.inFlight = pools.slice((page - 1) * perPage, page * perPage).filter((pool) => pool.notification_email !== '');
       const after = await bulkEditPools(client, { accountId, notificationEmail: '', page, perPage });
+      progress.inFlight = [];
       for (const pool of after) {
         const before = withEmail.get(pool.id);
         // Pools that arrived since the list shift the pages: only a pool seen with an e-mail and
         // seen empty in the edited page counts as cleared here; the next list catches the others.
-        if (before !== undefined && pool.notification_email === '') cleared.set(pool.id, before);
+        if (before !== undefined && pool.notification_email === '') progress.cleared.set(pool.id, before);
       }
     }
   }
+}
+
+/**
+ * A run that stopped part-way (a failure it could not retry past, or pools that kept getting an
+ * e-mail): the account is recorded with what the run removed so far, so no removed address is
+ * forgotten, and the next `pulumi up` runs the migration again. A run that changed nothing fails
+ * plainly.
+ */
+function interrupted(error: unknown, inputs: PoolNotificationMigrationInputs, progress: MigrationProgress, earlier: Record<string, string>, raw: Record<string, unknown>): unknown {
+  if (progress.cleared.size === 0 && progress.inFlight.length === 0) return error;
+  const run = runOf(progress);
+  const outs: PoolNotificationMigrationOutputs = {
+    ...inputs,
+    ...run,
+    removedEmails: { ...earlier, ...run.removedEmails },
+    poolsWithEmail: Math.max(1, progress.withEmail - progress.cleared.size),
+  };
+  const message = `${(error as Error).message}. The migration stopped part-way: ${run.poolsCleared} pool(s) cleared so far, their addresses kept in removedEmails; run pulumi up again to finish it`;
+  return new PartialFailure(message, inputs.accountId, outs, raw, { cause: error });
 }
 
 /** `removedEmails` of earlier runs, kept so the record of removed addresses is never lost. */
@@ -146,7 +187,10 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   /** Runs the migration; fails naming the pools left if some keep getting an e-mail. */
   async create(news: Record<string, unknown>) {
     const inputs = checkedInputs('PoolNotificationMigration', inputsSchema, news);
-    const run = await migrate(http(), inputs);
+    const progress = newProgress();
+    const run = await migrate(http(), inputs, progress).catch((error: unknown) => {
+      throw interrupted(error, inputs, progress, {}, news);
+    });
     const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, poolsWithEmail: 0 };
     return { id: inputs.accountId, outs };
   },
@@ -171,8 +215,12 @@ export const provider: pulumi.dynamic.ResourceProvider = {
   /** Runs the migration again; `removedEmails` keeps the addresses earlier runs removed. */
   async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
     const inputs = checkedInputs('PoolNotificationMigration', inputsSchema, news);
-    const run = await migrate(http(), inputs);
-    const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, removedEmails: { ...earlierRemovedEmails(olds), ...run.removedEmails }, poolsWithEmail: 0 };
+    const progress = newProgress();
+    const earlier = earlierRemovedEmails(olds);
+    const run = await migrate(http(), inputs, progress).catch((error: unknown) => {
+      throw interrupted(error, inputs, progress, earlier, news);
+    });
+    const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, removedEmails: { ...earlier, ...run.removedEmails }, poolsWithEmail: 0 };
     return { outs };
   },
 
