@@ -12,16 +12,9 @@ const config = new pulumi.Config();
 const zoneId = config.require('zoneId');
 const accountId = config.require('accountId');
 
-// The read helpers run in this program, so they take the same settings as the provider: the
-// `edgeguard:*` stack configuration, else the environment. The token stays an Output secret.
-const edgeguardConfig = new pulumi.Config('edgeguard');
-const readSettings = pulumi
-  .all([edgeguardConfig.get('baseUrl'), edgeguardConfig.getSecret('apiToken'), edgeguardConfig.get('vendor')])
-  .apply(([baseUrl, apiToken, vendor]): edgeguard.ReadSettings => ({
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(apiToken ? { apiToken } : {}),
-    ...(vendor ? { vendor } : {}),
-  }));
+// The read helpers run in this program, so they take the provider's settings: the `edgeguard:*`
+// stack configuration, else the environment.
+const readSettings = edgeguard.stackReadSettings();
 
 // Page security on: the zone reports the scripts, connections and cookies of its pages.
 const pageSecurity = new edgeguard.PageSecuritySetting('page-security', { zoneId, enabled: true });

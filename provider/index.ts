@@ -12,5 +12,6 @@ export * from './resources/custom-hostname';
 export * from './resources/health-notification';
 export * from './resources/pool-notification-migration';
 export * from './helpers/read';
+export { stackReadSettings } from './helpers/stack-settings';
 export * from './client';
 export { resolveSettings, SettingsError, type Settings, type Credentials, type SettingsSources } from './settings';

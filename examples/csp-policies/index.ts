@@ -9,16 +9,9 @@ import * as edgeguard from 'pulumi-edgeguard';
 const config = new pulumi.Config();
 const zoneId = config.require('zoneId');
 
-// The read helpers run in this program, not in the provider, so they are given the same settings:
-// the `edgeguard:*` stack configuration, else the environment (EDGEGUARD_BASE_URL, EDGEGUARD_API_TOKEN).
-const edgeguardConfig = new pulumi.Config('edgeguard');
-const readSettings = pulumi
-  .all([edgeguardConfig.get('baseUrl'), edgeguardConfig.getSecret('apiToken'), edgeguardConfig.get('vendor')])
-  .apply(([baseUrl, apiToken, vendor]): edgeguard.ReadSettings => ({
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(apiToken ? { apiToken } : {}),
-    ...(vendor ? { vendor } : {}),
-  }));
+// The read helpers run in this program, so they take the provider's settings: the `edgeguard:*`
+// stack configuration, else the environment.
+const readSettings = edgeguard.stackReadSettings();
 
 // Policies are only enforced (or reported) while page security is on for the zone.
 const pageSecurity = new edgeguard.PageSecuritySetting('page-security', { zoneId, enabled: true });

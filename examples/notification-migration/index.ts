@@ -10,16 +10,9 @@ import * as edgeguard from 'pulumi-edgeguard';
 const config = new pulumi.Config();
 const accountId = config.require('accountId');
 
-// The read helper runs in this program, not in the provider, so it is given the same settings:
-// the `edgeguard:*` stack configuration, else the environment (EDGEGUARD_BASE_URL, EDGEGUARD_API_TOKEN).
-const edgeguardConfig = new pulumi.Config('edgeguard');
-const readSettings = pulumi
-  .all([edgeguardConfig.get('baseUrl'), edgeguardConfig.getSecret('apiToken'), edgeguardConfig.get('vendor')])
-  .apply(([baseUrl, apiToken, vendor]): edgeguard.ReadSettings => ({
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(apiToken ? { apiToken } : {}),
-    ...(vendor ? { vendor } : {}),
-  }));
+// The read helpers run in this program, so they take the provider's settings: the `edgeguard:*`
+// stack configuration, else the environment.
+const readSettings = edgeguard.stackReadSettings();
 
 // Every pool of the account, read at each deployment: a pool added later joins the notification
 // on the next `pulumi up`.
