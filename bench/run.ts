@@ -1,11 +1,37 @@
 import * as os from 'node:os';
 import { ACCOUNT, call, dispatcher, withEmulator, ZONE } from './common';
+import { engineBenchmarks } from './engine';
 import { migrationBenchmarks, readingBenchmarks } from './provider';
 
 /**
  * `npm run bench`: the emulator's own figures, each printed with its method. Every benchmark
  * starts a fresh emulator on a loopback port and talks to it over HTTP with one keep-alive pool.
+ *
+ * `node dist/bench/run.js [emulator] [provider] [engine] [--resources=N] [--hostnames=N]` runs
+ * only the groups named (all by default); the flags size the engine benchmarks (default 200 and
+ * 45, the issue's), for trying them out quickly.
  */
+
+const GROUPS = ['emulator', 'provider', 'engine'] as const;
+
+function commandLine(): { groups: Set<string>; resources: number | undefined; hostnames: number | undefined } {
+  const args = process.argv.slice(2);
+  const named = args.filter((arg) => !arg.startsWith('--'));
+  for (const name of named) {
+    if (!(GROUPS as readonly string[]).includes(name)) throw new Error(`unknown benchmark group "${name}"; the groups are ${GROUPS.join(', ')}`);
+  }
+  const size = (flag: string): number | undefined => {
+    const arg = args.find((a) => a.startsWith(`--${flag}=`));
+    if (arg === undefined) return undefined;
+    const value = Number(arg.slice(flag.length + 3));
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag}: must be a positive integer (got "${arg}")`);
+    return value;
+  };
+  for (const arg of args.filter((a) => a.startsWith('--'))) {
+    if (!/^--(resources|hostnames)=/.test(arg)) throw new Error(`unknown option "${arg}"; the options are --resources=N and --hostnames=N`);
+  }
+  return { groups: new Set(named.length > 0 ? named : GROUPS), resources: size('resources'), hostnames: size('hostnames') };
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -99,17 +125,26 @@ async function clearPools(count: number, perPage: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(`EdgeGuard emulator benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
+  const { groups, resources, hostnames } = commandLine();
+  console.log(`EdgeGuard benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
   console.log(`data directory on ${os.tmpdir()}\n`);
-  await writeLatency(false, 500);
-  await writeLatency(true, 500);
-  await concurrentWrites(8, 100);
-  await listScripts(50_000, 1000);
-  await clearPools(10_000, 1000);
-  console.log('');
-  await migrationBenchmarks();
-  console.log('');
-  await readingBenchmarks();
+  if (groups.has('emulator')) {
+    await writeLatency(false, 500);
+    await writeLatency(true, 500);
+    await concurrentWrites(8, 100);
+    await listScripts(50_000, 1000);
+    await clearPools(10_000, 1000);
+    console.log('');
+  }
+  if (groups.has('provider')) {
+    await migrationBenchmarks();
+    console.log('');
+    await readingBenchmarks();
+    console.log('');
+  }
+  if (groups.has('engine')) {
+    await engineBenchmarks({ ...(resources !== undefined ? { resources } : {}), ...(hostnames !== undefined ? { hostnames } : {}) });
+  }
   await dispatcher.close();
 }
 

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { OffsetClock } from './core/clock';
 import { failure } from './core/envelope';
@@ -46,8 +47,16 @@ export interface Emulator {
   ctx: EmulatorContext;
   log: RequestLog;
   faults: Faults;
+  /** TCP connections the HTTP server accepted (`opened`) and those still open (`open`). */
+  connections: ConnectionCounts;
   /** Stops serving (in-flight requests finish) and makes the state durable. */
   close(): Promise<void>;
+}
+
+/** Counted from the HTTP server's `connection` events; `inject` opens none. */
+export interface ConnectionCounts {
+  opened: number;
+  open: number;
 }
 
 const VENDOR_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
@@ -88,6 +97,13 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
 
   instrumentApi(app, ctx, log, faults);
 
+  const connections: ConnectionCounts = { opened: 0, open: 0 };
+  app.server.on('connection', (socket: Socket) => {
+    connections.opened++;
+    connections.open++;
+    socket.once('close', () => void connections.open--);
+  });
+
   void app.register(
     async (api) => {
       registerPageSecurity(api, ctx);
@@ -97,7 +113,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     },
     { prefix: API_PREFIX },
   );
-  void app.register(async (control) => registerControl(control, { ctx, log, faults, adminToken: options.adminToken }), {
+  void app.register(async (control) => registerControl(control, { ctx, log, faults, connections, adminToken: options.adminToken }), {
     prefix: '/__emulator',
   });
 
@@ -107,6 +123,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     ctx,
     log,
     faults,
+    connections,
     async close() {
       if (closed) return;
       closed = true;

@@ -22,6 +22,8 @@ export interface ControlOptions {
   ctx: EmulatorContext;
   log: RequestLog;
   faults: Faults;
+  /** The HTTP server's TCP connection counts (`GET /__emulator/connections`). */
+  connections: { readonly opened: number; readonly open: number };
   /** When set, every control call needs `Authorization: Bearer <adminToken>`. */
   adminToken: string | undefined;
 }
@@ -52,7 +54,7 @@ const clockBody = z.object({ advance_seconds: z.number().min(0).max(10 * 365 * 8
 const holdBody = z.object({ include_subdomains: z.boolean().default(false) }).strict();
 
 export function registerControl(app: FastifyInstance, options: ControlOptions): void {
-  const { ctx, log, faults, adminToken } = options;
+  const { ctx, log, faults, connections, adminToken } = options;
 
   if (adminToken !== undefined) {
     const expected = Buffer.from(sha256Hex(adminToken));
@@ -127,6 +129,8 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
       return { result: { cleared: true } };
     },
   });
+
+  routes(app, '/connections', { GET: () => ({ result: { opened: connections.opened, open: connections.open } }) });
 
   routes(app, '/state', { GET: () => ({ result: ctx.store.dump() }) });
 

@@ -12,6 +12,19 @@ import type * as pulumi from '@pulumi/pulumi';
  * package, and through the package's own `exports` for a program inside it (the root project).
  */
 export function runtimeProvider(runtime: string): pulumi.dynamic.ResourceProvider {
+  // One object per runtime: the SDK serializes a provider once per object, so 200 resources of a
+  // kind cost one serialization instead of 200 (measured in bench/: about 13 ms each).
+  let provider = providers.get(runtime);
+  if (provider === undefined) {
+    provider = shim(runtime);
+    providers.set(runtime, provider);
+  }
+  return provider;
+}
+
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+function shim(runtime: string): pulumi.dynamic.ResourceProvider {
   const load = (): pulumi.dynamic.ResourceProvider & Required<Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>> =>
     require('node:module').createRequire(`${process.cwd()}/program.js`)(`pulumi-edgeguard/runtime/${runtime}`).provider;
   return {

@@ -316,3 +316,33 @@ test('HEAD and OPTIONS are not 5xx', async () => {
     expect(response.statusCode).toBeLessThan(500);
   }
 });
+
+test('GET /__emulator/connections counts the TCP connections accepted and still open', async () => {
+  // Clients of one connection each (imported here, so the file's imports stay as they were).
+  const { Client } = require('undici') as typeof import('undici');
+  const counted = await startTestEmulator({ fixture: false });
+  const origin = new URL(counted.emulator.controlUrl).origin;
+  const first = new Client(origin);
+  const second = new Client(origin);
+  const read = async (client: InstanceType<typeof Client>) => {
+    const response = await client.request({ method: 'GET', path: '/__emulator/connections' });
+    expect(response.statusCode).toBe(200);
+    return ((await response.body.json()) as { result: { opened: number; open: number } }).result;
+  };
+  try {
+    expect(await read(first)).toEqual({ opened: 1, open: 1 });
+    expect(await read(first)).toEqual({ opened: 1, open: 1 }); // kept alive: no new connection
+    expect(await read(second)).toEqual({ opened: 2, open: 2 });
+    await second.close();
+    let counts = await read(first);
+    for (let i = 0; i < 50 && counts.open !== 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      counts = await read(first);
+    }
+    expect(counts).toEqual({ opened: 2, open: 1 });
+  } finally {
+    await first.close();
+    await second.close().catch(() => undefined);
+    await counted.close();
+  }
+});
