@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { DEMO } from '../../emulator/seed/demo';
 import { ACCOUNT_ID, call, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 
@@ -318,8 +318,7 @@ test('HEAD and OPTIONS are not 5xx', async () => {
 });
 
 test('GET /__emulator/connections counts the TCP connections accepted and still open', async () => {
-  // Clients of one connection each (imported here, so the file's imports stay as they were).
-  const { Client } = require('undici') as typeof import('undici');
+  // Clients of one connection each.
   const counted = await startTestEmulator({ fixture: false });
   const origin = new URL(counted.emulator.controlUrl).origin;
   const first = new Client(origin);
