@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
-import { REPO, engineStack, type EngineStack } from '../helpers/engine';
+import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
@@ -173,10 +173,7 @@ test('an invalid CSP source fails the preview naming value and the source, and w
   editProgram(' cdn.jsdelivr.net"', ' https//cdn.example.com"');
   const mark = emu.mark();
   try {
-    const failure = await engine.preview().then(
-      () => undefined,
-      (error: Error) => error,
-    );
+    const failure = await failureOf(engine.preview());
     expect(failure).toBeInstanceOf(Error);
     const message = failure!.message;
     expect(message).toContain('storefront-report');

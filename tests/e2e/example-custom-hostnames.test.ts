@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
-import { REPO, engineStack, type EngineStack } from '../helpers/engine';
+import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 
 /**
@@ -108,10 +108,7 @@ test('a 65-character hostname without branding fails the preview naming 1469 and
   fs.writeFileSync(file, program.replace('branding: true,', 'branding: false,'));
   const mark = emu.mark();
   try {
-    const failure = await engine.preview().then(
-      () => undefined,
-      (error: Error) => error,
-    );
+    const failure = await failureOf(engine.preview());
     expect(failure).toBeInstanceOf(Error);
     const message = failure!.message;
     expect(message).toContain('long-customer');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, engineStack, type EngineStack } from '../helpers/engine';
+import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { DEMO, demoSeed } from '../../emulator/seed/demo';
 
@@ -250,10 +250,7 @@ test('a hostname over 64 characters fails the preview, naming error 1469 and bra
   await engine.stack.setConfig('edgeguard-flagship:customerHostname', { value: longHostname });
   try {
     const mark = emu.mark();
-    const failure = await engine.preview().then(
-      () => undefined,
-      (error: unknown) => error as Error,
-    );
+    const failure = await failureOf(engine.preview());
     expect(failure).toBeInstanceOf(Error);
     expect(failure?.message).toContain("CustomHostname resource 'customer-one': property hostname value");
     expect(failure?.message).toContain(`"${longHostname}" is 65 characters long`);

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
 import type { LoggedRequest } from '../../emulator/core/request-log';
-import { REPO, engineStack, type EngineStack } from '../helpers/engine';
+import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
 import { call, type Reply, type TestEmulator } from '../helpers/emulator';
 import { pause, secondsSince } from './support';
 
@@ -208,10 +208,7 @@ test('the emulator killed with SIGKILL after the first bulk edit: up fails, the 
   expect((await emu.control('POST', 'faults', SLOW_PATCHES)).status).toBe(200);
 
   const started = Date.now();
-  const failedUp = engine.up().then(
-    () => undefined,
-    (error: Error) => error,
-  );
+  const failedUp = failureOf(engine.up());
   const logAtKill = await firstAcknowledgedPatch(emu, 120_000);
   await emu.kill();
   const acknowledged = logAtKill.filter((entry) => entry.method === 'PATCH' && entry.status === 200);
@@ -285,10 +282,7 @@ test('the dynamic-provider process killed with SIGKILL after the first bulk edit
     expect(ourDynamicProviders()).toEqual([]);
 
     expect((await emu.control('DELETE', 'requests')).status).toBe(200);
-    const failedUp = fresh.up().then(
-      () => undefined,
-      (error: Error) => error,
-    );
+    const failedUp = failureOf(fresh.up());
     await firstAcknowledgedPatch(emu, 120_000);
     const providers = ourDynamicProviders();
     expect(providers).toHaveLength(1);

@@ -136,3 +136,13 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
     },
   };
 }
+
+/** The error an engine operation fails with; an operation that succeeds fails the test instead. */
+export function failureOf(operation: Promise<unknown>): Promise<Error> {
+  return operation.then(
+    () => {
+      throw new Error('the operation succeeded, but it was expected to fail');
+    },
+    (error: unknown) => error as Error,
+  );
+}
