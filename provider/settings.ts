@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { EdgeGuardError } from './client/errors';
 
 /**
- * Where the provider and the read helpers find the service and their credentials. Each setting is
- * read at call time, first from the stack configuration (`edgeguard:<key>`, passed to the
- * dynamic provider's `configure`), then from the environment, so nothing is captured into state.
+ * Every setting of EdgeGuard, in one table: where the service is, the credentials, the vendor
+ * token and the pacing of custom hostname creates. Each is read at call time, first from explicit
+ * values (the read helpers' options), then the stack configuration (`edgeguard:<key>`, given to
+ * the dynamic provider's `configure`), then the environment, then its default; so nothing is
+ * captured into the serialized provider or the state. The resources, the read helpers and the
+ * tools all resolve them here, and turn them into a client in one place (`./clients`).
  */
 
 /** The credentials of spec 5: an API token, or an e-mail + key pair. */
@@ -16,64 +20,133 @@ export interface Settings {
   credentials: Credentials;
   /** The spec's `<vendor>` token in wire field names. Default `edgeguard`. */
   vendor: string;
-}
-
-/** What the settings are read from: stack config (keys without namespace) and the environment. */
-export interface SettingsSources {
-  /** `edgeguard:<key>` values of the stack, keyed `baseUrl`, `apiToken`, `apiEmail`, `apiKey`, `vendor`. */
-  config?: (key: string) => string | undefined;
-  env?: NodeJS.ProcessEnv;
-  /** Explicit values, which win over both (read helpers take them as options). */
-  explicit?: Partial<{ baseUrl: string; apiToken: string; apiEmail: string; apiKey: string; vendor: string }>;
+  /** Custom hostname creates allowed per zone and window (spec 8), which the client paces under. */
+  issuance: { limit: number; windowMs: number };
 }
 
 /** A setting missing or malformed; the message says which config key or variable to set. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
+export class SettingsError extends EdgeGuardError {
+  override name = 'SettingsError';
 }
 
-const SETTINGS = {
-  baseUrl: { config: 'edgeguard:baseUrl', env: 'EDGEGUARD_BASE_URL' },
-  apiToken: { config: 'edgeguard:apiToken', env: 'EDGEGUARD_API_TOKEN' },
-  apiEmail: { config: 'edgeguard:apiEmail', env: 'EDGEGUARD_API_EMAIL' },
-  apiKey: { config: 'edgeguard:apiKey', env: 'EDGEGUARD_API_KEY' },
-  vendor: { config: 'edgeguard:vendor', env: 'EDGEGUARD_VENDOR' },
+/** One row of {@link SETTINGS}. */
+interface SettingSpec<T> {
+  /** The stack config key, without the `edgeguard:` namespace. */
+  key: string;
+  /** The environment variable. */
+  env: string;
+  /** What it is, for documentation and messages. */
+  about: string;
+  /** A credential: never echoed in a message. */
+  secret?: true;
+  /** The value when it is set nowhere; no default means it is required (or one of a pair). */
+  fallback?: T;
+  /** Parses the trimmed, non-empty text; its error message says what the value must be. */
+  parse: z.ZodType<T, string>;
+}
+
+function setting<T>(spec: SettingSpec<T>): SettingSpec<T> {
+  return spec;
+}
+
+const text = z.string();
+const wholeNumberFromOne = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of at least 1')
+  .transform(Number)
+  .refine((value) => value >= 1, 'must be a whole number of at least 1');
+
+/** Spec 8: certificate issuances a zone may start per window. */
+export const DEFAULT_ISSUANCE_LIMIT = 15;
+/** Spec 8: the window of {@link DEFAULT_ISSUANCE_LIMIT}, in seconds ("per minute"). */
+export const DEFAULT_ISSUANCE_WINDOW_SECONDS = 60;
+
+/** Every setting: its stack config key, environment variable, default and parser. */
+export const SETTINGS = {
+  baseUrl: setting({
+    key: 'baseUrl',
+    env: 'EDGEGUARD_BASE_URL',
+    about: 'the base address of the API, ending in /v4',
+    parse: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .refine((url) => /\/v4$/.test(url), 'must end with the API version segment /v4 (for the emulator: http://127.0.0.1:8787/client/v4)'),
+  }),
+  apiToken: setting({ key: 'apiToken', env: 'EDGEGUARD_API_TOKEN', about: 'an API token (page security needs one)', secret: true, parse: text }),
+  apiEmail: setting({ key: 'apiEmail', env: 'EDGEGUARD_API_EMAIL', about: 'the e-mail of an e-mail + API key pair', parse: text }),
+  apiKey: setting({ key: 'apiKey', env: 'EDGEGUARD_API_KEY', about: 'the API key of an e-mail + API key pair', secret: true, parse: text }),
+  vendor: setting({
+    key: 'vendor',
+    env: 'EDGEGUARD_VENDOR',
+    about: "the vendor token of the service's wire field names",
+    fallback: 'edgeguard',
+    parse: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'must be lowercase letters, digits and underscores'),
+  }),
+  issuanceLimit: setting({
+    key: 'issuanceLimit',
+    env: 'EDGEGUARD_ISSUANCE_LIMIT',
+    about: 'custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones',
+    fallback: DEFAULT_ISSUANCE_LIMIT,
+    parse: wholeNumberFromOne,
+  }),
+  issuanceWindowSeconds: setting({
+    key: 'issuanceWindowSeconds',
+    env: 'EDGEGUARD_ISSUANCE_WINDOW_SECONDS',
+    about: 'the window of issuanceLimit, in seconds',
+    fallback: DEFAULT_ISSUANCE_WINDOW_SECONDS,
+    parse: wholeNumberFromOne,
+  }),
 } as const;
 
-type SettingName = keyof typeof SETTINGS;
+/** The name of a setting, which is also its stack config key. */
+export type SettingName = keyof typeof SETTINGS;
 
-const baseUrlSchema = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .transform((url) => url.replace(/\/+$/, ''))
-  .refine((url) => /\/v4$/.test(url), 'must end with the API version segment /v4 (for the emulator: http://127.0.0.1:8787/client/v4)');
+/** What the settings are read from, in this order: explicit values, stack config, environment. */
+export interface SettingsSources {
+  /** Explicit values, which win over the others (the read helpers take them as options). */
+  explicit?: Partial<Record<SettingName, string>>;
+  /** The stack configuration: `edgeguard:<key>` values, looked up by key without the namespace. */
+  config?: (key: string) => string | undefined;
+  /** Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
 
-/** Resolves the settings, or throws a {@link SettingsError} naming what to set. Never echoes a secret. */
+/** `edgeguard:baseUrl (or EDGEGUARD_BASE_URL)`: what a message tells a user to set. */
+export function settingLabel(name: SettingName): string {
+  return `edgeguard:${SETTINGS[name].key} (or ${SETTINGS[name].env})`;
+}
+
+function valueOf<N extends SettingName>(name: N, sources: SettingsSources): z.output<(typeof SETTINGS)[N]['parse']> | undefined {
+  const spec: SettingSpec<unknown> = SETTINGS[name];
+  const raw = sources.explicit?.[name] ?? sources.config?.(spec.key) ?? (sources.env ?? process.env)[spec.env];
+  const trimmed = raw?.trim();
+  if (trimmed === undefined || trimmed === '') return spec.fallback as z.output<(typeof SETTINGS)[N]['parse']> | undefined;
+  const parsed = spec.parse.safeParse(trimmed);
+  if (parsed.success) return parsed.data as z.output<(typeof SETTINGS)[N]['parse']>;
+  const shown = spec.secret ? '' : ` "${trimmed}"`;
+  const fallback = spec.fallback !== undefined ? ` (default ${String(spec.fallback)})` : '';
+  throw new SettingsError(`${settingLabel(name)}${shown} ${parsed.error.issues[0]!.message}${fallback}`);
+}
+
+/** Resolves every setting, or throws a {@link SettingsError} naming what to set. Never echoes a secret. */
 export function resolveSettings(sources: SettingsSources = {}): Settings {
-  const env = sources.env ?? process.env;
-  const read = (name: SettingName): string | undefined => {
-    const value = sources.explicit?.[name] ?? sources.config?.(name) ?? env[SETTINGS[name].env];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-  const describe = (name: SettingName) => `${SETTINGS[name].config} (or ${SETTINGS[name].env})`;
-
-  const rawBaseUrl = read('baseUrl');
-  if (rawBaseUrl === undefined) throw new SettingsError(`no service address: set ${describe('baseUrl')}, for example http://127.0.0.1:8787/client/v4`);
-  const baseUrl = baseUrlSchema.safeParse(rawBaseUrl);
-  if (!baseUrl.success) throw new SettingsError(`${describe('baseUrl')} "${rawBaseUrl}" ${baseUrl.error.issues[0]!.message}`);
-
-  const vendor = read('vendor') ?? 'edgeguard';
-  if (!/^[a-z][a-z0-9_]{0,31}$/.test(vendor)) throw new SettingsError(`${describe('vendor')} "${vendor}" must be lowercase letters, digits and underscores`);
-
-  const token = read('apiToken');
-  const email = read('apiEmail');
-  const key = read('apiKey');
+  const baseUrl = valueOf('baseUrl', sources);
+  if (baseUrl === undefined) throw new SettingsError(`no service address: set ${settingLabel('baseUrl')}, for example http://127.0.0.1:8787/client/v4`);
+  const token = valueOf('apiToken', sources);
+  const email = valueOf('apiEmail', sources);
+  const key = valueOf('apiKey', sources);
   let credentials: Credentials;
   if (token !== undefined) credentials = { kind: 'token', token };
   else if (email !== undefined && key !== undefined) credentials = { kind: 'key', email, key };
   else if (email !== undefined || key !== undefined) {
-    throw new SettingsError(`${email === undefined ? describe('apiEmail') : describe('apiKey')} is missing: an e-mail and an API key go together (or set ${describe('apiToken')})`);
+    throw new SettingsError(`${settingLabel(email === undefined ? 'apiEmail' : 'apiKey')} is missing: an e-mail and an API key go together (or set ${settingLabel('apiToken')})`);
   } else {
-    throw new SettingsError(`no credentials: set ${describe('apiToken')} as a secret, or ${describe('apiEmail')} and ${describe('apiKey')}`);
+    throw new SettingsError(`no credentials: set ${settingLabel('apiToken')} as a secret, or ${settingLabel('apiEmail')} and ${settingLabel('apiKey')}`);
   }
-  return { baseUrl: baseUrl.data, credentials, vendor };
+  return {
+    baseUrl,
+    credentials,
+    vendor: valueOf('vendor', sources)!,
+    issuance: { limit: valueOf('issuanceLimit', sources)!, windowMs: valueOf('issuanceWindowSeconds', sources)! * 1000 },
+  };
 }

@@ -8,10 +8,6 @@ import type { HttpClient, PollOptions } from './http';
  * so that callers never build it.
  */
 
-/** Spec 8: certificate issuances (successful creates) the service allows per zone per window. */
-export const DEFAULT_ISSUANCE_LIMIT = 15;
-/** Spec 8: the window of {@link DEFAULT_ISSUANCE_LIMIT}, in seconds ("per minute"). */
-export const DEFAULT_ISSUANCE_WINDOW_SECONDS = 60;
 
 /** Contract: the statuses of spec 3 in lowercase, plus `pending` (ownership not validated yet). */
 export const CUSTOM_HOSTNAME_STATUSES = ['pending', 'active', 'moved', 'blocked', 'caa_error'] as const;
@@ -29,11 +25,8 @@ export type CertificateAuthority = (typeof CERTIFICATE_AUTHORITIES)[number];
 /** What a client may ask for: `""` lets the service choose (spec 2.9). */
 export type RequestedCertificateAuthority = '' | CertificateAuthority;
 
-/** Contract: the issuer domain each CA needs in a domain's CAA records (`0 issue "<domain>"`). */
-export const CAA_ISSUER_DOMAINS: Readonly<Record<CertificateAuthority, string>> = {
-  google: 'pki.goog',
-  lets_encrypt: 'letsencrypt.org',
-};
+/** Contract: the issuer domain each CA needs in a domain's CAA records; defined in `rules/`, which the emulator shares. */
+export { CAA_ISSUER_DOMAINS } from '../../rules/limits';
 
 /** The `ssl` settings of a create or an edit (spec 2.9). */
 export interface CustomHostnameSsl {
@@ -82,12 +75,6 @@ export interface CustomHostnameEditParams {
 export interface CustomHostnameListParams {
   /** Exact match (the service lowercases it). */
   hostname?: string;
-}
-
-/** The pacing of creates: at most `limit` per `windowMs` per zone from this process. */
-export interface IssuancePace {
-  limit: number;
-  windowMs: number;
 }
 
 /**
@@ -139,9 +126,9 @@ function itemPath(zoneId: string, customHostnameId: string): string {
 }
 
 /**
- * POST a custom hostname. Creates are paced per zone (`pace`, default spec 8's 15 per 60 s) so
- * that this process never trips the issuance limit by itself; a 429 caused by other traffic is
- * waited out by the HTTP layer (`Retry-After`). After an ambiguous failure, the zone's hostname of
+ * POST a custom hostname. Creates are paced per zone (the client's `issuance` setting, default
+ * spec 8's 15 per 60 s) so that this process never trips the issuance limit by itself; a 429
+ * caused by other traffic is waited out by the HTTP layer (`Retry-After`). After an ambiguous failure, the zone's hostname of
  * the same name is taken as ours rather than creating a second one. A 409 (code 1406) on the
  * first attempt is someone else's hostname and is thrown as a `ConflictError`.
  */
@@ -149,7 +136,6 @@ export async function createCustomHostname(
   http: HttpClient,
   zoneId: string,
   params: CustomHostnameCreateParams,
-  pace: IssuancePace = { limit: DEFAULT_ISSUANCE_LIMIT, windowMs: DEFAULT_ISSUANCE_WINDOW_SECONDS * 1000 },
 ): Promise<CustomHostname> {
   const body = {
     hostname: params.hostname,
@@ -163,7 +149,7 @@ export async function createCustomHostname(
     body,
     result: customHostnameSchema(http.settings.vendor),
     recover: () => findCustomHostname(http, zoneId, params.hostname),
-    pace: { key: zoneId, limit: pace.limit, windowMs: pace.windowMs },
+    pace: { key: zoneId, ...http.settings.issuance },
   });
   return answer.result;
 }

@@ -8,11 +8,6 @@ import type { HttpClient } from './http';
  * (spec 2.2), which is given a vendor-neutral name so that callers never build it.
  */
 
-/** Contract: identifiers are 32 lowercase hexadecimal characters; anything else is a 400. */
-export const zoneIdSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required: the 32-character hexadecimal id of the zone' : 'must be a string: the 32-character hexadecimal id of the zone') })
-  .regex(/^[0-9a-f]{32}$/, { error: (issue) => `must be the zone's id, 32 lowercase hexadecimal characters (got ${JSON.stringify(issue.input)})` });
-
 function zonePath(zoneId: string, rest = ''): string {
   return `zones/${encodeURIComponent(zoneId)}/page_security${rest}`;
 }

@@ -1,8 +1,8 @@
-import { HttpClient } from '../client/http';
+import { clientFrom } from '../clients';
+import type { HttpClient } from '../client/http';
 import * as loadBalancing from '../client/load-balancing';
 import * as pageSecurity from '../client/page-security';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
-import { resolveSettings } from '../settings';
 
 /**
  * Read helpers: plain async functions over what page security detected, for any program or
@@ -41,18 +41,8 @@ export type MaliciousScriptsOptions = Omit<ListOptions, 'status'>;
 
 const DEFAULT_PER_PAGE = 100;
 
-/** One client (and its keep-alive pool use) per distinct resolved settings, for the process's life. */
-const clients = new Map<string, HttpClient>();
-
 function client(settings: ReadSettings | undefined): HttpClient {
-  const resolved = resolveSettings({ explicit: settings ?? {} });
-  const key = JSON.stringify(resolved);
-  let found = clients.get(key);
-  if (found === undefined) {
-    found = new HttpClient(resolved);
-    clients.set(key, found);
-  }
-  return found;
+  return clientFrom({ explicit: settings ?? {} });
 }
 
 function perPageOf(options: ListOptions): number {

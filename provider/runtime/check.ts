@@ -1,5 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * `check` for every resource: the inputs are parsed with the resource's zod schema before any API
@@ -60,12 +60,20 @@ export function expecting(what: string) {
 }
 
 /**
- * The inputs the engine hands to create/update, parsed: `check` has accepted them already, so a
- * failure here is a bug, said plainly with the resource and the property.
+ * An identifier of the API: 32 hexadecimal characters (contract). Upper case is accepted and
+ * stored in lower case, the API's form, so an id pasted in either case means the same object and
+ * never shows as a change. Every resource takes its ids through these schemas.
  */
-export function checkedInputs<S extends z.ZodType>(resource: string, schema: S, news: Record<string, unknown>): z.output<S> {
-  const parsed = schema.safeParse(news);
-  if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues.map((issue) => `${propertyPath(issue.path) || 'inputs'}: ${issue.message}`).join('; ');
-  throw new Error(`${resource} inputs are invalid: ${detail}`);
+export function hexIdSchema(what: string) {
+  const expected = `${what}: 32 hexadecimal characters`;
+  const refused = (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${expected}` : `must be ${expected} (got ${shown(issue.input)})`);
+  return z
+    .string({ error: refused })
+    .regex(/^[0-9a-fA-F]{32}$/, { error: refused })
+    .transform((id) => id.toLowerCase());
 }
+
+/** A zone's id. */
+export const zoneIdSchema = hexIdSchema("the zone's id");
+/** An account's id. */
+export const accountIdSchema = hexIdSchema("the account's id");

@@ -1,12 +1,11 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { ParseResult } from '../../rules/result';
-import { NotFoundError } from '../client/errors';
-import { createPolicy, deletePolicy, getPolicy, POLICY_ACTIONS, updatePolicy, zoneIdSchema, type PageSecurityPolicy, type PageSecurityPolicyCreateParams } from '../client/page-security';
-import { checkInputs } from './check';
-import { configure, http } from './context';
+import { createPolicy, deletePolicy, getPolicy, POLICY_ACTIONS, updatePolicy, type PageSecurityPolicy, type PageSecurityPolicyCreateParams } from '../client/page-security';
+import { zoneIdSchema } from './check';
+import { http } from './context';
+import { defineRuntime, ownerOf, type Runtime } from './define';
 
 /**
  * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the
@@ -113,57 +112,36 @@ export function changedProperties(olds: Partial<CspPolicyOutputs>, news: CspPoli
   return changed;
 }
 
-/** The zone of a policy being read; a `get` without `zoneId` cannot find it. */
-function zoneOf(id: string, props: Partial<CspPolicyOutputs> | undefined): string {
-  const zoneId = props?.zoneId;
-  if (typeof zoneId !== 'string' || zoneId === '') {
-    throw new Error(`CSP policy ${id}: its zone is not known; pass zoneId in the resource's arguments to read it`);
-  }
-  return zoneId;
-}
+/** The runtime of `CspPolicy`. */
+export const runtime: Runtime<CspPolicyInputs, CspPolicyOutputs> = {
+  resource: 'CspPolicy',
+  inputs: inputsSchema,
 
-/** The dynamic provider of `CspPolicy`. */
-export const provider: pulumi.dynamic.ResourceProvider = {
-  configure,
-
-  async check(_olds, news) {
-    return checkInputs(inputsSchema, news);
-  },
-
-  async diff(_id, olds: CspPolicyOutputs, news: CspPolicyInputs) {
+  diff(olds, news) {
     const changed = changedProperties(olds, news);
     // A policy belongs to its zone: moving it is a new policy there. Both can exist at once.
     return { changes: changed.length > 0, replaces: changed.filter((name) => name === 'zoneId') };
   },
 
-  async create(inputs: CspPolicyInputs) {
+  async create(inputs) {
     const policy = await createPolicy(http(), inputs.zoneId, body(inputs));
     return { id: policy.id, outs: outputs(inputs.zoneId, policy) };
   },
 
-  async read(id, props?: Partial<CspPolicyOutputs>) {
-    const zoneId = zoneOf(id, props);
-    let policy: PageSecurityPolicy;
-    try {
-      policy = await getPolicy(http(), zoneId, id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
-    return { id, props: outputs(zoneId, policy), inputs: liveInputs(zoneId, policy) };
+  async read(id, props) {
+    const zoneId = ownerOf('CspPolicy', id, props, 'zoneId');
+    const policy = await getPolicy(http(), zoneId, id);
+    return { props: outputs(zoneId, policy), inputs: liveInputs(zoneId, policy) };
   },
 
-  async update(id, olds: CspPolicyOutputs, news: CspPolicyInputs) {
-    const policy = await updatePolicy(http(), olds.zoneId, id, body(news));
-    return { outs: outputs(olds.zoneId, policy) };
+  async update(id, olds, news) {
+    return outputs(olds.zoneId, await updatePolicy(http(), olds.zoneId, id, body(news)));
   },
 
-  async delete(id, props: CspPolicyOutputs) {
-    try {
-      await deletePolicy(http(), props.zoneId, id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return;
-      throw error;
-    }
+  async delete(id, props) {
+    await deletePolicy(http(), props.zoneId, id);
   },
 };
+
+/** The dynamic provider of `CspPolicy`. */
+export const provider = defineRuntime(runtime);

@@ -5,8 +5,6 @@ import {
   CAA_ISSUER_DOMAINS,
   CERTIFICATE_AUTHORITIES,
   createCustomHostname,
-  DEFAULT_ISSUANCE_LIMIT,
-  DEFAULT_ISSUANCE_WINDOW_SECONDS,
   deleteCustomHostname,
   editCustomHostname,
   findCustomHostname,
@@ -18,14 +16,12 @@ import {
   type CustomHostname,
   type CustomHostnameSsl,
   type CustomHostnameStatus,
-  type IssuancePace,
 } from '../client/custom-hostnames';
 import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
-import { zoneIdSchema } from '../client/page-security';
-import { SettingsError, type SettingsSources } from '../settings';
-import { checkInputs, propertyPath } from './check';
+import { zoneIdSchema } from './check';
+import { http } from './context';
+import { defineRuntime, ownerOf, type Runtime } from './define';
 import { PartialFailure } from './partial';
-import { configure as configureContext, http } from './context';
 
 /**
  * Runtime of `CustomHostname`: a hostname of a customer that a zone serves, with its certificate
@@ -124,44 +120,7 @@ export interface CustomHostnameOutputs extends CustomHostnameInputs {
   createdAt: string;
 }
 
-// ---- Settings of the issuance pacing ----
-
-const ISSUANCE_SETTINGS = {
-  limit: { config: 'issuanceLimit', env: 'EDGEGUARD_ISSUANCE_LIMIT', fallback: DEFAULT_ISSUANCE_LIMIT },
-  windowSeconds: { config: 'issuanceWindowSeconds', env: 'EDGEGUARD_ISSUANCE_WINDOW_SECONDS', fallback: DEFAULT_ISSUANCE_WINDOW_SECONDS },
-} as const;
-
-/** The stack's `edgeguard:*` configuration, kept by `configure` for the pacing settings. */
-let stackConfig: ((key: string) => string | undefined) | undefined;
-
-/**
- * The pacing of creates, read at call time: `edgeguard:issuanceLimit` (creates per window, default
- * 15) and `edgeguard:issuanceWindowSeconds` (default 60) from the stack configuration, else
- * `EDGEGUARD_ISSUANCE_LIMIT` and `EDGEGUARD_ISSUANCE_WINDOW_SECONDS`, else spec 8's values. Lower
- * them when other clients create hostnames in the same zones; a bad value is a `SettingsError`.
- */
-export function resolveIssuancePace(sources: Pick<SettingsSources, 'config' | 'env'> = {}): IssuancePace {
-  const env = sources.env ?? process.env;
-  const read = (setting: (typeof ISSUANCE_SETTINGS)[keyof typeof ISSUANCE_SETTINGS]): number => {
-    const raw = (sources.config?.(setting.config) ?? env[setting.env])?.trim();
-    if (raw === undefined || raw === '') return setting.fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-      throw new SettingsError(`edgeguard:${setting.config} (or ${setting.env}) "${raw}" must be a whole number of at least 1 (default ${setting.fallback})`);
-    }
-    return Number(raw);
-  };
-  return { limit: read(ISSUANCE_SETTINGS.limit), windowMs: read(ISSUANCE_SETTINGS.windowSeconds) * 1000 };
-}
-
 // ---- Inputs, outputs and diff ----
-
-/** Checked inputs from what the engine passes to create and update (which `check` produced). */
-function parseInputs(raw: Record<string, unknown>): CustomHostnameInputs {
-  const parsed = inputsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${propertyPath(issue.path) || 'inputs'}: ${issue.message}`);
-  throw new EdgeGuardError(`custom hostname inputs are invalid: ${problems.join('; ')}`);
-}
 
 function wireSsl(ssl: CustomHostnameInputs['ssl']): CustomHostnameSsl {
   return { method: ssl.method, type: ssl.type, certificate_authority: ssl.certificateAuthority };
@@ -301,14 +260,14 @@ function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): 
  * After a create or an edit: waits for `active` when asked, then fails the step if the hostname
  * cannot work, as a partial failure that keeps it in the state (see {@link CustomHostnameNotReadyError}).
  */
-async function settle(record: CustomHostname, inputs: CustomHostnameInputs, raw: Record<string, unknown>): Promise<CustomHostname> {
+async function ensureReady(record: CustomHostname, inputs: CustomHostnameInputs): Promise<CustomHostname> {
   let current = record;
   if (inputs.waitForActive && current.status !== 'active') {
     current = (await waitForStatus(http(), inputs.zoneId, current, { statuses: ['active'], timeoutMs: inputs.waitTimeoutSeconds * 1000 })).record;
   }
   const message = notReadyMessage(current, inputs);
   if (message !== undefined) {
-    throw new CustomHostnameNotReadyError(message, current.id, outputs(inputs, current), raw);
+    throw new CustomHostnameNotReadyError(message, current.id, outputs(inputs, current));
   }
   return current;
 }
@@ -327,15 +286,6 @@ async function alreadyExists(inputs: CustomHostnameInputs, conflict: ConflictErr
   );
 }
 
-/** The zone of a hostname being read, updated or deleted; a `get` without `zoneId` cannot find it. */
-function zoneOf(id: string, props: Partial<CustomHostnameOutputs> | undefined): string {
-  const zoneId = props?.zoneId;
-  if (typeof zoneId !== 'string' || zoneId === '') {
-    throw new EdgeGuardError(`custom hostname ${id}: its zone is not known; pass zoneId in the resource's arguments to read it`);
-  }
-  return zoneId;
-}
-
 function goneSinceRefresh(id: string, zoneId: string, error: NotFoundError): EdgeGuardError {
   return new EdgeGuardError(
     `custom hostname ${id} no longer exists in zone ${zoneId} (the service deletes a hostname 7 days after it moved): ` +
@@ -344,51 +294,32 @@ function goneSinceRefresh(id: string, zoneId: string, error: NotFoundError): Edg
   );
 }
 
-/** The dynamic provider of `CustomHostname`. */
-export const provider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    await configureContext(req);
-    const config = req.config;
-    stackConfig = (key) => config.get(`edgeguard:${key}`);
-  },
+/** The runtime of `CustomHostname`. */
+export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
+  resource: 'CustomHostname',
+  inputs: inputsSchema,
+  diff: diffCustomHostname,
 
-  async check(_olds, news) {
-    return checkInputs(inputsSchema, news);
-  },
-
-  async diff(_id, olds: CustomHostnameOutputs, news: CustomHostnameInputs) {
-    return diffCustomHostname(olds, news);
-  },
-
-  async create(raw: Record<string, unknown>) {
-    const inputs = parseInputs(raw);
-    const pace = resolveIssuancePace(stackConfig ? { config: stackConfig } : {});
+  async create(inputs) {
     let record: CustomHostname;
     try {
-      record = await createCustomHostname(http(), inputs.zoneId, { hostname: inputs.hostname, ssl: wireSsl(inputs.ssl), branding: inputs.branding }, pace);
+      record = await createCustomHostname(http(), inputs.zoneId, { hostname: inputs.hostname, ssl: wireSsl(inputs.ssl), branding: inputs.branding });
     } catch (error) {
       if (error instanceof ConflictError && error.hasCode(DUPLICATE_HOSTNAME)) throw await alreadyExists(inputs, error);
       throw error;
     }
-    record = await settle(record, inputs, raw);
+    record = await ensureReady(record, inputs);
     return { id: record.id, outs: outputs(inputs, record) };
   },
 
-  async read(id, props?: Partial<CustomHostnameOutputs>) {
-    const zoneId = zoneOf(id, props);
-    let record: CustomHostname;
-    try {
-      record = await getCustomHostname(http(), zoneId, id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
-    const inputs = liveInputs(props ?? {}, zoneId, record);
-    return { id, props: outputs(inputs, record), inputs };
+  async read(id, props) {
+    const zoneId = ownerOf('CustomHostname', id, props, 'zoneId');
+    const record = await getCustomHostname(http(), zoneId, id);
+    const inputs = liveInputs(props, zoneId, record);
+    return { props: outputs(inputs, record), inputs };
   },
 
-  async update(id, olds: CustomHostnameOutputs, raw: Record<string, unknown>) {
-    const inputs = parseInputs(raw);
+  async update(id, olds, inputs) {
     // An edit restarts validation, so it is sent only when it changes something or is the way out.
     const revalidate = !sameSsl(olds.ssl, inputs.ssl) || REVALIDATE.includes(olds.status);
     let record: CustomHostname;
@@ -398,16 +329,13 @@ export const provider: pulumi.dynamic.ResourceProvider = {
       if (error instanceof NotFoundError) throw goneSinceRefresh(id, inputs.zoneId, error);
       throw error;
     }
-    record = await settle(record, inputs, raw);
-    return { outs: outputs(inputs, record) };
+    return outputs(inputs, await ensureReady(record, inputs));
   },
 
-  async delete(id, props: CustomHostnameOutputs) {
-    try {
-      await deleteCustomHostname(http(), zoneOf(id, props), id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return;
-      throw error;
-    }
+  async delete(id, props) {
+    await deleteCustomHostname(http(), ownerOf('CustomHostname', id, props, 'zoneId'), id);
   },
 };
+
+/** The dynamic provider of `CustomHostname`. */
+export const provider = defineRuntime(runtime);

@@ -1,6 +1,4 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
-import { NotFoundError } from '../client/errors';
 import {
   createAlertPolicy,
   deleteAlertPolicy,
@@ -10,8 +8,9 @@ import {
   type AlertPolicy,
   type AlertPolicyBody,
 } from '../client/notifications';
-import { checkedInputs, checkInputs, expecting, hasUnknown, shown } from './check';
-import { configure, http } from './context';
+import { accountIdSchema, expecting, hasUnknown, hexIdSchema, shown } from './check';
+import { http } from './context';
+import { defineRuntime, ownerOf, type Runtime } from './define';
 
 /**
  * The runtime of `HealthNotification`: an account-level notification policy of alert type
@@ -25,14 +24,6 @@ import { configure, http } from './context';
 export const HEALTH_STATES = ['Unhealthy', 'Healthy'] as const;
 /** Spec 2.8: the objects whose health a notification watches. */
 export const EVENT_SOURCES = ['pool', 'origin'] as const;
-
-/** A 32-hex id; upper case is accepted and stored in lower case, the API's form. */
-function hexId(what: string) {
-  return z
-    .string(expecting(`${what}: 32 hexadecimal characters`))
-    .regex(/^[0-9a-fA-F]{32}$/, { error: (issue) => `must be ${what}: 32 hexadecimal characters (got ${shown(issue.input)})` })
-    .transform((id) => id.toLowerCase());
-}
 
 /** A list that means a set: stored sorted and without repeats, so its order never makes a diff. */
 function setOf<T extends z.ZodType<string>>(item: T, what: string) {
@@ -48,14 +39,14 @@ function nonEmptySet<T extends z.ZodType<string>>(item: T, what: string, whenEmp
 }
 
 const inputsSchema = z.object({
-  accountId: hexId('the id of the account that owns the pools'),
+  accountId: accountIdSchema,
   name: z
     .string(expecting('a name for the notification'))
     .max(256, 'must be at most 256 characters')
     .refine((name) => name.trim() !== '', 'must not be empty: give the notification a name'),
   description: z.string(expecting('a string')).default(''),
   enabled: z.boolean(expecting('true or false')).default(true),
-  poolIds: nonEmptySet(hexId('a pool id'), 'pool ids', 'must name at least one pool: the notification fires for the pools listed here'),
+  poolIds: nonEmptySet(hexIdSchema('a pool id'), 'pool ids', 'must name at least one pool: the notification fires for the pools listed here'),
   newHealth: nonEmptySet(
     z.enum(HEALTH_STATES, expecting('"Unhealthy" or "Healthy"')),
     '"Unhealthy" and/or "Healthy"',
@@ -70,7 +61,7 @@ const inputsSchema = z.object({
     z.email({ error: (issue) => `must be an e-mail address like ops@example.com (got ${shown(issue.input)})` }),
     'e-mail addresses',
   ).default([]),
-  webhookIds: setOf(hexId('a webhook id'), 'webhook ids').default([]),
+  webhookIds: setOf(hexIdSchema('a webhook id'), 'webhook ids').default([]),
 });
 
 /** The inputs after `check`: defaults applied, ids in lower case, lists sorted without repeats. */
@@ -86,7 +77,6 @@ export interface HealthNotificationOutputs extends HealthNotificationInputs {
 
 const INPUT_KEYS = Object.keys(inputsSchema.shape) as Array<keyof HealthNotificationInputs>;
 const SET_KEYS: ReadonlySet<string> = new Set(['poolIds', 'newHealth', 'eventSource', 'emails', 'webhookIds']);
-const REPLACING_KEYS: ReadonlySet<string> = new Set(['accountId']);
 
 /** The API body for `inputs` (contract). */
 function policyBody(inputs: HealthNotificationInputs): AlertPolicyBody {
@@ -139,67 +129,43 @@ function sameValue(key: string, old: unknown, now: unknown): boolean {
   return JSON.stringify(old) === JSON.stringify(now);
 }
 
-/** The account a stored resource belongs to; state without one cannot be acted on. */
-function accountOf(props: Record<string, unknown> | undefined, id: string): string {
-  const accountId = props?.accountId;
-  if (typeof accountId !== 'string' || accountId === '') {
-    throw new Error(`HealthNotification ${id}: the state has no accountId; set accountId in the program and run pulumi up`);
-  }
-  return accountId;
-}
-
 async function readBack(accountId: string, policyId: string): Promise<HealthNotificationOutputs> {
   return outputsOf(accountId, await getAlertPolicy(http(), { accountId, policyId }));
 }
 
-/** The dynamic provider of `HealthNotification`. */
-export const provider: pulumi.dynamic.ResourceProvider = {
-  configure,
-
-  /** Validates every input without calling the API, and stores the canonical form. */
-  async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-    return checkInputs(inputsSchema, news);
-  },
+/** The runtime of `HealthNotification`. */
+export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutputs> = {
+  resource: 'HealthNotification',
+  inputs: inputsSchema,
 
   /** A change of `accountId` replaces (a policy cannot move between accounts); any other change updates. */
-  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+  diff(olds, news) {
     const changed = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || !sameValue(key, olds[key], news[key]));
-    return { changes: changed.length > 0, replaces: changed.filter((key) => REPLACING_KEYS.has(key)) };
+    return { changes: changed.length > 0, replaces: changed.filter((key) => key === 'accountId') };
   },
 
   /** POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not repeated. */
-  async create(news: Record<string, unknown>) {
-    const inputs = checkedInputs('HealthNotification', inputsSchema, news);
+  async create(inputs) {
     const policyId = await createAlertPolicy(http(), { accountId: inputs.accountId, policy: policyBody(inputs) });
-    const outs = await readBack(inputs.accountId, policyId);
-    return { id: policyId, outs };
+    return { id: policyId, outs: await readBack(inputs.accountId, policyId) };
   },
 
-  /** The live policy, as outputs and as inputs, so `pulumi refresh` shows changes made elsewhere. Gone: no id. */
-  async read(id: string, props?: Record<string, unknown>) {
-    const accountId = accountOf(props, id);
-    try {
-      const outs = await readBack(accountId, id);
-      return { id, props: outs, inputs: inputsOf(outs) };
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
+  /** The live policy, as outputs and as inputs, so `pulumi refresh` shows changes made elsewhere. */
+  async read(id, props) {
+    const outs = await readBack(ownerOf('HealthNotification', id, props, 'accountId'), id);
+    return { props: outs, inputs: inputsOf(outs) };
   },
 
   /** PUT the full body, then GET it (the update answers `{id}` only). */
-  async update(id: string, _olds: Record<string, unknown>, news: Record<string, unknown>) {
-    const inputs = checkedInputs('HealthNotification', inputsSchema, news);
-    await updateAlertPolicy(http(), { accountId: inputs.accountId, policyId: id, policy: policyBody(inputs) });
-    return { outs: await readBack(inputs.accountId, id) };
+  async update(id, _olds, news) {
+    await updateAlertPolicy(http(), { accountId: news.accountId, policyId: id, policy: policyBody(news) });
+    return readBack(news.accountId, id);
   },
 
-  /** Deletes the policy; one already gone counts as deleted. */
-  async delete(id: string, props: Record<string, unknown>) {
-    try {
-      await deleteAlertPolicy(http(), { accountId: accountOf(props, id), policyId: id });
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
+  async delete(id, props) {
+    await deleteAlertPolicy(http(), { accountId: props.accountId, policyId: id });
   },
 };
+
+/** The dynamic provider of `HealthNotification`. */
+export const provider = defineRuntime(runtime);

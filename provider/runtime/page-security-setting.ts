@@ -1,9 +1,8 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
-import { NotFoundError } from '../client/errors';
-import { getSettings, updateSettings, zoneIdSchema, type PageSecuritySettings } from '../client/page-security';
-import { checkInputs } from './check';
-import { configure, http } from './context';
+import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
+import { zoneIdSchema } from './check';
+import { http } from './context';
+import { defineRuntime, type Runtime } from './define';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's
@@ -51,21 +50,18 @@ export function changedProperties(olds: Partial<PageSecuritySettingOutputs>, new
   return changed;
 }
 
-/** The dynamic provider of `PageSecuritySetting`. */
-export const provider: pulumi.dynamic.ResourceProvider = {
-  configure,
+/** The runtime of `PageSecuritySetting`. */
+export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutputs> = {
+  resource: 'PageSecuritySetting',
+  inputs: inputsSchema,
 
-  async check(_olds, news) {
-    return checkInputs(inputsSchema, news);
-  },
-
-  async diff(_id, olds: PageSecuritySettingOutputs, news: PageSecuritySettingInputs) {
+  diff(olds, news) {
     const changed = changedProperties(olds, news);
     // Another zone's setting is another object; the old zone gets its value back on delete.
     return { changes: changed.length > 0, replaces: changed.filter((name) => name === 'zoneId') };
   },
 
-  async create(inputs: PageSecuritySettingInputs) {
+  async create(inputs) {
     const client = http();
     const before = await getSettings(client, inputs.zoneId);
     await updateSettings(client, inputs.zoneId, { enabled: inputs.enabled });
@@ -74,33 +70,23 @@ export const provider: pulumi.dynamic.ResourceProvider = {
     return { id: inputs.zoneId, outs: outputs(inputs.zoneId, live, before.enabled) };
   },
 
-  async read(id, props?: Partial<PageSecuritySettingOutputs>) {
-    let live: PageSecuritySettings;
-    try {
-      live = await getSettings(http(), id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
+  async read(id, props) {
+    const live = await getSettings(http(), id);
     // A resource read with `get` (no create) has no earlier value: what it is now is the one to keep.
-    const outs = outputs(id, live, props?.enabledBeforeCreate ?? live.enabled);
-    return { id, props: outs, inputs: { zoneId: id, enabled: live.enabled } };
+    return { props: outputs(id, live, props.enabledBeforeCreate ?? live.enabled), inputs: { zoneId: id, enabled: live.enabled } };
   },
 
-  async update(id, olds: PageSecuritySettingOutputs, news: PageSecuritySettingInputs) {
+  async update(id, olds, news) {
     const client = http();
     await updateSettings(client, id, { enabled: news.enabled });
-    const live = await getSettings(client, id);
-    return { outs: outputs(id, live, olds.enabledBeforeCreate) };
+    return outputs(id, await getSettings(client, id), olds.enabledBeforeCreate);
   },
 
-  async delete(id, props: PageSecuritySettingOutputs) {
-    try {
-      await updateSettings(http(), id, { enabled: props.enabledBeforeCreate });
-    } catch (error) {
-      // The zone itself is gone, and its settings with it.
-      if (error instanceof NotFoundError) return;
-      throw error;
-    }
+  // A zone that is gone (404) took its settings with it.
+  async delete(id, props) {
+    await updateSettings(http(), id, { enabled: props.enabledBeforeCreate });
   },
 };
+
+/** The dynamic provider of `PageSecuritySetting`. */
+export const provider = defineRuntime(runtime);

@@ -5,11 +5,12 @@ import { EdgeGuardError } from '../client/errors';
  * Thrown from a dynamic provider method, an error with an `id` becomes the engine's
  * `ErrorResourceInitFailed`: the engine records the resource with `properties` (so nothing the
  * step did is forgotten or orphaned), fails the step with the message, and updates the resource
- * on the next `pulumi up`.
+ * on the next `pulumi up`. The runtime shape (`define.ts`) adds the serialized provider to
+ * `properties`, which the engine stores as given and needs for any later refresh or destroy.
  */
 export class PartialFailure extends EdgeGuardError {
   override name = 'PartialFailure';
-  /** The outputs to record, with the serialized provider the engine needs for later steps. */
+  /** The outputs to record. */
   readonly properties: Record<string, unknown>;
   /** Recorded by the engine as the resource's initialization errors. */
   readonly reasons: string[];
@@ -19,8 +20,6 @@ export class PartialFailure extends EdgeGuardError {
     /** The id the engine records. */
     readonly id: string,
     outputs: object,
-    /** The inputs the method received, which carry the serialized provider. */
-    inputs: Record<string, unknown>,
     options: {
       /** Recorded by the engine as the resource's initialization errors. Default: the message. */
       reasons?: string[];
@@ -30,8 +29,6 @@ export class PartialFailure extends EdgeGuardError {
   ) {
     super(message, { cause: options.cause });
     this.reasons = options.reasons ?? [message];
-    // The engine stores a partial failure's properties as given; without the provider, a later
-    // refresh or destroy of this resource could not run.
-    this.properties = { ...outputs, ...(inputs.__provider !== undefined ? { __provider: inputs.__provider } : {}) };
+    this.properties = { ...outputs };
   }
 }

@@ -1,11 +1,11 @@
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
-import { NotFoundError } from '../client/errors';
+import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
-import { checkedInputs, checkInputs, expecting, hasUnknown } from './check';
+import { accountIdSchema, expecting, hasUnknown } from './check';
+import { http } from './context';
+import { defineRuntime, type Runtime } from './define';
 import { PartialFailure } from './partial';
-import { configure, http } from './context';
 
 /**
  * The runtime of `PoolNotificationMigration`: removes the legacy `notification_email` of every
@@ -32,10 +32,7 @@ function integerFrom(min: number, max: number, why: string) {
 }
 
 const inputsSchema = z.object({
-  accountId: z
-    .string(expecting('the id of the account whose pools to migrate: 32 hexadecimal characters'))
-    .regex(/^[0-9a-fA-F]{32}$/, expecting('the id of the account whose pools to migrate: 32 hexadecimal characters'))
-    .transform((id) => id.toLowerCase()),
+  accountId: accountIdSchema,
   perPage: integerFrom(1, MAX_PER_PAGE, ' (pools per bulk edit; the API takes at most 1000)').default(MAX_PER_PAGE),
   maxRounds: integerFrom(1, 10, ' (rounds of edits before giving up on pools that keep getting an e-mail)').default(DEFAULT_MAX_ROUNDS),
 });
@@ -76,8 +73,8 @@ export function pagesWithEmail(pools: readonly Pool[], perPage: number): number[
 }
 
 /** Thrown when pools still carry an e-mail after the last round; names them. */
-export class MigrationIncompleteError extends Error {
-  override readonly name = 'MigrationIncompleteError';
+export class MigrationIncompleteError extends EdgeGuardError {
+  override name = 'MigrationIncompleteError';
   constructor(
     readonly accountId: string,
     readonly poolsLeft: readonly string[],
@@ -146,7 +143,7 @@ export async function migrate(client: HttpClient, inputs: PoolNotificationMigrat
  * forgotten, and the next `pulumi up` runs the migration again. A run that changed nothing fails
  * plainly.
  */
-function interrupted(error: unknown, inputs: PoolNotificationMigrationInputs, progress: MigrationProgress, earlier: Record<string, string>, raw: Record<string, unknown>): unknown {
+function interrupted(error: unknown, inputs: PoolNotificationMigrationInputs, progress: MigrationProgress, earlier: Record<string, string>): unknown {
   if (progress.cleared.size === 0 && progress.inFlight.length === 0) return error;
   const run = runOf(progress);
   const outs: PoolNotificationMigrationOutputs = {
@@ -156,72 +153,59 @@ function interrupted(error: unknown, inputs: PoolNotificationMigrationInputs, pr
     poolsWithEmail: Math.max(1, progress.withEmail - progress.cleared.size),
   };
   const message = `${(error as Error).message}. The migration stopped part-way: ${run.poolsCleared} pool(s) cleared so far, their addresses kept in removedEmails; run pulumi up again to finish it`;
-  return new PartialFailure(message, inputs.accountId, outs, raw, { cause: error });
+  return new PartialFailure(message, inputs.accountId, outs, { cause: error });
 }
 
 /** `removedEmails` of earlier runs, kept so the record of removed addresses is never lost. */
-function earlierRemovedEmails(olds: Record<string, unknown>): Record<string, string> {
+function earlierRemovedEmails(olds: Partial<PoolNotificationMigrationOutputs>): Record<string, string> {
   const parsed = z.record(z.string(), z.string()).safeParse(olds.removedEmails);
   return parsed.success ? parsed.data : {};
 }
 
-/** The dynamic provider of `PoolNotificationMigration`. Its id is the account id. */
-export const provider: pulumi.dynamic.ResourceProvider = {
-  configure,
+/** Runs the migration, recording what it did if it stops part-way. */
+async function run(inputs: PoolNotificationMigrationInputs, earlier: Record<string, string>): Promise<PoolNotificationMigrationOutputs> {
+  const progress = newProgress();
+  const done = await migrate(http(), inputs, progress).catch((error: unknown) => {
+    throw interrupted(error, inputs, progress, earlier);
+  });
+  return { ...inputs, ...done, removedEmails: { ...earlier, ...done.removedEmails }, poolsWithEmail: 0 };
+}
 
-  /** Validates `accountId`, `perPage` and `maxRounds` without calling the API. */
-  async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-    return checkInputs(inputsSchema, news);
-  },
+/** The runtime of `PoolNotificationMigration`. Its id is the account id. */
+export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationMigrationOutputs> = {
+  resource: 'PoolNotificationMigration',
+  inputs: inputsSchema,
 
   /**
    * Another account replaces. A change of `perPage` or `maxRounds`, or pools that carry an e-mail
    * again (`poolsWithEmail` > 0 after a refresh), is an update, which runs the migration again.
    */
-  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+  diff(olds, news) {
     const changed = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || olds[key] !== news[key]);
     const emailsBack = typeof olds.poolsWithEmail === 'number' && olds.poolsWithEmail > 0;
     return { changes: changed.length > 0 || emailsBack, replaces: changed.filter((key) => key === 'accountId') };
   },
 
   /** Runs the migration; fails naming the pools left if some keep getting an e-mail. */
-  async create(news: Record<string, unknown>) {
-    const inputs = checkedInputs('PoolNotificationMigration', inputsSchema, news);
-    const progress = newProgress();
-    const run = await migrate(http(), inputs, progress).catch((error: unknown) => {
-      throw interrupted(error, inputs, progress, {}, news);
-    });
-    const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, poolsWithEmail: 0 };
-    return { id: inputs.accountId, outs };
+  async create(inputs) {
+    return { id: inputs.accountId, outs: await run(inputs, {}) };
   },
 
   /**
    * Counts the pools that carry an e-mail now (one list), so `pulumi refresh` shows them as drift
    * and the next `pulumi up` clears them. An account that no longer exists: gone.
    */
-  async read(id: string, props?: Record<string, unknown>) {
-    const stored: Record<string, unknown> = { accountId: id, ...props };
-    try {
-      const pools = await listPools(http(), { accountId: String(stored.accountId) });
-      const outs = { ...stored, poolsWithEmail: pools.filter((pool) => pool.notification_email !== '').length };
-      const inputs = Object.fromEntries(INPUT_KEYS.filter((key) => stored[key] !== undefined).map((key) => [key, stored[key]]));
-      return { id, props: outs, inputs };
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
+  async read(id, props) {
+    const stored = { ...props, accountId: props.accountId ?? id };
+    const pools = await listPools(http(), { accountId: stored.accountId });
+    const outs = { ...stored, poolsWithEmail: pools.filter((pool) => pool.notification_email !== '').length } as PoolNotificationMigrationOutputs;
+    const inputs = Object.fromEntries(INPUT_KEYS.filter((key) => stored[key] !== undefined).map((key) => [key, stored[key]])) as PoolNotificationMigrationInputs;
+    return { props: outs, inputs };
   },
 
   /** Runs the migration again; `removedEmails` keeps the addresses earlier runs removed. */
-  async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-    const inputs = checkedInputs('PoolNotificationMigration', inputsSchema, news);
-    const progress = newProgress();
-    const earlier = earlierRemovedEmails(olds);
-    const run = await migrate(http(), inputs, progress).catch((error: unknown) => {
-      throw interrupted(error, inputs, progress, earlier, news);
-    });
-    const outs: PoolNotificationMigrationOutputs = { ...inputs, ...run, removedEmails: { ...earlier, ...run.removedEmails }, poolsWithEmail: 0 };
-    return { outs };
+  async update(_id, olds, news) {
+    return run(news, earlierRemovedEmails(olds));
   },
 
   /**
@@ -230,3 +214,6 @@ export const provider: pulumi.dynamic.ResourceProvider = {
    */
   async delete() {},
 };
+
+/** The dynamic provider of `PoolNotificationMigration`. */
+export const provider = defineRuntime(runtime);

@@ -71,8 +71,8 @@ describe('check', () => {
 
   const valid = { accountId: ACCOUNT, name: 'n', poolIds: [POOL_A] };
   test.each<[string, Record<string, unknown>, Array<{ property: string; reason: RegExp }>]>([
-    ['accountId too short', { ...valid, accountId: 'abc' }, [{ property: 'accountId', reason: /^must be the id of the account .*: 32 hexadecimal characters \(got "abc"\)$/ }]],
-    ['accountId missing', { name: 'n', poolIds: [POOL_A] }, [{ property: 'accountId', reason: /^required: the id of the account/ }]],
+    ['accountId too short', { ...valid, accountId: 'abc' }, [{ property: 'accountId', reason: /^must be the account's id: 32 hexadecimal characters \(got "abc"\)$/ }]],
+    ['accountId missing', { name: 'n', poolIds: [POOL_A] }, [{ property: 'accountId', reason: /^is required: the account's id: 32 hexadecimal characters$/ }]],
     ['name empty', { ...valid, name: '' }, [{ property: 'name', reason: /^must not be empty/ }]],
     ['name blank', { ...valid, name: '   ' }, [{ property: 'name', reason: /^must not be empty/ }]],
     ['name missing', { accountId: ACCOUNT, poolIds: [POOL_A] }, [{ property: 'name', reason: /^required: a name/ }]],

@@ -23,9 +23,9 @@ describe('check', () => {
   });
 
   test.each([
-    ['a missing zoneId', { enabled: true }, 'zoneId', 'is required: the 32-character hexadecimal id of the zone'],
-    ['a malformed zoneId', { zoneId: 'c000', enabled: true }, 'zoneId', 'must be the zone\'s id, 32 lowercase hexadecimal characters (got "c000")'],
-    ['a zoneId with a non-hex character', { zoneId: `g${ZONE.slice(1)}`, enabled: true }, 'zoneId', `must be the zone's id, 32 lowercase hexadecimal characters (got "g${ZONE.slice(1)}")`],
+    ['a missing zoneId', { enabled: true }, 'zoneId', "is required: the zone's id: 32 hexadecimal characters"],
+    ['a malformed zoneId', { zoneId: 'c000', enabled: true }, 'zoneId', 'must be the zone\'s id: 32 hexadecimal characters (got "c000")'],
+    ['a zoneId with a non-hex character', { zoneId: `g${ZONE.slice(1)}`, enabled: true }, 'zoneId', `must be the zone's id: 32 hexadecimal characters (got "g${ZONE.slice(1)}")`],
     ['a missing enabled', { zoneId: ZONE }, 'enabled', 'is required: true to turn page security on, false to turn it off'],
     ['enabled as a string', { zoneId: ZONE, enabled: 'true' }, 'enabled', 'must be true or false (got "true")'],
   ])('%s fails on its property', async (_name, news, property, reason) => {

@@ -27,8 +27,8 @@ describe('check', () => {
   });
 
   test.each<[string, Record<string, unknown>, string, RegExp]>([
-    ['accountId missing', {}, 'accountId', /^required: the id of the account whose pools to migrate: 32 hexadecimal characters$/],
-    ['accountId malformed', { accountId: 'acme' }, 'accountId', /^must be the id of the account .*\(got "acme"\)$/],
+    ['accountId missing', {}, 'accountId', /^is required: the account's id: 32 hexadecimal characters$/],
+    ['accountId malformed', { accountId: 'acme' }, 'accountId', /^must be the account's id: 32 hexadecimal characters \(got "acme"\)$/],
     ['perPage 0', { accountId: ACCOUNT, perPage: 0 }, 'perPage', /^must be an integer from 1 to 1000 .*\(got 0\)$/],
     ['perPage 1001', { accountId: ACCOUNT, perPage: 1001 }, 'perPage', /^must be an integer from 1 to 1000 .*the API takes at most 1000\) \(got 1001\)$/],
     ['perPage fractional', { accountId: ACCOUNT, perPage: 2.5 }, 'perPage', /^must be an integer from 1 to 1000 .*\(got 2.5\)$/],

@@ -1,0 +1,122 @@
+import type * as pulumi from '@pulumi/pulumi';
+import type { z } from 'zod';
+import { APIConnectionError, EdgeGuardError, NotFoundError } from '../client/errors';
+import { settingLabel } from '../settings';
+import { checkInputs, propertyPath } from './check';
+import { configure } from './context';
+import { PartialFailure } from './partial';
+
+/**
+ * The one shape of every resource's runtime: typed inputs (the zod schema `check` applies) and
+ * typed outputs, and the steps every resource takes the same way written once here.
+ */
+
+/** What a resource's runtime provides; {@link defineRuntime} turns it into the engine's provider. */
+export interface Runtime<I extends object, O extends object> {
+  /** The resource's name in messages, such as `CspPolicy`. */
+  resource: string;
+  /** The inputs as `check` accepts them: parses the program's values into `I`, defaults applied. */
+  inputs: z.ZodType<I>;
+  /**
+   * What changes between the old outputs and the new inputs, and whether it replaces. During a
+   * preview, values not known yet are the engine's unknown marker (see `check.ts`).
+   */
+  diff(olds: O, news: I): pulumi.dynamic.DiffResult;
+  create(inputs: I): Promise<{ id: string; outs: O }>;
+  /** The live object, as outputs and as inputs (so a refresh shows drift). A `NotFoundError` means it is gone. */
+  read(id: string, props: Partial<O>): Promise<{ props: O; inputs: I }>;
+  /** The new outputs. */
+  update(id: string, olds: O, news: I): Promise<O>;
+  /** Deletes the object; a `NotFoundError` means it was gone already, which is success. */
+  delete(id: string, props: O): Promise<void>;
+}
+
+/**
+ * A runtime cannot act on what the engine gave it: inputs that `check` would not accept (a bug),
+ * or a stored resource without the zone or account it belongs to.
+ */
+export class ResourceStateError extends EdgeGuardError {
+  override name = 'ResourceStateError';
+}
+
+/** The inputs the engine hands to create and update, which `check` produced, parsed into their type. */
+export function parsedInputs<I>(resource: string, schema: z.ZodType<I>, raw: Record<string, unknown>): I {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues.map((issue) => `${propertyPath(issue.path) || 'inputs'}: ${issue.message}`).join('; ');
+  throw new ResourceStateError(`${resource} inputs are invalid: ${detail}`);
+}
+
+/**
+ * The zone or account a stored resource belongs to. A resource read with `get` and no arguments
+ * has none, and nothing can be found without it.
+ */
+export function ownerOf(resource: string, id: string, props: Partial<Record<'zoneId' | 'accountId', unknown>> | undefined, key: 'zoneId' | 'accountId'): string {
+  const value = props?.[key];
+  if (typeof value !== 'string' || value === '') {
+    const what = key === 'zoneId' ? 'zone' : 'account';
+    throw new ResourceStateError(`${resource} ${id}: its ${what} is not known; pass ${key} in the resource's arguments (with get, in its state argument) to read it`);
+  }
+  return value;
+}
+
+/**
+ * An error as the engine should show it. A refused or lost connection names the setting to check
+ * (the client itself knows nothing of Pulumi settings); a partial failure carries the serialized
+ * provider, without which the engine could not refresh or delete the resource it records.
+ */
+function forEngine(error: unknown, raw?: Record<string, unknown>): unknown {
+  if (error instanceof APIConnectionError && !error.message.includes(settingLabel('baseUrl'))) {
+    error.message = `${error.message}, or set ${settingLabel('baseUrl')} to its address`;
+  }
+  if (error instanceof PartialFailure && raw?.__provider !== undefined) error.properties.__provider = raw.__provider;
+  return error;
+}
+
+async function engineCall<T>(call: () => Promise<T>, raw?: Record<string, unknown>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw forEngine(error, raw);
+  }
+}
+
+/** The dynamic provider of `runtime`: the object the shim's methods delegate to. */
+export function defineRuntime<I extends object, O extends object>(runtime: Runtime<I, O>): Required<Omit<pulumi.dynamic.ResourceProvider, 'checkConfig' | 'diffConfig'>> & pulumi.dynamic.ResourceProvider {
+  const inputs = (raw: Record<string, unknown>) => parsedInputs(runtime.resource, runtime.inputs, raw);
+  return {
+    configure,
+
+    async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+      return checkInputs(runtime.inputs, news);
+    },
+
+    async diff(_id: string, olds: O, news: I) {
+      return runtime.diff(olds, news);
+    },
+
+    create: (raw: Record<string, unknown>) => engineCall(() => runtime.create(inputs(raw)), raw),
+
+    read: (id: string, props?: Partial<O>) =>
+      engineCall(async () => {
+        try {
+          const live = await runtime.read(id, props ?? {});
+          return { id, props: live.props, inputs: live.inputs };
+        } catch (error) {
+          if (error instanceof NotFoundError) return {};
+          throw error;
+        }
+      }),
+
+    update: (id: string, olds: O, raw: Record<string, unknown>) => engineCall(async () => ({ outs: await runtime.update(id, olds, inputs(raw)) }), raw),
+
+    delete: (id: string, props: O) =>
+      engineCall(async () => {
+        try {
+          await runtime.delete(id, props);
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+      }),
+  };
+}
