@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+
 /**
  * One error tree for every call to the service (modelled on the vendor's official SDK): callers
  * branch on classes, never on message text. Messages name the operation, the HTTP status and the
@@ -20,22 +22,51 @@ export interface RequestDescription {
   path: string;
 }
 
-/** Root of every error the client throws. */
+/**
+ * Root of every error the client throws.
+ *
+ * An error reads as its name, message and stack wherever it is printed, not as a dump of its data
+ * (status, request, headers, ...): `util.inspect`, which Node and the Pulumi engine print errors
+ * with, shows the stack alone, and the data is kept in non-enumerable properties
+ * ({@link EdgeGuardError.keep}), which `JSON.stringify` and spreads leave out. Node would print an
+ * `errors` array and a `cause` whatever their enumerability, hence the custom inspect. The client
+ * sets no `cause`: its messages carry the cause's code and text.
+ */
 export class EdgeGuardError extends Error {
   override name = 'EdgeGuardError';
+
+  /** What `util.inspect` prints: the stack, which begins with the name and the message. */
+  [inspect.custom](): string {
+    return this.stack ?? `${this.name}: ${this.message}`;
+  }
+
+  /** Sets `values` as read-only properties that are not enumerable. Subclasses declare them with `declare readonly`. */
+  protected keep<K extends keyof this>(values: Pick<this, K>): void {
+    for (const [key, value] of Object.entries(values)) Object.defineProperty(this, key, { value, enumerable: false, writable: false, configurable: true });
+  }
 }
 
 /** The service answered with a failure envelope (or a failure status). */
 export class APIError extends EdgeGuardError {
   override name = 'APIError';
+  /** The HTTP status. */
+  declare readonly status: number;
+  /** The envelope's `errors[]`. */
+  declare readonly errors: readonly ApiErrorEntry[];
+  /** What was asked. */
+  declare readonly request: RequestDescription;
+  /** The response's headers (`retry-after`, ...). */
+  declare readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+
   constructor(
-    readonly status: number,
-    readonly errors: readonly ApiErrorEntry[],
-    readonly request: RequestDescription,
-    readonly headers: Readonly<Record<string, string | string[] | undefined>> = {},
+    status: number,
+    errors: readonly ApiErrorEntry[],
+    request: RequestDescription,
+    headers: Readonly<Record<string, string | string[] | undefined>> = {},
   ) {
     const detail = errors.length > 0 ? errors.map((e) => `[${e.code}] ${e.message}`).join('; ') : 'no error details in the response';
     super(`${request.operation} (${request.method} ${request.path}) failed: HTTP ${status}: ${detail}`);
+    this.keep({ status, errors, request, headers });
   }
 
   /** Whether one of the API's error entries has `code`. */
@@ -90,16 +121,21 @@ export class InternalServerError extends APIError {
 /** The request did not get an answer: refused, reset, or the connection failed. */
 export class APIConnectionError extends EdgeGuardError {
   override name = 'APIConnectionError';
-  constructor(
-    readonly request: RequestDescription,
-    readonly causeMessage: string,
-    /** The base address the request went to (never a secret), so the message says where to look. */
-    readonly baseUrl?: string,
-  ) {
+  /** What was asked. */
+  declare readonly request: RequestDescription;
+  /** Why there was no answer, as the system said it: `ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)`. */
+  declare readonly causeMessage: string;
+  /** The base address the request went to (never a secret), so the message says where to look. */
+  declare readonly baseUrl: string | undefined;
+  /** The system error code (`ECONNREFUSED`, `ECONNRESET`, ...), if there was one. */
+  declare readonly code: string | undefined;
+
+  constructor(request: RequestDescription, causeMessage: string, baseUrl?: string, code?: string) {
     super(
       `${request.operation} (${request.method} ${request.path}) got no response: ${causeMessage}` +
-        (baseUrl ? `; check that the service at ${baseUrl} is reachable, or set edgeguard:baseUrl (or EDGEGUARD_BASE_URL) to its address` : ''),
+        (baseUrl ? `; check that the service at ${baseUrl} is reachable` : ''),
     );
+    this.keep({ request, causeMessage, baseUrl, code });
   }
 }
 

@@ -3,11 +3,13 @@ import { z } from 'zod';
 import type { Settings } from '../settings';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIResponseError, RateLimitError, type RequestDescription } from './errors';
 import { Pacer, type PaceLimit } from './pacing';
+import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } from './retry';
 
 /**
  * The one HTTP layer of the client: a keep-alive connection pool shared by the whole process
  * (one dynamic-provider process serves every resource of a deployment), every response parsed
- * with zod, and the one retry policy of the code base. Nothing else sleeps or retries.
+ * with zod, and the one retry policy of the code base (its decisions in `retry.ts`). Nothing else
+ * sleeps or retries.
  */
 
 /** Spec 2.1 `result_info`. */
@@ -30,7 +32,8 @@ export interface HttpOptions {
    * 5xx plus 5% resets, the fault budget EdgeGuard is tested under) a request fails with
    * probability 0.24^8 ≈ 1e-5, so a deployment of a few dozen requests almost never does (with
    * 5 attempts, 0.24^5 ≈ 8e-4: about one deployment in 50). A lasting failure surfaces after at
-   * most ~24 s of back-off.
+   * most ~24 s of back-off. A service that cannot be reached at all (connection refused, no such
+   * host) gets at most 2 attempts.
    */
   maxAttempts?: number;
   /** Timeout of one attempt, in ms. Default 30,000. */
@@ -43,8 +46,14 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Replaces the real sleep (tests of the policy). */
   sleep?: (ms: number) => Promise<void>;
-  /** Replaces the real clock of {@link HttpClient.poll} (tests). */
+  /** Replaces the real clock of {@link HttpClient.poll}, of `Retry-After` dates and of the default pacer (tests). */
   now?: () => number;
+  /**
+   * Paces the requests that ask for it ({@link RequestSpec.pace}). Clients that send for the same
+   * keys (a process's clients of one account) must share one. Default: a pacer of this client
+   * alone, on its `sleep` and `now`.
+   */
+  pacer?: Pacer;
 }
 
 /** Options of {@link HttpClient.poll}. */
@@ -92,24 +101,12 @@ export function processDispatcher(): Dispatcher {
   return sharedDispatcher;
 }
 
-const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Seconds of a `Retry-After` header (seconds or an HTTP date), in ms. */
-export function retryAfterMs(header: string | string[] | undefined, nowMs = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
 
 /** The HTTP layer bound to one set of settings. */
 export class HttpClient {
-  private readonly maxAttempts: number;
+  private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
-  private readonly backoff: { baseMs: number; capMs: number };
-  private readonly maxRateLimitWaitMs: number;
   private readonly dispatcher: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
@@ -119,54 +116,39 @@ export class HttpClient {
     readonly settings: Settings,
     options: HttpOptions = {},
   ) {
-    this.maxAttempts = options.maxAttempts ?? 8;
+    this.policy = {
+      maxAttempts: options.maxAttempts ?? 8,
+      backoff: options.backoff ?? { baseMs: 250, capMs: 8_000 },
+      maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
+    };
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.backoff = options.backoff ?? { baseMs: 250, capMs: 8_000 };
-    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 300_000;
     this.dispatcher = options.dispatcher ?? processDispatcher();
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? Date.now;
-    this.pacer = Pacer.forProcess(this.sleep);
+    this.pacer = options.pacer ?? new Pacer(this.sleep, this.now);
   }
 
   /** Sends `spec` under the retry policy and returns its parsed result. */
   async send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.output<S>>> {
     const description: RequestDescription = { operation: spec.operation, method: spec.method, path: withQuery(spec.path, spec.query) };
-    let rateLimitWaited = 0;
-    let ambiguous = false;
-    for (let attempt = 1; ; attempt++) {
-      if (ambiguous && spec.recover) {
-        const found = await spec.recover();
-        if (found !== undefined) return { result: found, resultInfo: undefined };
-      }
-      const slot = spec.pace ? await this.pacer.acquire(spec.pace) : undefined;
+    const context = { recoverable: spec.recover !== undefined, policy: this.policy, random: Math.random };
+    let state = FIRST_ATTEMPT;
+    for (;;) {
       let failure: APIError | APIConnectionError;
       try {
-        const answer = await this.attempt(spec, description);
-        slot?.settle('counted');
-        return answer;
+        return await this.pacedAttempt(spec, description);
       } catch (error) {
-        // A 4xx was refused before it counted (spec 8: only accepted creates count); anything
-        // else may have been applied.
-        slot?.settle(error instanceof APIError && error.status < 500 ? 'refused' : 'counted');
         if (!(error instanceof APIError || error instanceof APIConnectionError)) throw error;
         failure = error;
       }
-      if (failure instanceof RateLimitError) {
-        const wait = retryAfterMs(failure.headers['retry-after']) ?? this.backoffMs(attempt);
-        if (rateLimitWaited + wait > this.maxRateLimitWaitMs) throw failure;
-        rateLimitWaited += wait;
-        attempt--; // waiting out a rate limit is not a failed attempt
-        await this.sleep(wait);
-        continue;
+      const decision = decideRetry(attemptFailure(failure), state, { ...context, nowMs: this.now() });
+      if (decision.kind === 'fail') throw failure;
+      await this.sleep(decision.afterMs);
+      state = decision.next;
+      if (decision.kind === 'recover-then-retry') {
+        const found = await spec.recover?.();
+        if (found !== undefined) return { result: found, resultInfo: undefined };
       }
-      const retryable = failure instanceof APIConnectionError || RETRYABLE_STATUS(failure.status);
-      if (!retryable || attempt >= this.maxAttempts) throw failure;
-      // A create's first 409 is a real conflict with someone else's object: adopting it silently
-      // would hand it to this stack. After an ambiguous failure it means our own attempt landed.
-      if (spec.recover && !ambiguous && failure instanceof APIError && failure.status === 409) throw failure;
-      ambiguous ||= failure instanceof APIConnectionError || failure.status >= 500 || failure.status === 408 || failure.status === 409;
-      await this.sleep(this.backoffMs(attempt));
     }
   }
 
@@ -200,11 +182,6 @@ export class HttpClient {
     return { value, reached: true };
   }
 
-  private backoffMs(attempt: number): number {
-    const ceiling = Math.min(this.backoff.capMs, this.backoff.baseMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-  }
-
   private headers(hasBody: boolean): Record<string, string> {
     const credentials = this.settings.credentials;
     const headers: Record<string, string> =
@@ -212,6 +189,22 @@ export class HttpClient {
     if (hasBody) headers['content-type'] = 'application/json';
     headers.accept = 'application/json';
     return headers;
+  }
+
+  /** One attempt, holding a pacer slot for it when the request is paced. */
+  private async pacedAttempt<S extends z.ZodType>(spec: RequestSpec<S>, description: RequestDescription): Promise<Answer<z.output<S>>> {
+    if (!spec.pace) return this.attempt(spec, description);
+    const slot = await this.pacer.acquire(spec.pace);
+    try {
+      const answer = await this.attempt(spec, description);
+      slot.settle('counted');
+      return answer;
+    } catch (error) {
+      // A 4xx was refused before it counted (spec 8: only accepted creates count); anything else
+      // may have been applied.
+      slot.settle(error instanceof APIError && error.status < 500 ? 'refused' : 'counted');
+      throw error;
+    }
   }
 
   private async attempt<S extends z.ZodType>(spec: RequestSpec<S>, description: RequestDescription): Promise<Answer<z.output<S>>> {
@@ -232,7 +225,8 @@ export class HttpClient {
       if (name === 'TimeoutError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
         throw new APIConnectionTimeoutError(description, `no answer within ${this.timeoutMs} ms`, this.settings.baseUrl);
       }
-      throw new APIConnectionError(description, connectionCause(error), this.settings.baseUrl);
+      const code = errorCode(error);
+      throw new APIConnectionError(description, code ? `${code} (${(error as Error).message})` : (error as Error).message, this.settings.baseUrl, code);
     }
     let json: unknown;
     try {
@@ -264,8 +258,15 @@ function withQuery(path: string, query: RequestSpec<z.ZodType>['query']): string
   return `${path}?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
 }
 
-function connectionCause(error: unknown): string {
+/** The system error code of a failed request (undici puts it on the error or on its cause). */
+function errorCode(error: unknown): string | undefined {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code;
-  return code ? `${code} (${err.message})` : err.message;
+  return err.code ?? err.cause?.code;
+}
+
+/** A failure as the retry policy sees it. */
+function attemptFailure(failure: APIError | APIConnectionError): AttemptFailure {
+  if (failure instanceof APIError) return { kind: 'status', status: failure.status, retryAfter: failure.headers['retry-after'] };
+  if (failure instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
+  return { kind: 'connection', code: failure.code };
 }

@@ -1,7 +1,8 @@
 /**
  * Pacing under a limit the service enforces per key (spec 8: 15 certificate issuances per zone
- * per 60 s, counting only creates it accepted): a sliding window of the sends this process made,
- * shared by every client in the process, so that one deployment never trips the limit by itself.
+ * per 60 s, counting only creates it accepted): a sliding window of the sends made through one
+ * pacer, so that one deployment never trips the limit by itself. The clients that send for the
+ * same keys share one pacer (`HttpOptions.pacer`).
  *
  * A send holds a slot from before it leaves until its answer settles it. An accepted send is
  * stamped with the time its answer arrived, which is no earlier than the service counted it, so
@@ -31,21 +32,19 @@ interface Entry {
   inFlight: boolean;
 }
 
+/** Paces sends per key; see the module's comment. */
 export class Pacer {
-  private static shared: Pacer | undefined;
   private readonly entries = new Map<string, Entry[]>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
+  /**
+   * @param sleep - Waits while the window is full. Default: a real timer.
+   * @param now - The clock of the window. Default: `Date.now`.
+   */
   constructor(
-    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     private readonly now: () => number = Date.now,
   ) {}
-
-  /** The process-wide pacer. */
-  static forProcess(sleep: (ms: number) => Promise<void>): Pacer {
-    Pacer.shared ??= new Pacer(sleep);
-    return Pacer.shared;
-  }
 
   /** Waits until a send for `limit.key` fits the window, then holds a slot for it. Callers queue in order. */
   acquire(limit: PaceLimit): Promise<PaceSlot> {

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { z } from 'zod';
 import {
   APIConnectionError,
@@ -9,7 +10,9 @@ import {
   InternalServerError,
   RateLimitError,
 } from '../../provider/client/errors';
-import { HttpClient, retryAfterMs, type HttpOptions } from '../../provider/client/http';
+import { HttpClient, type HttpOptions } from '../../provider/client/http';
+import { Pacer } from '../../provider/client/pacing';
+import { retryAfterMs } from '../../provider/client/retry';
 import { resolveSettings } from '../../provider/settings';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 
@@ -156,10 +159,17 @@ test('429s give up once their total wait would pass maxRateLimitWaitMs', async (
   const zone = 'c00000000000000000000000000000ab';
   await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'quota2.example', account_id: 'a0000000000000000000000000000001' }] });
   for (let i = 0; i < 16; i++) await emu.api('POST', `zones/${zone}/custom_hostnames`, { body: { hostname: `h${i}.quota2.example`, ssl: { method: 'txt', type: 'dv' } } });
-  const { http } = client({ maxRateLimitWaitMs: 10_000 });
+  // The service's clock stands still, so every 429 asks for the same ~30 s: two waits fit in
+  // 65 s, a third would not. The default budget (300 s) would allow ten.
+  const { http, sleeps } = client({ maxRateLimitWaitMs: 65_000 });
+  const mark = emu.mark();
   await expect(
     http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: 'x.quota2.example', ssl: { method: 'txt', type: 'dv' } }, result: z.unknown() }),
   ).rejects.toBeInstanceOf(RateLimitError);
+  expect(sleeps).toHaveLength(2);
+  sleeps.forEach((ms) => expect(ms).toBeGreaterThanOrEqual(28_000));
+  expect(sleeps[0]! + sleeps[1]!).toBeLessThanOrEqual(65_000);
+  expect((await emu.requests(mark)).map((r) => r.status)).toEqual([429, 429, 429]);
 });
 
 test('a 400 is not retried, and the message names the operation, status, code and field', async () => {
@@ -190,21 +200,117 @@ test('an attempt that takes too long times out and is retried', async () => {
   expect(sleeps).toHaveLength(1);
 });
 
-test('nothing listening: a connection error after the bounded attempts', async () => {
+test('nothing listening: a connection error after two attempts, not the whole back-off', async () => {
+  const sleeps: number[] = [];
   const http = new HttpClient(resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:9/client/v4', apiToken: TEST_TOKEN }, env: {} }), {
-    maxAttempts: 3,
-    sleep: async () => undefined,
+    sleep: async (ms) => void sleeps.push(ms),
   });
   const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
   await expect(failure).rejects.toBeInstanceOf(APIConnectionError);
-  await expect(failure).rejects.toThrow(/get settings \(GET .*\) got no response: ECONNREFUSED/);
+  await expect(failure).rejects.toThrow(
+    /^get settings \(GET zones\/c0+1\/page_security\) got no response: ECONNREFUSED \(connect ECONNREFUSED 127\.0\.0\.1:9\); check that the service at http:\/\/127\.0\.0\.1:9\/client\/v4 is reachable$/,
+  );
+  const error = (await failure.catch((e: unknown) => e)) as APIConnectionError;
+  expect(error.code).toBe('ECONNREFUSED');
+  expect(error.baseUrl).toBe('http://127.0.0.1:9/client/v4');
+  expect(sleeps).toHaveLength(1);
+  expect(sleeps[0]).toBeLessThanOrEqual(250);
 });
 
-test('a success whose result does not match the schema is an APIResponseError', async () => {
-  const { http } = client();
+test('nothing listening, with the real back-off: the failure comes within a few seconds', async () => {
+  const http = new HttpClient(resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:1/client/v4', apiToken: TEST_TOKEN }, env: {} }));
+  const started = Date.now();
+  await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() })).rejects.toBeInstanceOf(APIConnectionError);
+  // Two attempts and one pause of at most 250 ms; the whole back-off would take 12 to 24 s.
+  expect(Date.now() - started).toBeLessThan(5_000);
+});
+
+test('a success whose result does not match the schema is an APIResponseError, not retried', async () => {
+  const { http, sleeps } = client();
+  const mark = emu.mark();
   await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.object({ enabled: z.string() }) })).rejects.toBeInstanceOf(
     APIResponseError,
   );
+  expect(sleeps).toEqual([]);
+  expect(await emu.requests(mark)).toHaveLength(1);
+});
+
+test("paced requests wait in the pacer given in the options, whose window outlives one client", async () => {
+  const zone = 'c00000000000000000000000000000ac';
+  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'paced.example', account_id: 'a0000000000000000000000000000001' }] });
+  const pacerSleeps: number[] = [];
+  let now = 0;
+  const pacer = new Pacer(
+    async (ms) => {
+      pacerSleeps.push(ms);
+      now += ms;
+    },
+    () => now,
+  );
+  const pace = { key: zone, limit: 2, windowMs: 60_000 };
+  const create = (http: HttpClient, name: string) =>
+    http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: `${name}.paced.example`, ssl: { method: 'txt', type: 'dv' } }, result: z.unknown(), pace });
+  const first = client({ pacer });
+  await create(first.http, 'a');
+  await create(first.http, 'b');
+  expect(pacerSleeps).toEqual([]);
+  // Another client on the same pacer: the window is full, so it waits out the first create (at
+  // t=0) plus the margin, on the pacer's clock; the client's own sleep is not used.
+  const second = client({ pacer });
+  await create(second.http, 'c');
+  expect(pacerSleeps).toEqual([61_001]);
+  expect(second.sleeps).toEqual([]);
+});
+
+test('a client without a pacer paces on its own sleep', async () => {
+  const zone = 'c00000000000000000000000000000ad';
+  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'own.example', account_id: 'a0000000000000000000000000000001' }] });
+  let now = 0;
+  const { http, sleeps } = client({ now: () => now, onSleep: async (ms) => void (now += ms) });
+  const pace = { key: zone, limit: 1, windowMs: 60_000 };
+  for (const name of ['a', 'b'])
+    await http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: `${name}.own.example`, ssl: { method: 'txt', type: 'dv' } }, result: z.unknown(), pace });
+  expect(sleeps).toEqual([61_001]);
+});
+
+describe('errors print as their name, message and stack, without a dump of their data', () => {
+  const request = { operation: 'get settings', method: 'GET', path: 'zones/z/page_security' };
+  const dumped = /\b(status|errors|request|headers|causeMessage|baseUrl|code|cause):|\[cause\]|\{\s*$/m;
+
+  test('APIConnectionError', () => {
+    const error = new APIConnectionError(request, 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)', 'http://127.0.0.1:1/client/v4', 'ECONNREFUSED');
+    const printed = inspect(error);
+    expect(printed.startsWith(`APIConnectionError: ${error.message}\n    at `)).toBe(true);
+    expect(printed).not.toMatch(dumped);
+    expect(printed).toBe(error.stack);
+    // What the Pulumi engine prints a program's error with: no colour codes either.
+    expect(inspect(error, { colors: true })).toBe(error.stack);
+    expect(JSON.stringify(error)).toBe('{"name":"APIConnectionError"}');
+    expect(error.message).toBe(
+      'get settings (GET zones/z/page_security) got no response: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1); check that the service at http://127.0.0.1:1/client/v4 is reachable',
+    );
+    // Still readable, and read-only.
+    expect([error.request, error.causeMessage, error.baseUrl, error.code]).toEqual([request, 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)', 'http://127.0.0.1:1/client/v4', 'ECONNREFUSED']);
+    expect(Object.keys(error)).toEqual(['name']);
+    expect(() => Object.assign(error, { baseUrl: 'x' })).toThrow(TypeError);
+  });
+
+  test('APIError subclasses', () => {
+    const error = RateLimitError.of(429, [{ code: 1015, message: 'slow down' }], request, { 'retry-after': '30' });
+    expect(error).toBeInstanceOf(RateLimitError);
+    const printed = inspect(error);
+    expect(printed.startsWith(`RateLimitError: get settings (GET zones/z/page_security) failed: HTTP 429: [1015] slow down\n    at `)).toBe(true);
+    expect(printed).not.toMatch(dumped);
+    expect(printed).toBe(error.stack);
+    expect([error.status, error.errors, error.request, error.headers]).toEqual([429, [{ code: 1015, message: 'slow down' }], request, { 'retry-after': '30' }]);
+    expect(error.hasCode(1015)).toBe(true);
+  });
+
+  test('an APIConnectionTimeoutError', () => {
+    const error = new APIConnectionTimeoutError(request, 'no answer within 100 ms', 'http://127.0.0.1:1/client/v4');
+    expect(inspect(error)).toBe(error.stack);
+    expect(error.code).toBeUndefined();
+  });
 });
 
 test('paginate yields every item across pages', async () => {

@@ -37,14 +37,29 @@ test('a refused send gives its slot back at once', async () => {
   expect(sleeps).toEqual([]);
 });
 
-test('slots in flight count against the limit until they settle', async () => {
-  const { pacer, sleeps } = fakePacer();
+test('slots in flight count against the limit until they settle, however long they take', async () => {
+  const { pacer, sleeps, advance, now } = fakePacer();
   const held = [await pacer.acquire(LIMIT), await pacer.acquire(LIMIT), await pacer.acquire(LIMIT)];
-  const fourth = pacer.acquire(LIMIT);
-  await new Promise((resolve) => setImmediate(resolve));
-  expect(sleeps.length).toBeGreaterThan(0);
+  let fourthHeld = false;
+  const fourth = pacer.acquire(LIMIT).then((slot) => {
+    fourthHeld = true;
+    return slot;
+  });
+  // An hour on the clock, and many turns of the pacer's wait (each of its sleeps moves the clock
+  // too): the three sends have not answered, so the service may yet count them.
+  advance(3_600_000);
+  for (let turn = 0; turn < 200; turn++) await new Promise((resolve) => setImmediate(resolve));
+  expect(fourthHeld).toBe(false);
+  expect(sleeps.length).toBeGreaterThan(10);
+  expect(now()).toBeGreaterThan(3_600_000 + LIMIT.windowMs + 1_000);
+
+  // One is refused: its slot is free at once.
   held[0]!.settle('refused');
+  const settledAt = now();
   await fourth;
+  expect(fourthHeld).toBe(true);
+  // The pacer looks again after its short wait for slots in flight (100 ms), not after a window.
+  expect(now() - settledAt).toBeLessThanOrEqual(100);
 });
 
 test('keys are paced apart', async () => {
