@@ -1,5 +1,6 @@
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
+import { fieldPath } from '../../rules/zod';
 import type { Settings } from '../settings';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIResponseError, RateLimitError, type RequestDescription } from './errors';
 import { Pacer, type PaceLimit } from './pacing';
@@ -244,7 +245,7 @@ export class HttpClient {
     if (!envelope.success) {
       const issue = envelope.error.issues[0];
       throw new APIResponseError(
-        `${description.operation} (${description.method} ${description.path}): the response is not what the API promises: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'not JSON'}`,
+        `${description.operation} (${description.method} ${description.path}): the response is not what the API promises: ${issue ? `${fieldPath(issue.path, 'body')}: ${issue.message}` : 'not JSON'}`,
       );
     }
     const data = envelope.data as { result: z.output<S>; result_info?: ResultInfo };
