@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { DEFAULT_VENDOR, VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../rules/limits';
 import { OffsetClock } from './core/clock';
 import { failure } from './core/envelope';
 import { ApiError, ErrorCode } from './core/errors';
@@ -59,15 +60,13 @@ export interface ConnectionCounts {
   open: number;
 }
 
-const VENDOR_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
-
 /**
  * Builds the emulator without listening, so tests can `inject` or listen on a port of their own.
  */
 export function buildEmulator(options: EmulatorOptions = {}): Emulator {
-  const vendor = options.vendor ?? 'edgeguard';
-  if (!VENDOR_PATTERN.test(vendor)) {
-    throw new Error(`vendor: "${vendor}" must be lowercase letters, digits and underscores, starting with a letter`);
+  const vendor = options.vendor ?? DEFAULT_VENDOR;
+  if (!VENDOR_TOKEN_PATTERN.test(vendor)) {
+    throw new Error(`vendor: "${vendor}" must be ${VENDOR_TOKEN_FORM}`);
   }
   const store = Store.open(options.dataDir ? { dataDir: options.dataDir } : {});
   const clock = new OffsetClock(store.get(clockState, 'clock')?.offset_ms ?? 0, options.now);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULT_VENDOR } from '../rules/limits';
 import type { SeedDocument } from './seed/seed';
 import { startEmulator } from './server';
 
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
         token: { type: 'string', multiple: true },
         email: { type: 'string' },
         key: { type: 'string' },
-        vendor: { type: 'string', default: 'edgeguard' },
+        vendor: { type: 'string', default: DEFAULT_VENDOR },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
         help: { type: 'boolean', short: 'h' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldPath } from '../../rules/zod';
 import { ApiError, ErrorCode, invalidField } from './errors';
 import { isId } from './ids';
 
@@ -6,16 +7,6 @@ import { isId } from './ids';
  * zod at the edge of every route: bodies, queries and path identifiers are parsed here, and a
  * failure becomes a 400 whose message names the field (`filters.pool_id[2]`) and the reason.
  */
-
-/** `a.b[2].c` from a zod issue path. */
-export function fieldPath(pathParts: ReadonlyArray<PropertyKey>, root: string): string {
-  let out = '';
-  for (const part of pathParts) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out || root;
-}
 
 function toApiError(error: z.ZodError, root: string): ApiError {
   const entries = error.issues.map((issue) => ({

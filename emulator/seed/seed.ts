@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { fieldPath } from '../../rules/zod';
 import { isoTime } from '../core/clock';
 import { ApiError, ErrorCode } from '../core/errors';
 import { newId, sha256Hex } from '../core/ids';
 import type { SeedSection } from '../core/seeding';
 import { accounts, tokens, zones, type EmulatorContext } from '../core/tenancy';
-import { fieldPath, idSchema, timestampSchema } from '../core/validation';
+import { idSchema, timestampSchema } from '../core/validation';
 import { poolsSeed } from '../services/load-balancing/seed';
 import { connectionsSeed, cookiesSeed, scriptsSeed } from '../services/page-security/seed';
 

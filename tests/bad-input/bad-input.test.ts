@@ -347,7 +347,7 @@ const API_CASES: Record<string, ApiCase> = {
     status: 400,
     code: 1004,
     fields: ['action'],
-    fix: /must be "log" or "allow" \(got "block"\)/,
+    fix: /must be one of "log", "allow" \(got "block"\)/,
   },
   'a bad expression and a bad CSP value at once': {
     method: 'POST',

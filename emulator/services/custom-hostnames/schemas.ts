@@ -1,47 +1,25 @@
 import { z } from 'zod';
-import { validateHostname } from '../../../rules/hostname';
+import { choice, expecting, hostnameField, shown } from '../../../rules/zod';
 import { invalidField } from '../../core/errors';
 import { pageQuery } from '../../core/pagination';
 
 /** Request bodies and queries of the custom hostname routes (contract "Custom hostnames"). */
 
-function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
-  const listed = values.map((v) => JSON.stringify(v)).join(', ');
-  return z.enum(values, {
-    error: (issue) =>
-      issue.input === undefined
-        ? `required: the ${what}, one of ${listed}`
-        : `must be one of ${listed} (got ${JSON.stringify(issue.input)?.slice(0, 100)})`,
-  });
-}
-
-const sslMethod = choice(['txt', 'http'], 'domain control validation method');
-const sslType = choice(['dv'], 'certificate type');
+const sslMethod = choice(['txt', 'http'], 'the domain control validation method');
+const sslType = choice(['dv'], 'the certificate type');
 /** Spec 2.9: `""` lets the service choose. */
-const certificateAuthority = choice(['', 'google', 'lets_encrypt'], 'certificate authority ("" lets the service choose)');
-
-const hostname = z
-  .string({ error: (issue) => (issue.input === undefined ? 'required: a DNS name such as shop.example.com' : 'must be a string: a DNS name such as shop.example.com') })
-  .transform((value, ctx) => {
-    const checked = validateHostname(value, { allowWildcard: true });
-    if (checked.ok) return checked.value;
-    ctx.addIssue({ code: 'custom', message: checked.error.message });
-    return z.NEVER;
-  });
-
-const objectError = (example: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? `required: an object like ${example}` : `must be an object like ${example}`;
+const certificateAuthority = choice(['', 'google', 'lets_encrypt'], 'the certificate authority ("" lets the service choose)');
 
 /** Create body; `<vendor>_branding` is read by {@link parseBranding} because its name is configuration. */
 export const createBody = z.object({
-  hostname,
+  hostname: hostnameField({ allowWildcard: true }),
   ssl: z.object(
     {
       method: sslMethod,
       type: sslType,
       certificate_authority: certificateAuthority.optional().default(''),
     },
-    { error: objectError('{"method": "txt", "type": "dv", "certificate_authority": ""}') },
+    expecting('an object like {"method": "txt", "type": "dv", "certificate_authority": ""}'),
   ),
 });
 
@@ -54,7 +32,7 @@ export const patchBody = z.object({
         type: sslType.optional(),
         certificate_authority: certificateAuthority.optional(),
       },
-      { error: objectError('{"certificate_authority": "lets_encrypt"}') },
+      expecting('an object like {"certificate_authority": "lets_encrypt"}'),
     )
     .optional(),
 });
@@ -68,6 +46,6 @@ export const listQuery = pageQuery(20).extend({
 export function parseBranding(body: unknown, field: string): boolean {
   const value = (body as Record<string, unknown>)[field];
   if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw invalidField(field, `must be true or false (got ${JSON.stringify(value)?.slice(0, 100)})`);
+  if (typeof value !== 'boolean') throw invalidField(field, `must be true or false (got ${shown(value)})`);
   return value;
 }

@@ -1,3 +1,4 @@
+import { CAA_ISSUER_DOMAINS } from '../../../rules/limits';
 import type { DnsEntry, DnsRecord, ZoneHold } from '../../core/world';
 import type { CertificateAuthority, Judgement, RequestedCertificateAuthority, StoredCustomHostname } from './records';
 
@@ -9,12 +10,6 @@ import type { CertificateAuthority, Judgement, RequestedCertificateAuthority, St
 
 /** Spec 8: a hostname left `moved` this long is deleted. */
 export const MOVED_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Contract: the CAA issuer domain of each certificate authority. */
-export const CAA_DOMAINS: Readonly<Record<CertificateAuthority, string>> = {
-  google: 'pki.goog',
-  lets_encrypt: 'letsencrypt.org',
-};
 
 /** Spec 2.9: the wording of the ownership error. */
 export const NOT_CNAMED_ERROR = 'custom hostname does not CNAME to this zone.';
@@ -212,7 +207,7 @@ export function relevantCaaSet(hostname: string, dns: DnsLookup): CaaRelevantSet
 
 /** Whether `set` lets `ca` issue (no relevant set permits everyone). */
 export function caaPermits(set: CaaRelevantSet | undefined, ca: CertificateAuthority): boolean {
-  return set === undefined || set.issuers.includes(CAA_DOMAINS[ca]);
+  return set === undefined || set.issuers.includes(CAA_ISSUER_DOMAINS[ca]);
 }
 
 /** The CA in use and, when CAA forbids it, the verification error to report. */
@@ -233,8 +228,8 @@ export function chooseCertificateAuthority(requested: RequestedCertificateAuthor
   }
   if (caaPermits(set, 'google')) return { certificateAuthority: 'google', caaError: undefined };
   if (caaPermits(set, 'lets_encrypt')) return { certificateAuthority: 'lets_encrypt', caaError: undefined };
-  const google = CAA_DOMAINS.google;
-  const letsEncrypt = CAA_DOMAINS.lets_encrypt;
+  const google = CAA_ISSUER_DOMAINS.google;
+  const letsEncrypt = CAA_ISSUER_DOMAINS.lets_encrypt;
   return {
     certificateAuthority: 'google',
     caaError: `CAA records for ${set.at} permit neither google (${google}) nor lets_encrypt (${letsEncrypt}); add 0 ${set.tag} "${google}" or 0 ${set.tag} "${letsEncrypt}"`,
@@ -242,6 +237,6 @@ export function chooseCertificateAuthority(requested: RequestedCertificateAuthor
 }
 
 function forbiddenMessage(set: CaaRelevantSet, ca: CertificateAuthority): string {
-  const domain = CAA_DOMAINS[ca];
+  const domain = CAA_ISSUER_DOMAINS[ca];
   return `CAA records for ${set.at} do not permit ${ca} (${domain}); add 0 ${set.tag} "${domain}" or request another certificate_authority`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expecting, quotedList, shown } from '../../../rules/zod';
 import { ApiError, ErrorCode } from '../../core/errors';
 import type { Store } from '../../core/store';
 import { emailSchema, parseBody } from '../../core/validation';
@@ -10,19 +11,6 @@ import { ALERT_TYPES, type HealthAlertFilters, type Mechanisms, type PolicyInput
  * mechanisms, filters}`). The alert type is read first, because it decides which filters are
  * valid: a body of an unknown type is told so, not lectured about filters it may not need.
  */
-
-/** A short, safe rendering of a rejected value for an error message. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : String(value);
-}
-
-/** zod's `error` option: "required: ..." for a missing field, "must be ... (got ...)" otherwise. */
-function expecting(what: string) {
-  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? `required: ${what}` : `must be ${what} (got ${shown(issue.input)})`) };
-}
 
 /** An array with no value twice; the duplicate is named by its index. */
 function distinct<T extends z.ZodType>(array: z.ZodArray<T>) {
@@ -81,7 +69,7 @@ const mechanisms = z.object(
 );
 
 const alertTypeOnly = z.object({
-  alert_type: z.enum(ALERT_TYPES, expecting(`one of the alert types this emulator supports: ${ALERT_TYPES.map((t) => `"${t}"`).join(', ')}`)),
+  alert_type: z.enum(ALERT_TYPES, expecting(`one of the alert types this emulator supports: ${quotedList(ALERT_TYPES)}`)),
 });
 
 const healthAlertBody = z.object({

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseCspValue } from '../../../rules/csp';
 import { parsePolicyExpression } from '../../../rules/expression';
-import type { ParseResult } from '../../../rules/result';
+import { choice, expecting, policyDescriptionField, ruleField } from '../../../rules/zod';
 import { isoTime } from '../../core/clock';
 import { ErrorCode, notFound } from '../../core/errors';
 import { newId } from '../../core/ids';
@@ -41,45 +41,24 @@ const PREFIX = '/zones/:zone_id/page_security';
 type Params = Record<string, string | undefined>;
 
 const settingsBody = z.object({
-  enabled: z.boolean({
-    error: (issue) => (issue.input === undefined ? 'is required: true or false' : `must be a JSON boolean, true or false (got ${JSON.stringify(issue.input)})`),
-  }),
+  enabled: z.boolean(expecting('a JSON boolean, true or false')),
 });
 
 const listQuery = pageQuery(20).extend({
-  status: z
-    .enum(DETECTED_STATUSES, {
-      error: (issue) => `must be ${DETECTED_STATUSES.map((s) => `"${s}"`).join(' or ')} (got ${JSON.stringify(issue.input)})`,
-    })
-    .optional(),
+  status: choice(DETECTED_STATUSES, 'the status of the objects to list').optional(),
   hosts: z.string({ error: 'must be one comma-separated list of hostnames' }).optional(),
 });
 
-/** A rule parser's failure as a zod issue on `field`: the message names the offending part. */
-function ruleField(parse: (text: string) => ParseResult<unknown>) {
-  return z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).superRefine((text, ctx) => {
-    const parsed = parse(text);
-    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
-  });
-}
-
 /** Spec 2.6 / contract: the create body, which PUT takes whole as well. */
 const policyBody = z.object({
-  description: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty)' : 'must be a string') })
-    .max(1024, { error: (issue) => `must be at most 1024 characters (got ${String(issue.input).length})` }),
-  action: z.enum(POLICY_ACTIONS, {
-    error: (issue) =>
-      `${issue.input === undefined ? 'is required: ' : 'must be '}${POLICY_ACTIONS.map((a) => `"${a}"`).join(' or ')}${issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)})`}`,
-  }),
-  expression: ruleField(parsePolicyExpression),
+  description: policyDescriptionField(),
+  action: choice(POLICY_ACTIONS, 'the policy action'),
+  expression: ruleField(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
   enabled: z
-    .union([z.enum(['true', 'false']), z.boolean()], {
-      error: (issue) => `must be "true" or "false" (a string or a JSON boolean; got ${JSON.stringify(issue.input)})`,
-    })
+    .union([z.enum(['true', 'false']), z.boolean()], expecting('"true" or "false", as a string or a JSON boolean'))
     .optional()
     .transform((enabled): PolicyRecord['enabled'] => (enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false')),
-  value: ruleField(parseCspValue),
+  value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
 });
 
 /** Spec 2.2: the settings of a zone never written. */
