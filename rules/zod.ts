@@ -3,7 +3,7 @@
  * both build, written once so that the same rule is checked the same way and worded the same way
  * on both sides.
  *
- * Messages follow one shape: `required: <what is expected>` for a missing value, and
+ * Messages follow one shape: `is required: <what is expected>` for a missing value, and
  * `must be <what is expected> (got <the value, shortened>)` for a wrong one. The emulator prefixes
  * them with the field path ({@link fieldPath}) in its error envelope; the provider shows them as
  * the reason of a check failure on the property.
@@ -38,14 +38,14 @@ export interface ExpectingError {
 }
 
 /**
- * zod's `error` option saying what is expected: `required: <what>` when the value is missing,
+ * zod's `error` option saying what is expected: `is required: <what>` when the value is missing,
  * `must be <what> (got <value>)` otherwise (the value through {@link shown}).
  *
  * @param what - the expected value as a noun phrase that reads after "must be", such as
  *   `true or false` or `an array of pool ids`.
  */
 export function expecting(what: string): ExpectingError {
-  return { error: (issue) => (issue.input === undefined ? `required: ${what}` : `must be ${what} (got ${shown(issue.input)})`) };
+  return { error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be ${what} (got ${shown(issue.input)})`) };
 }
 
 /** The values as a message lists them: each JSON-quoted, separated by commas (`"txt", "http"`). */
@@ -54,7 +54,7 @@ export function quotedList(values: readonly string[]): string {
 }
 
 /**
- * A field that takes one of `values`. Refusals read `required: <what>, one of "a", "b"` and
+ * A field that takes one of `values`. Refusals read `is required: <what>, one of "a", "b"` and
  * `must be one of "a", "b" (got "c")`.
  *
  * @param what - what the field is, as a noun phrase, such as `the certificate type`.
@@ -62,13 +62,13 @@ export function quotedList(values: readonly string[]): string {
 export function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   const oneOf = `one of ${quotedList(values)}`;
   return z.enum(values, {
-    error: (issue) => (issue.input === undefined ? `required: ${what}, ${oneOf}` : `must be ${oneOf} (got ${shown(issue.input)})`),
+    error: (issue) => (issue.input === undefined ? `is required: ${what}, ${oneOf}` : `must be ${oneOf} (got ${shown(issue.input)})`),
   });
 }
 
-/** A string field: `required: <what>`, or `must be a string: <what>` for any other type. */
+/** A string field: `is required: <what>`, or `must be a string: <what>` for any other type. */
 function text(what: string) {
-  return z.string({ error: (issue) => (issue.input === undefined ? `required: ${what}` : `must be a string: ${what}`) });
+  return z.string({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`) });
 }
 
 /**
@@ -109,7 +109,7 @@ export function ruleField(parse: (text: string) => ParseResult<unknown>, what: s
  */
 export function policyDescriptionField() {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? 'required (it may be empty): what the policy is for' : 'must be a string: what the policy is for') })
+    .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty): what the policy is for' : 'must be a string: what the policy is for') })
     .max(POLICY_DESCRIPTION_MAX_LENGTH, {
       error: (issue) => `must be at most ${POLICY_DESCRIPTION_MAX_LENGTH} characters (got ${String(issue.input).length}); shorten it`,
     });

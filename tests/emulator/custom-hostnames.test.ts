@@ -184,11 +184,11 @@ describe('create', () => {
   });
 
   test.each([
-    [{ ssl: SSL }, /^hostname: required/],
+    [{ ssl: SSL }, /^hostname: is required/],
     [{ hostname: 42, ssl: SSL }, /^hostname: must be a string/],
-    [{ hostname: 'a.customer.com' }, /^ssl: required: an object/],
+    [{ hostname: 'a.customer.com' }, /^ssl: is required: an object/],
     [{ hostname: 'a.customer.com', ssl: 'txt' }, /^ssl: must be an object/],
-    [{ hostname: 'a.customer.com', ssl: { type: 'dv' } }, /^ssl\.method: required/],
+    [{ hostname: 'a.customer.com', ssl: { type: 'dv' } }, /^ssl\.method: is required/],
     [{ hostname: 'a.customer.com', ssl: { method: 'email', type: 'dv' } }, /^ssl\.method: must be one of "txt", "http" \(got "email"\)$/],
     [{ hostname: 'a.customer.com', ssl: { method: 'txt', type: 'ov' } }, /^ssl\.type: must be one of "dv" \(got "ov"\)$/],
     [{ hostname: 'a.customer.com', ssl: { ...SSL, certificate_authority: 'digicert' } }, /^ssl\.certificate_authority: must be one of "", "google", "lets_encrypt" \(got "digicert"\)$/],

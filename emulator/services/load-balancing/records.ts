@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expecting } from '../../../rules/zod';
 import { Collection, type Store } from '../../core/store';
 import { emailSchema } from '../../core/validation';
 
@@ -60,12 +61,5 @@ export function accountPools(store: Store, accountId: string): StoredPool[] {
 
 /** Spec 4: `""` removes the legacy recipient; anything else must be an address. */
 export const notificationEmailSchema = z
-  .string({
-    error: (issue) =>
-      issue.input === undefined
-        ? 'required: an e-mail address, or "" to remove the legacy recipient'
-        : 'must be a string: an e-mail address, or "" to remove the legacy recipient',
-  })
-  .refine((value) => value === '' || emailSchema.safeParse(value).success, {
-    error: (issue) => `must be an e-mail address, or "" to remove the legacy recipient (got ${JSON.stringify(String(issue.input).slice(0, 200))})`,
-  });
+  .string(expecting('an e-mail address, or "" to remove the legacy recipient'))
+  .refine((value) => value === '' || emailSchema.safeParse(value).success, expecting('an e-mail address, or "" to remove the legacy recipient'));

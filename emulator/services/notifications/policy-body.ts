@@ -26,7 +26,7 @@ function distinct<T extends z.ZodType>(array: z.ZodArray<T>) {
 
 const address = z
   .string(expecting('an e-mail address'))
-  .refine((value) => emailSchema.safeParse(value).success, { error: (issue) => `must be an e-mail address (got ${shown(issue.input)})` });
+  .refine((value) => emailSchema.safeParse(value).success, expecting('an e-mail address'));
 
 const hexId = z.string(expecting('32 lowercase hexadecimal characters')).regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hexadecimal characters');
 

@@ -35,8 +35,8 @@ describe('shown', () => {
 describe('expecting', () => {
   const schema = z.boolean(expecting('true or false'));
 
-  test('a missing value is "required: <what>"', () => {
-    expect(outcome(schema, undefined)).toEqual({ messages: ['required: true or false'] });
+  test('a missing value is "is required: <what>"', () => {
+    expect(outcome(schema, undefined)).toEqual({ messages: ['is required: true or false'] });
   });
 
   test('a wrong value is "must be <what> (got <value>)"', () => {
@@ -67,7 +67,7 @@ describe('choice', () => {
   });
 
   test('a missing value names what the field is and the values', () => {
-    expect(outcome(schema, undefined)).toEqual({ messages: ['required: the certificate authority, one of "", "google", "lets_encrypt"'] });
+    expect(outcome(schema, undefined)).toEqual({ messages: ['is required: the certificate authority, one of "", "google", "lets_encrypt"'] });
   });
 
   test('a wrong value lists the values and shows what came', () => {
@@ -94,9 +94,9 @@ describe('hostnameField', () => {
   });
 
   test('a missing or non-string value says what a hostname looks like, wildcards included where accepted', () => {
-    expect(outcome(hostnameField(), undefined)).toEqual({ messages: ['required: a DNS name such as shop.example.com'] });
+    expect(outcome(hostnameField(), undefined)).toEqual({ messages: ['is required: a DNS name such as shop.example.com'] });
     expect(outcome(hostnameField(), 42)).toEqual({ messages: ['must be a string: a DNS name such as shop.example.com'] });
-    expect(outcome(hostnameField({ allowWildcard: true }), undefined)).toEqual({ messages: ['required: a DNS name such as shop.example.com or *.example.com'] });
+    expect(outcome(hostnameField({ allowWildcard: true }), undefined)).toEqual({ messages: ['is required: a DNS name such as shop.example.com or *.example.com'] });
     expect(outcome(hostnameField({ allowWildcard: true }), ['a.com'])).toEqual({ messages: ['must be a string: a DNS name such as shop.example.com or *.example.com'] });
   });
 });
@@ -115,7 +115,7 @@ describe('ruleField', () => {
   });
 
   test('a missing or non-string value says what the field holds', () => {
-    expect(outcome(schema, undefined)).toEqual({ messages: ["required: the CSP directive, as in script-src 'self'"] });
+    expect(outcome(schema, undefined)).toEqual({ messages: ["is required: the CSP directive, as in script-src 'self'"] });
     expect(outcome(schema, 7)).toEqual({ messages: ["must be a string: the CSP directive, as in script-src 'self'"] });
   });
 });
@@ -132,7 +132,7 @@ describe('policyDescriptionField', () => {
   });
 
   test('a missing or non-string description says that it may be empty', () => {
-    expect(outcome(policyDescriptionField(), undefined)).toEqual({ messages: ['required (it may be empty): what the policy is for'] });
+    expect(outcome(policyDescriptionField(), undefined)).toEqual({ messages: ['is required (it may be empty): what the policy is for'] });
     expect(outcome(policyDescriptionField(), null)).toEqual({ messages: ['must be a string: what the policy is for'] });
   });
 });
