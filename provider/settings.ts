@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EdgeGuardError } from './client/errors';
+import { APIConnectionError, EdgeGuardError } from './client/errors';
 
 /**
  * Every setting of EdgeGuard, in one table: where the service is, the credentials, the vendor
@@ -149,4 +149,15 @@ export function resolveSettings(sources: SettingsSources = {}): Settings {
     vendor: valueOf('vendor', sources)!,
     issuance: { limit: valueOf('issuanceLimit', sources)!, windowMs: valueOf('issuanceWindowSeconds', sources)! * 1000 },
   };
+}
+
+/**
+ * `error` with the setting to check when it is a refused or lost connection. The reusable client
+ * knows nothing of these settings, so the code that resolved them (a runtime, a read helper) adds it.
+ */
+export function withSettingHint(error: unknown): unknown {
+  if (error instanceof APIConnectionError && !error.message.includes(settingLabel('baseUrl'))) {
+    error.message = `${error.message}, or set ${settingLabel('baseUrl')} to its address`;
+  }
+  return error;
 }

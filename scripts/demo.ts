@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
+import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
 
 /**
  * `npm run demo`: deploys the flagship program (the root Pulumi project) with the real engine.
@@ -107,7 +107,9 @@ async function main(): Promise<void> {
       },
     );
     console.log('Running pulumi up on the flagship program (stack "demo")...\n');
-    const result = await stack.up({ onOutput: (text) => process.stdout.write(text) });
+    // The engine's own listing of the outputs is left out: the account below gives them, and after a
+    // failed update the engine would list the previous run's outputs as if they were this one's.
+    const result = await stack.up({ onOutput: (text) => process.stdout.write(text), suppressOutputs: true });
     const changes = Object.entries(result.summary.resourceChanges ?? {}).filter(([kind]) => kind !== 'same');
     console.log(`\n${changes.length === 0 ? 'Nothing changed: the service already matches the program.' : `Changes: ${changes.map(([kind, n]) => `${n} ${kind}`).join(', ')}.`}\n`);
     console.log(describe(result.outputs));
@@ -117,6 +119,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`demo: ${(error as Error).message}`);
+  // A failed `pulumi up` has printed its errors above already, one per failing resource or
+  // program step; its CommandError repeats the engine's whole output, so it is not printed again.
+  console.error(error instanceof CommandError ? '\ndemo: pulumi up failed; its errors are above.' : `demo: ${(error as Error).message}`);
   process.exit(1);
 });

@@ -1,7 +1,9 @@
 import { clientFrom } from '../clients';
+import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import * as loadBalancing from '../client/load-balancing';
 import * as pageSecurity from '../client/page-security';
+import { withSettingHint } from '../settings';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
 
 /**
@@ -41,8 +43,34 @@ export type MaliciousScriptsOptions = Omit<ListOptions, 'status'>;
 
 const DEFAULT_PER_PAGE = 100;
 
-function client(settings: ReadSettings | undefined): HttpClient {
-  return clientFrom({ explicit: settings ?? {} });
+/**
+ * A read helper's failure as a person should read it. Besides the setting to check, it carries
+ * the marker by which the Pulumi SDK recognises a `RunError` (across SDK versions): a failure
+ * that a program step does not handle is then printed as its message alone, instead of a stack
+ * and a dump of the error's properties. Outside a Pulumi program the marker does nothing.
+ */
+function forProgram(error: unknown): unknown {
+  withSettingHint(error);
+  if (error instanceof EdgeGuardError) Object.defineProperty(error, '__pulumiRunError', { value: true });
+  return error;
+}
+
+/** `call` with the client for `settings`, its failure made {@link forProgram}. */
+async function read<T>(settings: ReadSettings | undefined, call: (client: HttpClient) => Promise<T>): Promise<T> {
+  try {
+    return await call(clientFrom({ explicit: settings ?? {} }));
+  } catch (error) {
+    throw forProgram(error);
+  }
+}
+
+/** {@link read} for a paged list. */
+async function* readEach<T>(settings: ReadSettings | undefined, list: (client: HttpClient) => AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* list(clientFrom({ explicit: settings ?? {} }));
+  } catch (error) {
+    throw forProgram(error);
+  }
 }
 
 function perPageOf(options: ListOptions): number {
@@ -57,32 +85,32 @@ function perPageOf(options: ListOptions): number {
  * otherwise (spec 3); `hosts` keeps scripts served from those hostnames.
  */
 export async function* listScripts(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Script> {
-  yield* pageSecurity.listScripts(client(settings), zoneId, options, perPageOf(options));
+  yield* readEach(settings, (client) => pageSecurity.listScripts(client, zoneId, options, perPageOf(options)));
 }
 
 /** Every outgoing connection detected on the zone; options as for {@link listScripts}. */
 export async function* listConnections(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Connection> {
-  yield* pageSecurity.listConnections(client(settings), zoneId, options, perPageOf(options));
+  yield* readEach(settings, (client) => pageSecurity.listConnections(client, zoneId, options, perPageOf(options)));
 }
 
 /** Every cookie detected on the zone; options as for {@link listScripts}. */
 export async function* listCookies(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Cookie> {
-  yield* pageSecurity.listCookies(client(settings), zoneId, options, perPageOf(options));
+  yield* readEach(settings, (client) => pageSecurity.listCookies(client, zoneId, options, perPageOf(options)));
 }
 
 /** One script, with the pages it was seen on and its versions. A `NotFoundError` when there is none. */
 export function getScript(zoneId: string, scriptId: string, settings?: ReadSettings): Promise<ScriptDetail> {
-  return pageSecurity.getScript(client(settings), zoneId, scriptId);
+  return read(settings, (client) => pageSecurity.getScript(client, zoneId, scriptId));
 }
 
 /** One connection. A `NotFoundError` when there is none. */
 export function getConnection(zoneId: string, connectionId: string, settings?: ReadSettings): Promise<Connection> {
-  return pageSecurity.getConnection(client(settings), zoneId, connectionId);
+  return read(settings, (client) => pageSecurity.getConnection(client, zoneId, connectionId));
 }
 
 /** One cookie. A `NotFoundError` when there is none. */
 export function getCookie(zoneId: string, cookieId: string, settings?: ReadSettings): Promise<Cookie> {
-  return pageSecurity.getCookie(client(settings), zoneId, cookieId);
+  return read(settings, (client) => pageSecurity.getCookie(client, zoneId, cookieId));
 }
 
 /**
@@ -113,5 +141,5 @@ export async function maliciousScripts(zoneId: string, options: MaliciousScripts
  * `HealthNotification` should cover.
  */
 export function listPools(accountId: string, settings?: ReadSettings): Promise<loadBalancing.Pool[]> {
-  return loadBalancing.listPools(client(settings), { accountId });
+  return read(settings, (client) => loadBalancing.listPools(client, { accountId }));
 }

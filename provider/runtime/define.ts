@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
-import { APIConnectionError, EdgeGuardError, NotFoundError } from '../client/errors';
-import { settingLabel } from '../settings';
+import { EdgeGuardError, NotFoundError } from '../client/errors';
+import { withSettingHint } from '../settings';
 import { checkInputs, propertyPath } from './check';
 import { configure } from './context';
 import { PartialFailure } from './partial';
@@ -66,9 +66,7 @@ export function ownerOf(resource: string, id: string, props: Partial<Record<'zon
  * provider, without which the engine could not refresh or delete the resource it records.
  */
 function forEngine(error: unknown, raw?: Record<string, unknown>): unknown {
-  if (error instanceof APIConnectionError && !error.message.includes(settingLabel('baseUrl'))) {
-    error.message = `${error.message}, or set ${settingLabel('baseUrl')} to its address`;
-  }
+  withSettingHint(error);
   if (error instanceof PartialFailure && raw?.__provider !== undefined) error.properties.__provider = raw.__provider;
   return error;
 }

@@ -12,6 +12,9 @@ import { provider as pageSecuritySetting } from '../../provider/runtime/page-sec
 import { provider as poolNotificationMigration } from '../../provider/runtime/pool-notification-migration';
 import { listPools, listScripts, maliciousScripts, resolveSettings } from '../../provider';
 import { APIConnectionError, AuthenticationError, BadRequestError, EdgeGuardError, PermissionDeniedError } from '../../provider/client/errors';
+import { createPolicy } from '../../provider/client/page-security';
+import { http } from '../../provider/runtime/context';
+import { ResourceStateError } from '../../provider/runtime/define';
 import { SettingsError } from '../../provider/settings';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 
@@ -149,7 +152,10 @@ test('operations that fail: each fails as expected, and its error is kept', asyn
 
   await configureAll(withToken());
   await operation('400: a malformed id, with the token', () => customHostname.read!('not-an-id', { zoneId: Z }));
-  await operation('400: a value check would refuse, sent anyway', () => cspPolicy.create!({ ...cspInputs, value: "script-src 'self' http://" }));
+  await operation('inputs check would refuse, handed to create anyway', () => cspPolicy.create!({ ...cspInputs, value: "script-src 'self' http://" }));
+  await operation('400: a value check would refuse, sent through the client', () =>
+    createPolicy(http(), Z, { description: '', action: 'log', expression: cspInputs.expression as string, enabled: 'true', value: "script-src 'self' http://" }),
+  );
   await operation('409: a hostname that exists already', async () => {
     const taken = await emu.api('POST', `zones/${Z}/custom_hostnames`, {
       headers: { authorization: `Bearer ${TOKEN}` },
@@ -176,7 +182,8 @@ test('operations that fail: each fails as expected, and its error is kept', asyn
     '403: e-mail + key for page security': PermissionDeniedError.name,
     '403: a token scoped to another zone': PermissionDeniedError.name,
     '400: a malformed id, with the token': BadRequestError.name,
-    '400: a value check would refuse, sent anyway': BadRequestError.name,
+    'inputs check would refuse, handed to create anyway': ResourceStateError.name,
+    '400: a value check would refuse, sent through the client': BadRequestError.name,
     '409: a hostname that exists already': EdgeGuardError.name,
     'connection refused, with the token': APIConnectionError.name,
     'SettingsError: a bad address, with the token': SettingsError.name,
@@ -258,7 +265,7 @@ test('no credential appears in anything the operations produced, the request log
 
   // What was searched is real: errors from every failing operation, the log, the data directory,
   // which holds the seeded token as its SHA-256 (so the files were read, and hold token-derived data).
-  expect(produced.filter((p) => p.where.endsWith(': message'))).toHaveLength(11);
+  expect(produced.filter((p) => p.where.endsWith(": message"))).toHaveLength(12);
   const dataDirText = produced.filter((p) => p.where.startsWith('data dir')).map((p) => p.text).join('\n');
   expect(dataDirText).toContain(createHash('sha256').update(SCOPED_TOKEN).digest('hex'));
   expect(dataDirText).toContain('lost.customer.example');
