@@ -12,22 +12,29 @@ import { connectionsSeed, cookiesSeed, scriptsSeed } from '../services/page-secu
 /**
  * Seed documents (contract: "A seed document ... also what `--seed FILE` reads"): validated whole,
  * references checked, then written in one transaction. An item with an `id` that exists already
- * replaces it, so a seed with fixed ids can be applied again without making copies.
+ * replaces it, so a seed with fixed ids can be applied again without making copies. Only what
+ * places a record is required (a zone's `account_id`, the `zone_id` or `account_id` of service
+ * records, a token's `value`); every other field left out gets a plausible value.
  */
 
 const accountItem = z
-  .object({ id: idSchema.optional(), name: z.string().min(1).max(200), created_on: timestampSchema.optional() })
+  .object({ id: idSchema.optional(), name: z.string().min(1).max(200).optional(), created_on: timestampSchema.optional() })
   .strict();
 
 const zoneItem = z
   .object({
     id: idSchema.optional(),
-    name: z.string().regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a lowercase domain name like example.com'),
+    name: z
+      .string()
+      .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a lowercase domain name like example.com')
+      .optional(),
     account_id: idSchema,
     created_on: timestampSchema.optional(),
   })
   .strict();
 
+// A token's value is its identity (it is stored under its hash) and the only way to use it: a
+// generated one would make a token that nobody can present, so it stays required.
 const tokenItem = z
   .object({
     value: z.string().min(8, 'must be at least 8 characters').max(512).regex(/^\S+$/, 'must not contain whitespace'),
@@ -98,11 +105,11 @@ export function applySeed(ctx: EmulatorContext, document: unknown): SeedSummary 
   ctx.store.write((tx) => {
     for (const account of seededAccounts) {
       const id = account.id ?? newId();
-      tx.put(accounts, id, { id, name: account.name, created_on: account.created_on ?? now });
+      tx.put(accounts, id, { id, name: account.name ?? `Account ${id.slice(0, 8)}`, created_on: account.created_on ?? now });
     }
     for (const zone of seededZones) {
       const id = zone.id ?? newId();
-      tx.put(zones, id, { id, name: zone.name, account_id: zone.account_id, created_on: zone.created_on ?? now });
+      tx.put(zones, id, { id, name: zone.name ?? `zone-${id.slice(0, 8)}.example.com`, account_id: zone.account_id, created_on: zone.created_on ?? now });
     }
     for (const token of (seed.tokens ?? []) as z.output<typeof tokenItem>[]) {
       const hash = sha256Hex(token.value);

@@ -319,6 +319,67 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     expect(ids).toEqual([...ids].sort());
   });
 
+  test('lists keep their order as later seeds add, move, re-host and replace objects of a zone already listed', async () => {
+    const zone = await newZone();
+    const base = Date.parse('2025-05-01T00:00:00.000Z');
+    const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    interface Seeded {
+      url: string;
+      first_seen_at: string;
+      status: string;
+      host: string;
+    }
+    const model = new Map<string, Seeded>();
+    const put = async (items: Seeded[]) => {
+      await seed({ scripts: items.map((item) => ({ zone_id: zone, ...item })) });
+      for (const item of items) model.set(createHash('sha256').update(`${zone}\u0000${item.url}`).digest('hex').slice(0, 32), item);
+    };
+    /** The spec's order of the model: oldest first_seen_at first, then id. */
+    const expected = (status: string, hosts: string[]) =>
+      [...model]
+        .filter(([, item]) => item.status === status && (hosts.length === 0 || hosts.includes(item.host.toLowerCase())))
+        .sort(([idA, a], [idB, b]) => (a.first_seen_at !== b.first_seen_at ? (a.first_seen_at < b.first_seen_at ? -1 : 1) : idA < idB ? -1 : 1))
+        .map(([, item]) => item.url);
+    /** Every list this test reads, page by page (per_page 3), against the model. */
+    const check = async () => {
+      for (const status of ['active', 'infrequent']) {
+        for (const hosts of [[], ['a.example.net'], ['b.example.net'], ['a.example.net', 'b.example.net', 'c.example.net']]) {
+          const want = expected(status, hosts);
+          const seen: string[] = [];
+          for (let page = 1; page <= Math.max(1, Math.ceil(want.length / 3)); page++) {
+            const query: Record<string, string | number> = { status, page, per_page: 3, ...(hosts.length > 0 ? { hosts: hosts.join(',') } : {}) };
+            const reply = await emu.api('GET', ps(zone, '/scripts'), { query });
+            expect(reply.body.result_info).toEqual({ page, per_page: 3, count: Math.min(3, want.length - (page - 1) * 3), total_count: want.length, total_pages: Math.ceil(want.length / 3) });
+            seen.push(...(reply.body.result as { url: string }[]).map((item) => item.url));
+          }
+          expect({ status, hosts, urls: seen }).toEqual({ status, hosts, urls: want });
+        }
+      }
+    };
+    const script = (n: number, minutes: number, host = n % 2 === 0 ? 'a.example.net' : 'b.example.net', status = 'active'): Seeded => ({
+      url: `https://${host}/s${n}.js`,
+      first_seen_at: at(minutes),
+      status,
+      host,
+    });
+
+    await put(Array.from({ length: 10 }, (_, n) => script(n, n * 10)));
+    await check();
+    // A few changes at once: each is moved within the lists already sorted.
+    await put([
+      { ...script(3, 30), status: 'infrequent' },
+      { ...script(5, -5) },
+      { ...script(7, 70), host: 'a.example.net' },
+      script(10, 20),
+      script(11, 20),
+      { ...script(12, 40, 'c.example.net'), host: 'C.Example.NET' },
+    ]);
+    await check();
+    // Many changes at once (a seed of hundreds), into the same lists.
+    await put(Array.from({ length: 200 }, (_, i) => script(100 + i, (i * 37) % 150, ['a.example.net', 'b.example.net', 'c.example.net'][i % 3], i % 4 === 0 ? 'infrequent' : 'active')));
+    await check();
+  });
+
   test.each([
     ['per_page', '0'],
     ['per_page', '1001'],
@@ -546,9 +607,9 @@ describe('detected cookies (spec 2.5)', () => {
     expectError(await emu.api('GET', ps(zone, '/cookies/123')), 400, 7003, 'cookie_id: ');
   });
 
-  test('a seed cookie without a host is refused naming it', async () => {
+  test('a seed cookie with a host that is not a hostname is refused naming it', async () => {
     const zone = await newZone();
-    const reply = await emu.control('POST', 'seed', { cookies: [{ zone_id: zone, name: 'session' }] });
+    const reply = await emu.control('POST', 'seed', { cookies: [{ zone_id: zone, name: 'session', host: 'not a host' }] });
     expectError(reply, 400, 1004, 'cookies[0].host');
     expect((await emu.api('GET', ps(zone, '/cookies'))).body.result).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoTime } from '../../core/clock';
-import { stableId } from '../../core/ids';
+import { newId, stableId } from '../../core/ids';
 import type { SeedSection } from '../../core/seeding';
 import { idSchema, timestampSchema } from '../../core/validation';
 import { notificationEmailSchema, pools } from './records';
@@ -8,7 +8,7 @@ import { notificationEmailSchema, pools } from './records';
 const poolSeedItem = z
   .object({
     account_id: idSchema,
-    name: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+    name: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').optional(),
     notification_email: notificationEmailSchema.optional(),
     id: idSchema.optional(),
     created_on: timestampSchema.optional(),
@@ -17,8 +17,9 @@ const poolSeedItem = z
   .strict();
 
 /**
- * The `pools` key of a seed document. The default id is derived from account and name, so
- * seeding the same pools again replaces them instead of adding copies. Timestamps left out are
+ * The `pools` key of a seed document; only `account_id` is required. The default id is derived
+ * from account and name, so seeding the same pools again replaces them instead of adding copies; a
+ * pool without a name is named after its id when given, else something new. Timestamps left out are
  * filled so that `created_on <= modified_on` still holds for a pool given only one of them.
  */
 export const poolsSeed: SeedSection<typeof poolSeedItem> = {
@@ -27,12 +28,13 @@ export const poolsSeed: SeedSection<typeof poolSeedItem> = {
   apply(tx, ctx, items) {
     const now = isoTime(ctx.clock.nowMs());
     for (const item of items) {
-      const id = item.id ?? stableId(item.account_id, item.name);
+      const name = item.name ?? `pool-${(item.id ?? newId()).slice(0, 8)}`;
+      const id = item.id ?? stableId(item.account_id, name);
       const createdOn = item.created_on ?? item.modified_on ?? now;
       tx.put(pools, id, {
         account_id: item.account_id,
         id,
-        name: item.name,
+        name,
         notification_email: item.notification_email ?? '',
         created_on: createdOn,
         modified_on: item.modified_on ?? createdOn,

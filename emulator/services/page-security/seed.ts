@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { isoTime } from '../../core/clock';
-import { sha256Hex, stableId } from '../../core/ids';
+import { newId, sha256Hex, stableId } from '../../core/ids';
 import type { SeedSection } from '../../core/seeding';
+import type { Transaction } from '../../core/store';
+import { zones } from '../../core/tenancy';
 import { idSchema, timestampSchema } from '../../core/validation';
 import {
   connections,
@@ -16,11 +18,11 @@ import {
 
 /**
  * Seed sections for what page security detects (contract: "scripts", "connections", "cookies").
- * Items use the API's field names; only the zone and what identifies the object are required, and
- * every other field is generated when left out: ids from the zone and the identifying fields (so
- * seeding the same object again replaces it), hosts from URLs, timestamps from the emulator's
- * clock, `status: active`, and scores derived from the URL so the same seed always gives the same
- * scores.
+ * Items use the API's field names; only `zone_id` is required, and every other field is generated
+ * when left out: URLs and cookie hosts on the zone's own name (cookies default to first party),
+ * ids from the zone and the identifying fields (so seeding the same object again replaces it),
+ * hosts from URLs, timestamps from the emulator's clock, `status: active`, and scores derived from
+ * the URL so the same seed always gives the same scores.
  */
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -82,7 +84,7 @@ function seenInOrder(item: { first_seen_at?: string | undefined; last_seen_at?: 
 /** Spec 2.3 and 2.4: the fields a script and a connection item share. */
 const detectedUrlShape = {
   zone_id: idSchema,
-  url: httpUrl,
+  url: httpUrl.optional(),
   id: idSchema.optional(),
   added_at: timestampSchema.optional(),
   ...seenShape,
@@ -122,8 +124,9 @@ const cookieItem = z
       .string()
       .min(1, 'must not be empty')
       .max(256, 'must be at most 256 characters')
-      .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits and !#$%&\'*+-.^_`|~)'),
-    host: hostSchema,
+      .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits and !#$%&\'*+-.^_`|~)')
+      .optional(),
+    host: hostSchema.optional(),
     id: idSchema.optional(),
     type: z.enum(['first_party', 'third_party'], { error: 'must be "first_party" or "third_party"' }).optional(),
     domain_attribute: z
@@ -184,19 +187,33 @@ function containsCdnCgiPath(url: string): boolean {
   return new URL(url).pathname.startsWith('/cdn-cgi/');
 }
 
-/** Seed section `scripts` (spec 2.3); required: `zone_id`, `url`. */
+/** The name of the item's zone, which the seed loader made sure exists or is seeded. */
+function zoneName(tx: Transaction, zoneId: string): string {
+  return tx.get(zones, zoneId)!.name;
+}
+
+/**
+ * What names an object seeded without its identifying fields: its `id` when given, so that seeding
+ * it again replaces it, else something new.
+ */
+function suffixOf(item: { id?: string | undefined }): string {
+  return item.id ?? newId();
+}
+
+/** Seed section `scripts` (spec 2.3); required: `zone_id`. */
 export const scriptsSeed: SeedSection<typeof scriptItem> = {
   item: scriptItem,
   reference: 'zone_id',
   apply(tx, ctx, items) {
     const now = isoTime(ctx.clock.nowMs());
     for (const item of items) {
-      const id = item.id ?? stableId(item.zone_id, item.url);
-      const host = item.host ?? new URL(item.url).hostname;
+      const url = item.url ?? `https://${zoneName(tx, item.zone_id)}/assets/${suffixOf(item)}.js`;
+      const id = item.id ?? stableId(item.zone_id, url);
+      const host = item.host ?? new URL(url).hostname;
       const times = seenTimes(item, now);
-      const derived = derivedScores(item.url);
+      const derived = derivedScores(url);
       const current: ScriptVersion = {
-        hash: item.hash ?? sha256Hex(item.url),
+        hash: item.hash ?? sha256Hex(url),
         js_integrity_score: item.js_integrity_score ?? derived.js_integrity_score,
         obfuscation_score: item.obfuscation_score ?? derived.obfuscation_score,
         dataflow_score: item.dataflow_score ?? derived.dataflow_score,
@@ -209,7 +226,7 @@ export const scriptsSeed: SeedSection<typeof scriptItem> = {
       const record: ScriptRecord = {
         zone_id: item.zone_id,
         id,
-        url: item.url,
+        url,
         ...times,
         host,
         domain_reported_malicious: item.domain_reported_malicious ?? false,
@@ -217,7 +234,7 @@ export const scriptsSeed: SeedSection<typeof scriptItem> = {
         malicious_url_categories: item.malicious_url_categories ?? [],
         first_page_url: firstPageUrl,
         status: item.status ?? 'active',
-        url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(item.url),
+        url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(url),
         ...current,
         page_urls: item.page_urls ?? [firstPageUrl],
         versions: (item.versions ?? [{}]).map((version) => ({
@@ -236,19 +253,20 @@ export const scriptsSeed: SeedSection<typeof scriptItem> = {
   },
 };
 
-/** Seed section `connections` (spec 2.4); required: `zone_id`, `url`. */
+/** Seed section `connections` (spec 2.4); required: `zone_id`. */
 export const connectionsSeed: SeedSection<typeof connectionItem> = {
   item: connectionItem,
   reference: 'zone_id',
   apply(tx, ctx, items) {
     const now = isoTime(ctx.clock.nowMs());
     for (const item of items) {
-      const id = item.id ?? stableId(item.zone_id, item.url);
-      const host = item.host ?? new URL(item.url).hostname;
+      const url = item.url ?? `https://${zoneName(tx, item.zone_id)}/collect/${suffixOf(item)}`;
+      const id = item.id ?? stableId(item.zone_id, url);
+      const host = item.host ?? new URL(url).hostname;
       const record: ConnectionRecord = {
         zone_id: item.zone_id,
         id,
-        url: item.url,
+        url,
         ...seenTimes(item, now),
         host,
         domain_reported_malicious: item.domain_reported_malicious ?? false,
@@ -257,14 +275,14 @@ export const connectionsSeed: SeedSection<typeof connectionItem> = {
         malicious_url_categories: item.malicious_url_categories ?? [],
         first_page_url: item.first_page_url ?? `https://${host}/`,
         status: item.status ?? 'active',
-        url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(item.url),
+        url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(url),
       };
       tx.put(connections, id, record);
     }
   },
 };
 
-/** Seed section `cookies` (spec 2.5); required: `zone_id`, `name`, `host`. */
+/** Seed section `cookies` (spec 2.5); required: `zone_id`. */
 export const cookiesSeed: SeedSection<typeof cookieItem> = {
   item: cookieItem,
   reference: 'zone_id',
@@ -272,16 +290,18 @@ export const cookiesSeed: SeedSection<typeof cookieItem> = {
     const nowMs = ctx.clock.nowMs();
     const now = isoTime(nowMs);
     for (const item of items) {
-      const id = item.id ?? stableId(item.zone_id, item.host, item.name);
+      const name = item.name ?? `cookie_${suffixOf(item).slice(0, 8)}`;
+      const host = item.host ?? zoneName(tx, item.zone_id);
+      const id = item.id ?? stableId(item.zone_id, host, name);
       const { first_seen_at, last_seen_at } = seenTimes(item, now);
-      const firstPageUrl = item.first_page_url ?? `${item.host}/`;
+      const firstPageUrl = item.first_page_url ?? `${host}/`;
       const record: CookieRecord = {
         zone_id: item.zone_id,
         id,
         type: item.type ?? 'first_party',
-        name: item.name,
-        host: item.host,
-        domain_attribute: item.domain_attribute ?? item.host,
+        name,
+        host,
+        domain_attribute: item.domain_attribute ?? host,
         expires_attribute: item.expires_attribute ?? isoTime(nowMs + ONE_YEAR_MS),
         http_only_attribute: item.http_only_attribute ?? true,
         max_age_attribute: item.max_age_attribute ?? null,
