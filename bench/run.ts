@@ -93,7 +93,7 @@ async function listScripts(count: number, perPage: number): Promise<void> {
     if (seen !== count) throw new Error(`listed ${seen} of ${count} scripts`);
     console.log(
       `list scripts: ${count} scripts seeded in ${seedMs.toFixed(0)} ms; paged through with per_page ${perPage} in ${requests} requests, ` +
-        `${total.toFixed(0)} ms = ${((count / total) * 1000).toFixed(0)} scripts/s`,
+        `${total.toFixed(0)} ms (${(total / requests).toFixed(1)} ms a page) = ${((count / total) * 1000).toFixed(0)} scripts/s`,
     );
   });
 }

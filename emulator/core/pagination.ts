@@ -17,16 +17,12 @@ export function pageQuery(defaultPerPage: number) {
 export function paginate<T>(items: readonly T[], page: number, perPage: number): { items: T[]; resultInfo: ResultInfo } {
   const start = (page - 1) * perPage;
   const slice = items.slice(start, start + perPage);
-  return {
-    items: slice,
-    resultInfo: {
-      page,
-      per_page: perPage,
-      count: slice.length,
-      total_count: items.length,
-      total_pages: Math.ceil(items.length / perPage),
-    },
-  };
+  return { items: slice, resultInfo: pageInfo(page, perPage, slice.length, items.length) };
+}
+
+/** The spec's `result_info` of page `page` holding `count` of `totalCount` items. */
+export function pageInfo(page: number, perPage: number, count: number, totalCount: number): ResultInfo {
+  return { page, per_page: perPage, count, total_count: totalCount, total_pages: Math.ceil(totalCount / perPage) };
 }
 
 /** `result_info` for a list answered whole, on one page. */

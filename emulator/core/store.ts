@@ -32,6 +32,16 @@ export interface Transaction {
   clear(): void;
 }
 
+/** One record's change as a commit applied it: `before` absent for an insert, `after` for a delete. */
+export interface RecordChange<T> {
+  id: string;
+  before: T | undefined;
+  after: T | undefined;
+}
+
+/** What {@link Store.watch} calls with the changes one commit made to a collection, in order. */
+export type ChangeListener<T> = (changes: ReadonlyArray<RecordChange<T>>) => void;
+
 /** Options of {@link Store.open}. */
 export interface StoreOptions {
   /** Data directory; none keeps state in memory only. */
@@ -62,6 +72,7 @@ const LOCK = 'LOCK';
 /** The state store. Create with {@link Store.open}. */
 export class Store {
   private readonly data = new Map<string, Map<string, unknown>>();
+  private readonly listeners = new Map<string, Array<ChangeListener<unknown>>>();
   private seq = 0;
   private journalFd: number | undefined;
   private journalBytes = 0;
@@ -102,6 +113,20 @@ export class Store {
 
   count<T>(collection: Collection<T>): number {
     return this.data.get(collection.name)?.size ?? 0;
+  }
+
+  /**
+   * Calls `listener` now with every record of `collection` as an insert, then after each commit
+   * (and reset) with the changes it made to that collection, once they are applied in memory. It
+   * lets a service keep an index such as a sort order without reading the whole collection on
+   * every request; the listener must not write.
+   */
+  watch<T>(collection: Collection<T>, listener: ChangeListener<T>): void {
+    const records = this.data.get(collection.name) ?? new Map<string, unknown>();
+    listener([...records].map(([id, value]) => ({ id, before: undefined, after: value as T })));
+    const watchers = this.listeners.get(collection.name) ?? [];
+    watchers.push(listener as ChangeListener<unknown>);
+    this.listeners.set(collection.name, watchers);
   }
 
   /**
@@ -163,11 +188,22 @@ export class Store {
   }
 
   private apply(entry: JournalEntry): void {
+    const changes = new Map<string, Array<RecordChange<unknown>>>();
+    const changed = (name: string, id: string, before: unknown, after: unknown) => {
+      if (!this.listeners.has(name) || (before === undefined && after === undefined)) return;
+      let list = changes.get(name);
+      if (!list) changes.set(name, (list = []));
+      list.push({ id, before, after });
+    };
     for (const op of entry.ops) {
       if ('clear' in op) {
+        for (const name of this.listeners.keys()) {
+          for (const [id, before] of this.data.get(name) ?? []) changed(name, id, before, undefined);
+        }
         this.data.clear();
         continue;
       }
+      changed(op.c, op.id, this.data.get(op.c)?.get(op.id), op.v);
       if (op.v === undefined) {
         this.data.get(op.c)?.delete(op.id);
       } else {
@@ -175,6 +211,9 @@ export class Store {
       }
     }
     this.seq = entry.seq;
+    for (const [name, list] of changes) {
+      for (const listener of this.listeners.get(name)!) listener(list);
+    }
   }
 
   private load(dataDir: string, warn: (message: string) => void): void {

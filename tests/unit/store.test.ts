@@ -129,3 +129,34 @@ test('a directory held by a live process is refused', () => {
   fs.writeFileSync(path.join(dir, 'LOCK'), String(process.ppid));
   expect(() => Store.open({ dataDir: dir })).toThrow(/in use by process/);
 });
+
+test('a watcher gets the records held, then each commit\'s changes to its collection once applied, and a clear as deletes', () => {
+  const others = new Collection<Item>('others');
+  const store = Store.open({ dataDir: dir });
+  store.write((tx) => tx.put(items, 'a', { name: 'a', n: 1 }));
+  const reopened = reopenAfterCrash(store);
+  const seen: Array<Array<{ id: string; before: Item | undefined; after: Item | undefined }>> = [];
+  reopened.watch(items, (changes) => {
+    seen.push(changes.map((change) => ({ ...change })));
+    for (const change of changes) expect(reopened.get(items, change.id)).toEqual(changes.findLast((c) => c.id === change.id)!.after);
+  });
+  expect(seen).toEqual([[{ id: 'a', before: undefined, after: { name: 'a', n: 1 } }]]);
+
+  reopened.write((tx) => {
+    tx.put(items, 'a', { name: 'a', n: 2 });
+    tx.put(items, 'b', { name: 'b', n: 3 });
+    tx.delete(items, 'a');
+    tx.delete(items, 'missing');
+    tx.put(others, 'x', { name: 'x', n: 0 });
+  });
+  reopened.write((tx) => tx.put(others, 'y', { name: 'y', n: 0 }));
+  reopened.write((tx) => tx.clear());
+  expect(seen.slice(1)).toEqual([
+    [
+      { id: 'a', before: { name: 'a', n: 1 }, after: { name: 'a', n: 2 } },
+      { id: 'b', before: undefined, after: { name: 'b', n: 3 } },
+      { id: 'a', before: { name: 'a', n: 2 }, after: undefined },
+    ],
+    [{ id: 'b', before: { name: 'b', n: 3 }, after: undefined }],
+  ]);
+});

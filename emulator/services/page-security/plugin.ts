@@ -6,7 +6,7 @@ import { choice, expecting, policyDescriptionField, ruleField } from '../../../r
 import { isoTime } from '../../core/clock';
 import { ErrorCode, notFound } from '../../core/errors';
 import { newId } from '../../core/ids';
-import { pageQuery, paginate, wholeListInfo } from '../../core/pagination';
+import { pageInfo, pageQuery, wholeListInfo } from '../../core/pagination';
 import { routes, type Handled } from '../../core/routing';
 import type { Collection } from '../../core/store';
 import { requireZone, type EmulatorContext, type Zone } from '../../core/tenancy';
@@ -29,6 +29,7 @@ import {
   type PolicyRecord,
   type SettingsRecord,
 } from './records';
+import { DetectedOrder } from './detected-order';
 
 /**
  * Page security (spec 2.2 to 2.6, 4; contract "Page security"): the zone's settings, the scripts,
@@ -70,7 +71,7 @@ function defaultSettings(zone: Zone): SettingsRecord {
 function listDetected<T extends DetectedRecord>(
   ctx: EmulatorContext,
   request: FastifyRequest,
-  collection: Collection<T>,
+  order: DetectedOrder<T>,
   view: (record: T) => unknown,
 ): Handled {
   const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
@@ -82,12 +83,8 @@ function listDetected<T extends DetectedRecord>(
       .map((host) => host.trim().toLowerCase())
       .filter((host) => host !== ''),
   );
-  const matching = ctx.store
-    .list(collection)
-    .filter((record) => record.zone_id === zone.id && record.status === status && (hosts.size === 0 || hosts.has(record.host.toLowerCase())))
-    .sort((a, b) => (a.first_seen_at < b.first_seen_at ? -1 : a.first_seen_at > b.first_seen_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const { items, resultInfo } = paginate(matching, query.page, query.per_page);
-  return { result: items.map(view), resultInfo };
+  const { items, total } = order.page(zone.id, status, hosts, query.page, query.per_page);
+  return { result: items.map(view), resultInfo: pageInfo(query.page, query.per_page, items.length, total) };
 }
 
 /** One detected object of the zone, or a 404 with the kind's code. */
@@ -119,6 +116,9 @@ function getPolicy(ctx: EmulatorContext, request: FastifyRequest): PolicyRecord 
 
 /** Registers the page security routes on `app` (mounted under the API prefix). */
 export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext): void {
+  const scriptsOrder = new DetectedOrder(ctx.store, scripts);
+  const connectionsOrder = new DetectedOrder(ctx.store, connections);
+  const cookiesOrder = new DetectedOrder(ctx.store, cookies);
   routes(app, PREFIX, {
     GET: (request) => {
       const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
@@ -135,17 +135,17 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
     },
   });
 
-  routes(app, `${PREFIX}/scripts`, { GET: (request) => listDetected(ctx, request, scripts, scriptListView) });
+  routes(app, `${PREFIX}/scripts`, { GET: (request) => listDetected(ctx, request, scriptsOrder, scriptListView) });
   routes(app, `${PREFIX}/scripts/:script_id`, {
     GET: (request) => ({ result: scriptDetailView(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)) }),
   });
-  routes(app, `${PREFIX}/connections`, { GET: (request) => listDetected(ctx, request, connections, connectionView) });
+  routes(app, `${PREFIX}/connections`, { GET: (request) => listDetected(ctx, request, connectionsOrder, connectionView) });
   routes(app, `${PREFIX}/connections/:connection_id`, {
     GET: (request) => ({
       result: connectionView(getDetected(ctx, request, connections, 'connection_id', 'connection', ErrorCode.connectionNotFound)),
     }),
   });
-  routes(app, `${PREFIX}/cookies`, { GET: (request) => listDetected(ctx, request, cookies, cookieView) });
+  routes(app, `${PREFIX}/cookies`, { GET: (request) => listDetected(ctx, request, cookiesOrder, cookieView) });
   routes(app, `${PREFIX}/cookies/:cookie_id`, {
     GET: (request) => ({ result: cookieView(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)) }),
   });

@@ -1,0 +1,128 @@
+import type { Collection, RecordChange, Store } from '../../core/store';
+import type { DetectedRecord, DetectedStatus } from './records';
+
+/**
+ * The order of the detected lists (spec 3 and 4: oldest `first_seen_at` first, then id), kept
+ * for each zone and status, and for each host within those, so that a page costs what it returns
+ * instead of a filter and sort of every zone's objects per request (about 50 ms a page at 50,000
+ * scripts).
+ *
+ * A commit that changes few objects moves them in place in the sorted lists it touches; one that
+ * changes many (a seed) leaves those lists to be sorted once, at the next request that reads them.
+ */
+
+/** Above this many changes in one commit, re-sorting a list once beats moving each object. */
+const IN_PLACE_LIMIT = 64;
+
+interface Bucket<T> {
+  members: Map<string, T>;
+  /** `members` in list order; absent until a request needs it after a bulk change. */
+  sorted: T[] | undefined;
+}
+
+/** One page of a detected list and how many objects the whole list holds. */
+export interface DetectedPage<T> {
+  items: T[];
+  total: number;
+}
+
+/** Spec 3 and 4: `first_seen_at`, then id, both by code unit. */
+function compare(a: DetectedRecord, b: DetectedRecord): number {
+  if (a.first_seen_at !== b.first_seen_at) return a.first_seen_at < b.first_seen_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Where `record` is, or belongs, in `sorted`. */
+function position<T extends DetectedRecord>(sorted: readonly T[], record: T): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compare(sorted[middle]!, record) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The sorted lists of one collection of detected objects (scripts, connections or cookies). */
+export class DetectedOrder<T extends DetectedRecord> {
+  private readonly buckets = new Map<string, Bucket<T>>();
+
+  constructor(store: Store, collection: Collection<T>) {
+    store.watch(collection, (changes) => this.update(changes));
+  }
+
+  /**
+   * Page `page` (1-based, `perPage` long) of the zone's objects with `status`, limited to `hosts`
+   * (lowercase) unless that is empty. With several hosts, their lists are merged up to the page's
+   * end, so a late page costs the objects before it on those hosts.
+   */
+  page(zoneId: string, status: DetectedStatus, hosts: ReadonlySet<string>, page: number, perPage: number): DetectedPage<T> {
+    const lists = hosts.size === 0 ? [this.sorted(`${zoneId}\u0000${status}`)] : [...hosts].map((host) => this.sorted(`${zoneId}\u0000${status}\u0000${host}`));
+    const start = (page - 1) * perPage;
+    const total = lists.reduce((sum, list) => sum + list.length, 0);
+    if (lists.length === 1) return { items: lists[0]!.slice(start, start + perPage), total };
+    return { items: merged(lists, start, perPage), total };
+  }
+
+  private sorted(key: string): readonly T[] {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return [];
+    bucket.sorted ??= [...bucket.members.values()].sort(compare);
+    return bucket.sorted;
+  }
+
+  private update(changes: ReadonlyArray<RecordChange<T>>): void {
+    const inPlace = changes.length <= IN_PLACE_LIMIT;
+    for (const { id, before, after } of changes) {
+      if (before) for (const key of keysOf(before)) this.remove(key, id, before, inPlace);
+      if (after) for (const key of keysOf(after)) this.insert(key, after, inPlace);
+    }
+  }
+
+  private remove(key: string, id: string, record: T, inPlace: boolean): void {
+    const bucket = this.buckets.get(key);
+    if (!bucket?.members.delete(id)) return;
+    if (bucket.members.size === 0) {
+      this.buckets.delete(key);
+    } else if (bucket.sorted && inPlace) {
+      bucket.sorted.splice(position(bucket.sorted, record), 1);
+    } else {
+      bucket.sorted = undefined;
+    }
+  }
+
+  private insert(key: string, record: T, inPlace: boolean): void {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { members: new Map(), sorted: [] };
+      this.buckets.set(key, bucket);
+    }
+    bucket.members.set(record.id, record);
+    if (bucket.sorted && inPlace) bucket.sorted.splice(position(bucket.sorted, record), 0, record);
+    else bucket.sorted = undefined;
+  }
+}
+
+/** The lists an object appears in: its zone and status, and that with its host. */
+function keysOf(record: DetectedRecord): [string, string] {
+  const list = `${record.zone_id}\u0000${record.status}`;
+  return [list, `${list}\u0000${record.host.toLowerCase()}`];
+}
+
+/** Items `start` to `start + count` of the merge of sorted `lists`. */
+function merged<T extends DetectedRecord>(lists: ReadonlyArray<readonly T[]>, start: number, count: number): T[] {
+  const heads = lists.map(() => 0);
+  const items: T[] = [];
+  for (let index = 0; index < start + count; index++) {
+    let next = -1;
+    for (let list = 0; list < lists.length; list++) {
+      const candidate = lists[list]![heads[list]!];
+      if (candidate && (next === -1 || compare(candidate, lists[next]![heads[next]!]!) < 0)) next = list;
+    }
+    if (next === -1) break;
+    if (index >= start) items.push(lists[next]![heads[next]!]!);
+    heads[next]!++;
+  }
+  return items;
+}
