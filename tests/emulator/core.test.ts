@@ -231,6 +231,8 @@ describe('a separate emulator', () => {
     try {
       const refused = await guarded.control('GET', 'clock');
       expect(refused.status).toBe(401);
+      // The test helper's log reader fails loudly rather than reporting no requests.
+      await expect(guarded.requests()).rejects.toThrow(/HTTP 401/);
       const allowed = await call('GET', `${guarded.emulator.controlUrl}/clock`, { headers: { authorization: 'Bearer admin-secret-123' } });
       expect(allowed.status).toBe(200);
       expect((await guarded.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(404);

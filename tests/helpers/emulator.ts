@@ -41,7 +41,7 @@ export interface TestEmulator {
   api<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
   /** Calls the control API: `path` is relative to `/__emulator/`. */
   control<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
-  /** The API requests served after position `since`. */
+  /** The API requests served after position `since`; throws unless the control API answers 200 with a list. */
   requests(since?: number): Promise<LoggedRequest[]>;
   /** The request log's newest position, to pass to `requests` or `writesSince` later. */
   mark(): number;
@@ -87,7 +87,14 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     api: (method, path, callOptions = {}) =>
       call(method, `${emulator.baseUrl}/${path}`, { ...callOptions, headers: callOptions.headers ?? auth }),
     control: (method, path, body) => call(method, `${emulator.controlUrl}/${path}`, body === undefined ? {} : { body }),
-    requests: async (since = 0) => (await call<LoggedRequest[]>('GET', `${emulator.controlUrl}/requests?since=${since}`)).body.result ?? [],
+    requests: async (since = 0) => {
+      // A failed read of the log must fail the test: an empty list would pass every "no write happened" check.
+      const reply = await call<LoggedRequest[]>('GET', `${emulator.controlUrl}/requests?since=${since}`);
+      if (reply.status !== 200 || !Array.isArray(reply.body?.result)) {
+        throw new Error(`GET /__emulator/requests?since=${since}: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
+      }
+      return reply.body.result as LoggedRequest[];
+    },
     mark: () => emulator.log.last,
     writesSince: async (since) => (await test.requests(since)).filter((r) => r.method !== 'GET'),
     close: () => emulator.close(),
