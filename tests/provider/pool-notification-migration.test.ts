@@ -182,16 +182,21 @@ describe('against the emulator', () => {
 
   test('a pool that appears after the first list, on a page not edited, is caught by the verifying list and cleared in round 2', async () => {
     // 30 pools, e-mails on the first five: with perPage 25 only page 1 is edited. The bulk edit is
-    // held back 300 ms, and while it waits a pool that sorts last (page 2) arrives with an e-mail.
+    // refused (503, not applied, retried by the client) until a pool that sorts last (page 2) has
+    // arrived with an e-mail: the pool lands between the first list and the verifying one by
+    // construction, however slow the machine (the client gives up only after 8 attempts, ~20 s).
     const accountId = await accountWithPools(30, (i) => i < 5);
-    await emu.control('POST', 'faults', { latency_ms: 300, methods: ['PATCH'], paths: ['accounts/*/load_balancers/pools'] });
+    await emu.control('POST', 'faults', { error_rate: 1, status: 503, methods: ['PATCH'], paths: ['accounts/*/load_balancers/pools'] });
     const mark = emu.mark();
     const running = provider.create(await inputs(accountId, { perPage: 25 }));
-    while (!(await emu.requests(mark)).some((r) => r.method === 'GET')) await sleep(5);
+    while (!(await requestLines(mark)).includes('PATCH per_page=25 page=1 503')) await sleep(5);
     const late = await emu.control('POST', 'seed', { pools: [{ account_id: accountId, name: 'zzz-late', notification_email: 'late@example.com' }] });
     expect(late.status).toBe(200);
+    await emu.control('POST', 'faults', {});
     const { outs } = await running;
-    expect(await requestLines(mark)).toEqual(['GET 200', 'PATCH per_page=25 page=1 200', 'GET 200', 'PATCH per_page=25 page=2 200', 'GET 200']);
+    const lines = await requestLines(mark);
+    const refused = lines.filter((line) => line === 'PATCH per_page=25 page=1 503').length;
+    expect(lines).toEqual(['GET 200', ...Array<string>(refused).fill('PATCH per_page=25 page=1 503'), 'PATCH per_page=25 page=1 200', 'GET 200', 'PATCH per_page=25 page=2 200', 'GET 200']);
     expect(outs).toMatchObject({ poolsSeen: 31, poolsCleared: 6, removedEmails: { ...expectedEmails(range(5)), 'zzz-late': 'late@example.com' }, poolsWithEmail: 0 });
     expect(await namesWithEmail(accountId)).toEqual([]);
   });
