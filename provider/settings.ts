@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_VENDOR, VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../rules/limits';
 import { APIConnectionError, EdgeGuardError } from './client/errors';
 
 /**
@@ -79,8 +80,8 @@ export const SETTINGS = {
     key: 'vendor',
     env: 'EDGEGUARD_VENDOR',
     about: "the vendor token of the service's wire field names",
-    fallback: 'edgeguard',
-    parse: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'must be lowercase letters, digits and underscores'),
+    fallback: DEFAULT_VENDOR,
+    parse: z.string().regex(VENDOR_TOKEN_PATTERN, `must be ${VENDOR_TOKEN_FORM}`),
   }),
   issuanceLimit: setting({
     key: 'issuanceLimit',

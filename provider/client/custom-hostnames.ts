@@ -25,8 +25,6 @@ export type CertificateAuthority = (typeof CERTIFICATE_AUTHORITIES)[number];
 /** What a client may ask for: `""` lets the service choose (spec 2.9). */
 export type RequestedCertificateAuthority = '' | CertificateAuthority;
 
-/** Contract: the issuer domain each CA needs in a domain's CAA records; defined in `rules/`, which the emulator shares. */
-export { CAA_ISSUER_DOMAINS } from '../../rules/limits';
 
 /** The `ssl` settings of a create or an edit (spec 2.9). */
 export interface CustomHostnameSsl {

@@ -1,5 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
+import { expecting, fieldPath } from '../../rules/zod';
 
 /**
  * `check` for every resource: the inputs are parsed with the resource's zod schema before any API
@@ -28,11 +29,6 @@ function unknownOnPath(root: unknown, path: ReadonlyArray<PropertyKey>): boolean
   return hasUnknown(node);
 }
 
-/** `a.b[2]` for a zod path. */
-export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
-}
-
 /**
  * Parses `news` with `schema`. Known and valid: the parsed inputs (defaults applied). Otherwise
  * the failures of the known parts; with unknowns and no failure, the inputs as given.
@@ -42,21 +38,8 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   if (parsed.success) return { inputs: parsed.data };
   const failures = parsed.error.issues
     .filter((issue) => !unknownOnPath(news, issue.path))
-    .map((issue) => ({ property: propertyPath(issue.path) || 'inputs', reason: issue.message }));
+    .map((issue) => ({ property: fieldPath(issue.path, 'inputs'), reason: issue.message }));
   return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
-}
-
-/** A short rendering of a refused value, for messages (never long, never a whole object). */
-export function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
-  if (Array.isArray(value)) return 'a list';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : String(value);
-}
-
-/** zod's `error` option: what is expected, and what came instead. */
-export function expecting(what: string) {
-  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? `required: ${what}` : `must be ${what} (got ${shown(issue.input)})`) };
 }
 
 /**
@@ -65,11 +48,10 @@ export function expecting(what: string) {
  * never shows as a change. Every resource takes its ids through these schemas.
  */
 export function hexIdSchema(what: string) {
-  const expected = `${what}: 32 hexadecimal characters`;
-  const refused = (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${expected}` : `must be ${expected} (got ${shown(issue.input)})`);
+  const expected = expecting(`${what}: 32 hexadecimal characters`);
   return z
-    .string({ error: refused })
-    .regex(/^[0-9a-fA-F]{32}$/, { error: refused })
+    .string(expected)
+    .regex(/^[0-9a-fA-F]{32}$/, expected)
     .transform((id) => id.toLowerCase());
 }
 

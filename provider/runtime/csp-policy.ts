@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
-import type { ParseResult } from '../../rules/result';
+import { policyDescriptionField, ruleField } from '../../rules/zod';
 import { createPolicy, deletePolicy, getPolicy, POLICY_ACTIONS, updatePolicy, type PageSecurityPolicy, type PageSecurityPolicyCreateParams } from '../client/page-security';
 import { zoneIdSchema } from './check';
 import { http } from './context';
@@ -13,31 +13,16 @@ import { defineRuntime, ownerOf, type Runtime } from './define';
  * (`rules/`), and compared by meaning: the hostname of the expression, the normalized value.
  */
 
-/** The limit on `description` the emulator enforces (its README, "Policies"); the spec gives none. */
-const DESCRIPTION_MAX_LENGTH = 1024;
-
-/** A rule parser's failure as a zod issue: its message names the offending part and position. */
-function ruleText(parse: (text: string) => ParseResult<unknown>, what: string) {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`) })
-    .superRefine((text, ctx) => {
-      const parsed = parse(text);
-      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
-    });
-}
-
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z.object({
   zoneId: zoneIdSchema,
-  description: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty): what the policy is for' : 'must be a string') })
-    .max(DESCRIPTION_MAX_LENGTH, { error: (issue) => `must be at most ${DESCRIPTION_MAX_LENGTH} characters (got ${String(issue.input).length}); shorten it` }),
+  description: policyDescriptionField(),
   action: z.enum(POLICY_ACTIONS, {
     error: (issue) =>
       `${issue.input === undefined ? 'is required' : `got ${JSON.stringify(issue.input)}; it must be`}: "log" (report the scripts the value does not allow) or "allow" (block them)`,
   }),
-  expression: ruleText(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
-  value: ruleText(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
+  expression: ruleField(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
+  value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
   enabled: z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})` }).default(true),
 });
 

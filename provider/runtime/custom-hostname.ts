@@ -1,8 +1,9 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
-import { COMMON_NAME_LIMIT, validateHostname } from '../../rules/hostname';
+import { COMMON_NAME_LIMIT } from '../../rules/hostname';
+import { CAA_ISSUER_DOMAINS } from '../../rules/limits';
+import { choice, hostnameField } from '../../rules/zod';
 import {
-  CAA_ISSUER_DOMAINS,
   CERTIFICATE_AUTHORITIES,
   createCustomHostname,
   deleteCustomHostname,
@@ -44,29 +45,13 @@ const MAX_WAIT_TIMEOUT_SECONDS = 3600;
  */
 const REVALIDATE: readonly CustomHostnameStatus[] = ['moved', 'caa_error', 'blocked'];
 
-function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
-  const listed = values.map((v) => JSON.stringify(v)).join(', ');
-  return z.enum(values, {
-    error: (issue) => (issue.input === undefined ? `is required: ${what}, one of ${listed}` : `must be one of ${listed} (got ${JSON.stringify(issue.input)}): ${what}`),
-  });
-}
-
-const hostnameSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required: a DNS name such as shop.example.com or *.example.com' : 'must be a string: a DNS name such as shop.example.com') })
-  .transform((value, ctx) => {
-    const checked = validateHostname(value, { allowWildcard: true });
-    if (checked.ok) return checked.value;
-    ctx.addIssue({ code: 'custom', message: checked.error.message });
-    return z.NEVER;
-  });
-
 const boolean = (what: string) => z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)}): ${what}` });
 
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z
   .object({
     zoneId: zoneIdSchema,
-    hostname: hostnameSchema,
+    hostname: hostnameField({ allowWildcard: true }),
     ssl: z.object(
       {
         method: choice(SSL_METHODS, 'how ownership is proven for the certificate'),

@@ -2,7 +2,8 @@ import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
 import { EdgeGuardError, NotFoundError } from '../client/errors';
 import { withSettingHint } from '../settings';
-import { checkInputs, propertyPath } from './check';
+import { fieldPath } from '../../rules/zod';
+import { checkInputs } from './check';
 import { configure } from './context';
 import { PartialFailure } from './partial';
 
@@ -43,7 +44,7 @@ export class ResourceStateError extends EdgeGuardError {
 export function parsedInputs<I>(resource: string, schema: z.ZodType<I>, raw: Record<string, unknown>): I {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues.map((issue) => `${propertyPath(issue.path) || 'inputs'}: ${issue.message}`).join('; ');
+  const detail = parsed.error.issues.map((issue) => `${fieldPath(issue.path, 'inputs')}: ${issue.message}`).join('; ');
   throw new ResourceStateError(`${resource} inputs are invalid: ${detail}`);
 }
 

@@ -8,7 +8,8 @@ import {
   type AlertPolicy,
   type AlertPolicyBody,
 } from '../client/notifications';
-import { accountIdSchema, expecting, hasUnknown, hexIdSchema, shown } from './check';
+import { expecting, shown } from '../../rules/zod';
+import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
 import { http } from './context';
 import { defineRuntime, ownerOf, type Runtime } from './define';
 
