@@ -276,10 +276,9 @@ describe('settings through the provider runtime: the error names the setting or 
     expect((await emu.control('GET', 'state')).body.result).toEqual(before);
   }, 60_000);
 
-  // BUG (reported, not fixed here), so this test fails today: a connection failure names the
-  // address and the code, but not the setting the address came from, so a user is not told to
-  // look at edgeguard:baseUrl / EDGEGUARD_BASE_URL (the message is built by APIConnectionError in
-  // provider/client/errors.ts, thrown from HttpClient.attempt in provider/client/http.ts).
+  // A connection failure names the address and the code, and also the setting the address came
+  // from, so a user whose service is unreachable is told to look at edgeguard:baseUrl /
+  // EDGEGUARD_BASE_URL rather than at the network alone.
   test('a connection failure names the edgeguard:baseUrl setting to check', () => {
     const failure = runtimeFailures.get('an unreachable base address');
     expect(failure).toBeInstanceOf(APIConnectionError);
