@@ -11,11 +11,20 @@ const ID = /^[0-9a-f]{32}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SSL = { method: 'txt', type: 'dv' };
 
+/** An instant for emulators whose real time source is frozen: only `advance` moves their clock. */
+const FROZEN_NOW_MS = Date.parse('2026-01-15T09:00:00.000Z');
+
 let emu: TestEmulator;
+/**
+ * For the rules judged on the clock (creation order, the issuance window and block): the time the
+ * test itself takes on a loaded machine cannot move them.
+ */
+let still: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator({ email: EMAIL, key: KEY });
+  still = await startTestEmulator({ now: () => FROZEN_NOW_MS });
 });
-afterAll(async () => emu.close());
+afterAll(async () => Promise.all([emu.close(), still.close()]));
 
 interface TestZone {
   id: string;
@@ -41,8 +50,8 @@ function create(zone: TestZone, body: unknown, on: TestEmulator = emu): Promise<
   return on.api('POST', collection(zone), { body });
 }
 
-async function created(zone: TestZone, hostname: string, ssl: Record<string, unknown> = SSL): Promise<any> {
-  const reply = await create(zone, { hostname, ssl });
+async function created(zone: TestZone, hostname: string, ssl: Record<string, unknown> = SSL, on: TestEmulator = emu): Promise<any> {
+  const reply = await create(zone, { hostname, ssl }, on);
   expect(reply.status).toBe(200);
   return reply.body.result;
 }
@@ -67,8 +76,8 @@ async function advance(seconds: number, on: TestEmulator = emu): Promise<void> {
   expect(reply.status).toBe(200);
 }
 
-async function listAll(zone: TestZone, query: Record<string, string | number> = {}): Promise<Reply> {
-  return emu.api('GET', collection(zone), { query: { per_page: 1000, ...query } });
+async function listAll(zone: TestZone, query: Record<string, string | number> = {}, on: TestEmulator = emu): Promise<Reply> {
+  return on.api('GET', collection(zone), { query: { per_page: 1000, ...query } });
 }
 
 describe('create', () => {
@@ -517,29 +526,38 @@ describe('edit', () => {
 });
 
 describe('list and delete', () => {
-  test('pages in creation order, with result_info', async () => {
-    const zone = await freshZone();
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await created(zone, `page${i}.customer.com`)).id);
-    const all = await listAll(zone);
-    const expectedOrder = all.body.result
-      .map((r: any) => [r.created_at, r.id])
-      .sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : a[1]! < b[1]! ? -1 : 1))
-      .map((pair: string[]) => pair[1]);
-    expect(all.body.result.map((r: any) => r.id)).toEqual(expectedOrder);
-    expect([...expectedOrder].sort()).toEqual([...ids].sort());
+  test('pages in creation order, ties by id, with result_info', async () => {
+    const zone = await freshZone(still);
+    const ascending = (ids: readonly string[]) => ids.every((id, i) => i === 0 || ids[i - 1]! < id);
+    let n = 0;
+    const make = async () => (await created(zone, `page${n++}.customer.com`, SSL, still)).id as string;
+    // Created at one instant, so they tie on created_at and are listed by id. Made until their
+    // creation order is not their id order, so that an order by creation alone cannot pass.
+    const tied = [await make()];
+    while (ascending(tied)) tied.push(await make());
+    const expected = [...tied].sort();
+    // Each later one a clock step apart (past the issuance window), listed in creation order after
+    // the tied ones. Made until the whole order is not the id order, so ids alone cannot pass.
+    do {
+      await advance(61, still);
+      expected.push(await make());
+    } while (expected.length < tied.length + 2 || ascending(expected));
+    const total = expected.length;
 
-    const page2 = await emu.api('GET', collection(zone), { query: { page: 2, per_page: 2 } });
+    const all = await listAll(zone, {}, still);
+    expect(all.body.result.map((r: any) => r.id)).toEqual(expected);
+
+    const page2 = await still.api('GET', collection(zone), { query: { page: 2, per_page: 2 } });
     expect(page2.status).toBe(200);
-    expect(page2.body.result.map((r: any) => r.id)).toEqual(expectedOrder.slice(2, 4));
-    expect(page2.body.result_info).toEqual({ page: 2, per_page: 2, count: 2, total_count: 5, total_pages: 3 });
+    expect(page2.body.result.map((r: any) => r.id)).toEqual(expected.slice(2, 4));
+    expect(page2.body.result_info).toEqual({ page: 2, per_page: 2, count: 2, total_count: total, total_pages: Math.ceil(total / 2) });
 
-    const defaults = await emu.api('GET', collection(zone));
-    expect(defaults.body.result_info).toEqual({ page: 1, per_page: 20, count: 5, total_count: 5, total_pages: 1 });
+    const defaults = await still.api('GET', collection(zone));
+    expect(defaults.body.result_info).toEqual({ page: 1, per_page: 20, count: total, total_count: total, total_pages: 1 });
 
-    const past = await emu.api('GET', collection(zone), { query: { page: 9, per_page: 2 } });
+    const past = await still.api('GET', collection(zone), { query: { page: 99, per_page: 2 } });
     expect(past.body.result).toEqual([]);
-    expect(past.body.result_info).toEqual({ page: 9, per_page: 2, count: 0, total_count: 5, total_pages: 3 });
+    expect(past.body.result_info).toEqual({ page: 99, per_page: 2, count: 0, total_count: total, total_pages: Math.ceil(total / 2) });
   });
 
   test('filters by exact hostname, case-insensitively', async () => {
@@ -585,8 +603,9 @@ describe('list and delete', () => {
   });
 });
 
+// The rules here are judged on the emulator's clock alone (`still`): a Retry-After is exact.
 describe('certificate issuance limit', () => {
-  async function createMany(zone: TestZone, prefix: string, count: number, on: TestEmulator = emu): Promise<void> {
+  async function createMany(zone: TestZone, prefix: string, count: number, on: TestEmulator = still): Promise<void> {
     for (let i = 0; i < count; i++) {
       const reply = await create(zone, { hostname: `${prefix}${i}.customer.com`, ssl: SSL }, on);
       expect(reply.status).toBe(200);
@@ -601,55 +620,55 @@ describe('certificate issuance limit', () => {
   }
 
   test('15 creates per 60 s; the 16th starts a 30 s block; refused creates do not count; the block and window pass', async () => {
-    const zone = await freshZone();
+    const zone = await freshZone(still);
     await createMany(zone, 'limit-a', 15);
 
-    expectRefused(await create(zone, { hostname: 'limit-a15.customer.com', ssl: SSL }), 30);
-    await advance(10);
-    expectRefused(await create(zone, { hostname: 'limit-a16.customer.com', ssl: SSL }), 20);
+    expectRefused(await create(zone, { hostname: 'limit-a15.customer.com', ssl: SSL }, still), 30);
+    await advance(10, still);
+    expectRefused(await create(zone, { hostname: 'limit-a16.customer.com', ssl: SSL }, still), 20);
     // Body validation comes first, the limit before the duplicate check.
-    expect((await create(zone, { hostname: 'bad_name.customer.com', ssl: SSL })).status).toBe(400);
-    expectRefused(await create(zone, { hostname: 'limit-a0.customer.com', ssl: SSL }), 20);
-    expect((await listAll(zone)).body.result).toHaveLength(15);
+    expect((await create(zone, { hostname: 'bad_name.customer.com', ssl: SSL }, still)).status).toBe(400);
+    expectRefused(await create(zone, { hostname: 'limit-a0.customer.com', ssl: SSL }, still), 20);
+    expect((await listAll(zone, {}, still)).body.result).toHaveLength(15);
 
     // 65 s after the first creates the window has emptied; the refusal at +10 s would still be in
     // it if refused creates counted, and then only 14 creates would pass.
-    await advance(55);
+    await advance(55, still);
     await createMany(zone, 'limit-b', 15);
-    expectRefused(await create(zone, { hostname: 'limit-b15.customer.com', ssl: SSL }), 30);
-    expect((await listAll(zone)).body.result).toHaveLength(30);
+    expectRefused(await create(zone, { hostname: 'limit-b15.customer.com', ssl: SSL }, still), 30);
+    expect((await listAll(zone, {}, still)).body.result).toHaveLength(30);
   });
 
   test('400 and 409 answers do not count toward the limit', async () => {
-    const zone = await freshZone();
+    const zone = await freshZone(still);
     await createMany(zone, 'limit-c', 14);
-    expect((await create(zone, { hostname: 'limit-c0.customer.com', ssl: SSL })).status).toBe(409);
-    expect((await create(zone, { hostname: `${'x'.repeat(60)}.customer.com`, ssl: SSL })).status).toBe(400);
-    expect((await create(zone, { hostname: 'limit-c14.customer.com', ssl: SSL })).status).toBe(200);
-    expectRefused(await create(zone, { hostname: 'limit-c15.customer.com', ssl: SSL }), 30);
+    expect((await create(zone, { hostname: 'limit-c0.customer.com', ssl: SSL }, still)).status).toBe(409);
+    expect((await create(zone, { hostname: `${'x'.repeat(60)}.customer.com`, ssl: SSL }, still)).status).toBe(400);
+    expect((await create(zone, { hostname: 'limit-c14.customer.com', ssl: SSL }, still)).status).toBe(200);
+    expectRefused(await create(zone, { hostname: 'limit-c15.customer.com', ssl: SSL }, still), 30);
   });
 
   test('after the block, a window still full refuses again', async () => {
-    const zone = await freshZone();
+    const zone = await freshZone(still);
     await createMany(zone, 'limit-d', 15);
-    expectRefused(await create(zone, { hostname: 'limit-d15.customer.com', ssl: SSL }), 30);
-    await advance(31);
-    expectRefused(await create(zone, { hostname: 'limit-d16.customer.com', ssl: SSL }), 30);
+    expectRefused(await create(zone, { hostname: 'limit-d15.customer.com', ssl: SSL }, still), 30);
+    await advance(31, still);
+    expectRefused(await create(zone, { hostname: 'limit-d16.customer.com', ssl: SSL }, still), 30);
   });
 
   test('the limit is per zone', async () => {
-    const blocked = await freshZone();
-    const other = await freshZone();
+    const blocked = await freshZone(still);
+    const other = await freshZone(still);
     await createMany(blocked, 'limit-e', 15);
-    expectRefused(await create(blocked, { hostname: 'limit-e15.customer.com', ssl: SSL }), 30);
-    expect((await create(other, { hostname: 'limit-e15.customer.com', ssl: SSL })).status).toBe(200);
-    expect((await emu.api('POST', collection(ZONE_ID), { body: { hostname: 'limit-e15.customer.com', ssl: SSL } })).status).toBe(200);
+    expectRefused(await create(blocked, { hostname: 'limit-e15.customer.com', ssl: SSL }, still), 30);
+    expect((await create(other, { hostname: 'limit-e15.customer.com', ssl: SSL }, still)).status).toBe(200);
+    expect((await still.api('POST', collection(ZONE_ID), { body: { hostname: 'limit-e15.customer.com', ssl: SSL } })).status).toBe(200);
   });
 
   test('a restart keeps the block and the window', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-custom-hostnames-'));
     try {
-      const first = await startTestEmulator({ dataDir });
+      const first = await startTestEmulator({ dataDir, now: () => FROZEN_NOW_MS });
       let zone: TestZone;
       try {
         zone = await freshZone(first);
@@ -660,15 +679,10 @@ describe('certificate issuance limit', () => {
         await first.close();
       }
 
-      const second = await startTestEmulator({ dataDir });
+      const second = await startTestEmulator({ dataDir, now: () => FROZEN_NOW_MS });
       try {
-        const refused = await create(zone, { hostname: 'restart15.customer.com', ssl: SSL }, second);
-        expect(refused.status).toBe(429);
-        expect(refused.body.errors[0].code).toBe(971);
-        // The block's end survived: about 20 s are left of it (a new block would say 30).
-        const retryAfter = Number(refused.headers['retry-after']);
-        expect(retryAfter).toBeGreaterThanOrEqual(15);
-        expect(retryAfter).toBeLessThanOrEqual(20);
+        // The block's end and the clock's offset survived: 20 s are left of it (a new block would say 30).
+        expectRefused(await create(zone, { hostname: 'restart15.customer.com', ssl: SSL }, second), 20);
         const list = await second.api('GET', collection(zone), { query: { per_page: 100 } });
         expect(list.body.result).toHaveLength(15);
 
