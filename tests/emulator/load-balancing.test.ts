@@ -394,18 +394,23 @@ describe('account access', () => {
 });
 
 describe('scale', () => {
-  test('10,000 pools seed, list and page through quickly', async () => {
-    const started = performance.now();
-    const accountId = await accountWith(Array.from({ length: 10_000 }, (_, i) => ({ name: `pool-${String(9_999 - i).padStart(5, '0')}`, notification_email: OLD })));
+  // How fast this goes is a figure of the bench (`clear pools`), not a rule a test can time.
+  test('10,000 pools: listed in name order, and each bulk PATCH page clears exactly its slice of that order', async () => {
+    const names = Array.from({ length: 10_000 }, (_, i) => `pool-${String(i).padStart(5, '0')}`);
+    // Seeded in reverse, so that the order comes from the names, not from insertion.
+    const accountId = await accountWith([...names].reverse().map((name) => ({ name, notification_email: OLD })));
     const list = await emu.api('GET', poolsPath(accountId));
     expect(list.body.result_info?.total_count).toBe(10_000);
-    expect(list.body.result[0].name).toBe('pool-00000');
-    expect(list.body.result[9_999].name).toBe('pool-09999');
+    expect(list.body.result.map((pool: { name: string }) => pool.name)).toEqual(names);
     for (let page = 1; page <= 10; page += 1) {
       const reply = await emu.api('PATCH', poolsPath(accountId), { query: { per_page: 1000, page }, body: { notification_email: '' } });
-      expect(reply.body.result_info?.count).toBe(1000);
+      expect(reply.status).toBe(200);
+      expect(reply.body.result_info).toEqual({ page, per_page: 1000, count: 1000, total_count: 10_000, total_pages: 10 });
+      const slice = names.slice((page - 1) * 1000, page * 1000);
+      expect(reply.body.result.map((pool: { name: string; notification_email: string }) => `${pool.name} ${pool.notification_email}`)).toEqual(
+        slice.map((name) => `${name} `),
+      );
+      expect(await namesWithEmail(accountId)).toEqual(names.slice(page * 1000));
     }
-    expect(await namesWithEmail(accountId)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });
