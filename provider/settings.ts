@@ -31,7 +31,7 @@ export class SettingsError extends EdgeGuardError {
 }
 
 /** One row of {@link SETTINGS}. */
-interface SettingSpec<T> {
+interface SettingSpec<T extends string | number> {
   /** The stack config key, without the `edgeguard:` namespace. */
   key: string;
   /** The environment variable. */
@@ -46,7 +46,7 @@ interface SettingSpec<T> {
   parse: z.ZodType<T, string>;
 }
 
-function setting<T>(spec: SettingSpec<T>): SettingSpec<T> {
+function setting<T extends string | number>(spec: SettingSpec<T>): SettingSpec<T> {
   return spec;
 }
 
@@ -118,7 +118,7 @@ export function settingLabel(name: SettingName): string {
 }
 
 function valueOf<N extends SettingName>(name: N, sources: SettingsSources): z.output<(typeof SETTINGS)[N]['parse']> | undefined {
-  const spec: SettingSpec<unknown> = SETTINGS[name];
+  const spec: SettingSpec<string | number> = SETTINGS[name];
   const raw = sources.explicit?.[name] ?? sources.config?.(spec.key) ?? (sources.env ?? process.env)[spec.env];
   const trimmed = raw?.trim();
   if (trimmed === undefined || trimmed === '') return spec.fallback as z.output<(typeof SETTINGS)[N]['parse']> | undefined;

@@ -29,7 +29,8 @@ export function shown(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > SHOWN_MAX_LENGTH ? `${value.slice(0, SHOWN_MAX_LENGTH)}...` : value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
 }
 
 /** The `error` option of a zod schema or check, as {@link expecting} returns it. */
@@ -111,7 +112,7 @@ export function policyDescriptionField() {
   return z
     .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty): what the policy is for' : 'must be a string: what the policy is for') })
     .max(POLICY_DESCRIPTION_MAX_LENGTH, {
-      error: (issue) => `must be at most ${POLICY_DESCRIPTION_MAX_LENGTH} characters (got ${String(issue.input).length}); shorten it`,
+      error: (issue) => `must be at most ${POLICY_DESCRIPTION_MAX_LENGTH} characters (got ${(issue.input as string).length}); shorten it`,
     });
 }
 

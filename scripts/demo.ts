@@ -30,7 +30,7 @@ async function startEmulator(): Promise<Target> {
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /listening on (\S+)/.exec(seen);
       if (match?.[1]) resolve(match[1]);
@@ -54,7 +54,7 @@ function realService(baseUrl: string): Target {
   if (!hasToken && !hasKey) {
     throw new Error('EDGEGUARD_BASE_URL is set, so the demo targets that service: set EDGEGUARD_API_TOKEN (or EDGEGUARD_API_EMAIL and EDGEGUARD_API_KEY) too');
   }
-  return { baseUrl, env: {}, stop: async () => undefined };
+  return { baseUrl, env: {}, stop: () => Promise.resolve() };
 }
 
 /** A passphrase for the stack's secrets, generated once and kept beside the state. */
@@ -67,20 +67,30 @@ function passphraseFile(): string {
   return file;
 }
 
+/** The flagship's stack outputs (index.ts), as the demo describes them. */
+interface FlagshipOutputs {
+  zone: string;
+  pageSecurityEnabled: boolean;
+  cspPolicies: Record<'storefront' | 'checkout', { action: string; value: string }>;
+  customHostname: { hostname: string; status: string; certificateAuthority: string; ownershipTxtRecord: { name: string; value: string } };
+  healthNotificationId: string;
+  poolsCovered: number;
+  legacyEmailMigration: { poolsSeen: number; poolsCleared: number; removedEmails?: Record<string, string> };
+  maliciousScripts?: string[];
+}
+
 function describe(outputs: OutputMap): string {
-  const value = (key: string) => outputs[key]?.value as any;
-  const hostname = value('customHostname');
-  const migration = value('legacyEmailMigration');
-  const policies = value('cspPolicies');
-  const malicious: string[] = value('maliciousScripts') ?? [];
+  const { zone, pageSecurityEnabled, cspPolicies: policies, customHostname: hostname, healthNotificationId, poolsCovered, legacyEmailMigration: migration, maliciousScripts } =
+    Object.fromEntries(Object.entries(outputs).map(([key, output]) => [key, output.value as unknown])) as unknown as FlagshipOutputs;
+  const malicious = maliciousScripts ?? [];
   return [
-    `Zone ${value('zone')}: page security ${value('pageSecurityEnabled') ? 'on' : 'off'}.`,
+    `Zone ${zone}: page security ${pageSecurityEnabled ? 'on' : 'off'}.`,
     `CSP policies:`,
     `  storefront (${policies.storefront.action}: report scripts outside the list): ${policies.storefront.value}`,
     `  checkout   (${policies.checkout.action}: block scripts outside the list): ${policies.checkout.value}`,
     `Custom hostname ${hostname.hostname}: ${hostname.status} (certificate authority ${hostname.certificateAuthority}).`,
     `  To validate it, the customer publishes TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}".`,
-    `Health notification ${value('healthNotificationId')} covers ${value('poolsCovered')} pools.`,
+    `Health notification ${healthNotificationId} covers ${poolsCovered} pools.`,
     `Legacy pool e-mails: ${migration.poolsSeen} pools seen, ${migration.poolsCleared} cleared by this run, ${Object.keys(migration.removedEmails ?? {}).length} addresses removed in all.`,
     malicious.length > 0 ? `Malicious scripts (js_integrity_score below 10), to review:\n${malicious.map((m) => `  ${m}`).join('\n')}` : 'No malicious scripts detected.',
   ].join('\n');

@@ -2,7 +2,7 @@ import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 import { z } from 'zod';
 import { fieldPath } from '../../rules/zod';
 import type { Settings } from '../settings';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIResponseError, RateLimitError, type RequestDescription } from './errors';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIResponseError, type RequestDescription } from './errors';
 import { Pacer, type PaceLimit } from './pacing';
 import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } from './retry';
 

@@ -25,8 +25,13 @@ export function runtimeProvider(runtime: string): pulumi.dynamic.ResourceProvide
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 function shim(runtime: string): pulumi.dynamic.ResourceProvider {
-  const load = (): pulumi.dynamic.ResourceProvider & Required<Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>> =>
-    require('node:module').createRequire(`${process.cwd()}/program.js`)(`pulumi-edgeguard/runtime/${runtime}`).provider;
+  type Runtime = pulumi.dynamic.ResourceProvider & Required<Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>>;
+  const load = (): Runtime => {
+    // Loaded at call time inside the serialized code, so that nothing of the module is captured.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createRequire } = require('node:module') as typeof import('node:module');
+    return (createRequire(`${process.cwd()}/program.js`)(`pulumi-edgeguard/runtime/${runtime}`) as { provider: Runtime }).provider;
+  };
   return {
     configure: (req) => load().configure(req),
     check: (olds, news) => load().check(olds, news),

@@ -12,9 +12,10 @@ import { resolveSettings, type Settings } from '../settings';
 let stackConfig: ((key: string) => string | undefined) | undefined;
 
 /** The dynamic provider's `configure`: keeps the stack configuration for later calls. */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+export function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   const config = req.config;
   stackConfig = (key) => config.get(`edgeguard:${key}`);
+  return Promise.resolve();
 }
 
 /** The settings in force now (throws a `SettingsError` that says what to set). */

@@ -86,13 +86,9 @@ export function defineRuntime<I extends object, O extends object>(runtime: Runti
   return {
     configure,
 
-    async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
-      return checkInputs(runtime.inputs, news);
-    },
+    check: (_olds: Record<string, unknown>, news: Record<string, unknown>) => Promise.resolve(checkInputs(runtime.inputs, news)),
 
-    async diff(_id: string, olds: O, news: I) {
-      return runtime.diff(olds, news);
-    },
+    diff: (_id: string, olds: O, news: I) => Promise.resolve(runtime.diff(olds, news)),
 
     create: (raw: Record<string, unknown>) => engineCall(() => runtime.create(inputs(raw)), raw),
 
