@@ -110,7 +110,14 @@ test('a script with only its zone_id', async () => {
     page_urls: [`https://${zone.name}/`],
     hash: expect.stringMatching(HEX_HASH),
   });
-  for (const field of ['js_integrity_score', 'obfuscation_score', 'dataflow_score', 'malware_score', 'cryptomining_score', 'magecart_score']) {
+  for (const field of [
+    'js_integrity_score',
+    'obfuscation_score',
+    'dataflow_score',
+    'malware_score',
+    'cryptomining_score',
+    'magecart_score',
+  ]) {
     expect(Number.isInteger(script[field])).toBe(true);
     expect(script[field]).toBeGreaterThanOrEqual(10);
     expect(script[field]).toBeLessThanOrEqual(99);

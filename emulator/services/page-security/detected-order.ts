@@ -58,7 +58,10 @@ export class DetectedOrder<T extends DetectedRecord> {
    * end, so a late page costs the objects before it on those hosts.
    */
   page(zoneId: string, status: DetectedStatus, hosts: ReadonlySet<string>, page: number, perPage: number): DetectedPage<T> {
-    const lists = hosts.size === 0 ? [this.sorted(`${zoneId}\u0000${status}`)] : [...hosts].map((host) => this.sorted(`${zoneId}\u0000${status}\u0000${host}`));
+    const lists =
+      hosts.size === 0
+        ? [this.sorted(`${zoneId}\u0000${status}`)]
+        : [...hosts].map((host) => this.sorted(`${zoneId}\u0000${status}\u0000${host}`));
     const start = (page - 1) * perPage;
     const total = lists.reduce((sum, list) => sum + list.length, 0);
     if (lists.length === 1) return { items: lists[0]!.slice(start, start + perPage), total };

@@ -53,8 +53,6 @@ const schemelessUrl = z
   .max(2048, 'must be at most 2048 characters')
   .refine((s) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s) && !/\s/.test(s), 'must be a URL without its scheme, like example.com/checkout');
 
-const SCORE_FIELDS = ['js_integrity_score', 'obfuscation_score', 'dataflow_score', 'malware_score', 'cryptomining_score', 'magecart_score'] as const;
-
 const scoreShape = {
   js_integrity_score: scoreSchema.optional(),
   obfuscation_score: scoreSchema.optional(),
@@ -170,7 +168,7 @@ function seenTimes(item: { added_at?: string | undefined; first_seen_at?: string
  * Plausible scores in 10..99 (above the malicious threshold of spec 8), one byte of the URL's
  * SHA-256 each, so that the same URL always scores the same.
  */
-function derivedScores(url: string): Record<(typeof SCORE_FIELDS)[number], number> {
+function derivedScores(url: string): Record<keyof typeof scoreShape, number> {
   const digest = sha256Hex(`scores\u0000${url}`);
   const byte = (index: number) => 10 + (Number.parseInt(digest.slice(index * 2, index * 2 + 2), 16) % 90);
   return {
