@@ -244,9 +244,16 @@ describe('a separate emulator', () => {
   test('reset empties all state', async () => {
     const scratch = await startTestEmulator();
     try {
+      const scripts = `zones/${ZONE_ID}/page_security/scripts`;
+      const fixture = { accounts: [{ id: ACCOUNT_ID }], zones: [{ id: ZONE_ID, name: 'example.com', account_id: ACCOUNT_ID }] };
+      expect((await scratch.control('POST', 'seed', { scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/old.js' }] })).status).toBe(200);
+      expect((await scratch.api('GET', scripts)).body.result).toHaveLength(1);
       expect((await scratch.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(200);
       expect((await scratch.control('POST', 'reset')).status).toBe(200);
       expect((await scratch.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(404);
+      // The same zone seeded again lists only what was seeded after the reset.
+      expect((await scratch.control('POST', 'seed', { ...fixture, scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/new.js' }] })).status).toBe(200);
+      expect((await scratch.api('GET', scripts)).body.result.map((s: { url: string }) => s.url)).toEqual(['https://cdn.example.net/new.js']);
     } finally {
       await scratch.close();
     }
@@ -266,7 +273,10 @@ describe('a separate emulator', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-core-'));
     try {
       const first = await startTestEmulator({ dataDir });
-      await first.control('POST', 'seed', { tokens: [{ value: 'durable-scoped-token', zones: [ZONE_ID] }] });
+      await first.control('POST', 'seed', {
+        tokens: [{ value: 'durable-scoped-token', zones: [ZONE_ID] }],
+        scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/kept.js' }],
+      });
       await first.api('PUT', `zones/${ZONE_ID}/page_security`, { body: { enabled: true } });
       await first.control('POST', 'clock', { advance_seconds: 3600 });
       const offset = (await first.control('GET', 'clock')).body.result.offset_seconds;
@@ -274,6 +284,8 @@ describe('a separate emulator', () => {
       const second = await startTestEmulator({ dataDir, fixture: false });
       try {
         expect((await second.api('GET', `zones/${ZONE_ID}/page_security`)).body.result.enabled).toBe(true);
+        const scripts = await second.api('GET', `zones/${ZONE_ID}/page_security/scripts`);
+        expect(scripts.body.result.map((s: { url: string }) => s.url)).toEqual(['https://cdn.example.net/kept.js']);
         expect((await second.control('GET', 'clock')).body.result.offset_seconds).toBe(offset);
         const scoped = await second.api('GET', `zones/${ZONE_ID}/page_security`, { headers: { authorization: 'Bearer durable-scoped-token' } });
         expect(scoped.status).toBe(200);
