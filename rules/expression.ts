@@ -165,13 +165,3 @@ function readHostnameToken(
   }
   return { ok: true, value: { name, position: start, end } };
 }
-
-/**
- * The canonical text of a policy expression: `http.host eq "shop.example.com"`.
- *
- * The quoted form is canonical because it is the one the vendor's rule language documents; the
- * provider compares canonical texts so that `http.host eq shop.example.com` shows no diff against it.
- */
-export function formatPolicyExpression(parsed: PolicyExpression): string {
-  return `${parsed.field} ${parsed.operator} "${parsed.hostname}"`;
-}
