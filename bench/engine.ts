@@ -12,7 +12,8 @@ import { runtimeProvider } from '../provider/resources/shim';
 import { TOKEN, withEmulator, ZONE } from './common';
 
 /**
- * The benchmarks that need the engine (issue 6, items 2, 3 and 5): the real `pulumi` binary driven
+ * The benchmarks that need the engine (engine overhead against the echo floor, custom hostname
+ * issuance, and connections; sections 2, 3 and 5 of bench/RESULTS.md): the real `pulumi` binary driven
  * through the Automation API, as tests/helpers/engine.ts does, against an emulator this process
  * started. Each stack gets its own file backend and PULUMI_HOME under `.edgeguard/bench/`, and a
  * copy of its project from bench/projects/ there (inside the repository, so the programs resolve
@@ -35,13 +36,13 @@ const PASSPHRASE = 'bench-passphrase-not-a-secret';
 const ISSUANCE_LIMIT = 15;
 const ISSUANCE_WINDOW_S = 60;
 
-/** Sizes of the engine benchmarks; `npm run bench` uses the issue's. */
+/** Sizes of the engine benchmarks; `npm run bench` uses the defaults, the sizes the targets are set for. */
 export interface EngineBenchOptions {
-  /** Resources of item 2 (and 5). Default 200. */
+  /** Resources of the overhead and connection benchmarks. Default 200. */
   resources?: number;
-  /** Custom hostnames of item 3. Default 45. */
+  /** Custom hostnames of the issuance benchmark. Default 45. */
   hostnames?: number;
-  /** Rounds of item 2, each on a fresh emulator and fresh stacks (figures are medians). Default 3. */
+  /** Rounds of the overhead benchmark, each on a fresh emulator and fresh stacks (figures are medians). Default 3. */
   rounds?: number;
 }
 
@@ -259,28 +260,26 @@ function describeState(label: string, figures: StateFigures): string {
   );
 }
 
-type OverheadProject = 'echo' | 'csp-policies' | 'csp-policies-shared' | 'csp-policies-lean';
-/** The floor, CspPolicy as it is, and two experiments (their projects say what they change). */
-const OVERHEAD_PROJECTS: OverheadProject[] = ['echo', 'csp-policies', 'csp-policies-shared', 'csp-policies-lean'];
+type OverheadProject = 'echo' | 'csp-policies' | 'csp-policies-lean';
+/** The floor, CspPolicy as it is, and experiment B (its project says what it changes). */
+const OVERHEAD_PROJECTS: OverheadProject[] = ['echo', 'csp-policies', 'csp-policies-lean'];
 const TYPE_OF: Record<OverheadProject, string> = {
   echo: 'pulumi-nodejs:dynamic/bench:Echo',
   'csp-policies': 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
-  'csp-policies-shared': 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
   'csp-policies-lean': 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
 };
 const LABEL: Record<OverheadProject, string> = {
   echo: 'echo (no API call: the floor)',
   'csp-policies': 'CspPolicy',
-  'csp-policies-shared': 'experiment A, CspPolicy with one provider object for all (serialized once)',
   'csp-policies-lean': 'experiment B, CspPolicy with a one-line hand-written provider',
 };
-/** Latency added to every API request in the connection experiment of item 5, in ms. */
+/** Latency added to every API request in the second connection benchmark, in ms. */
 const ADDED_LATENCY_MS = 20;
 
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
 /**
- * Items 2 and 5: CSP policies against the echo floor, `pulumi up` from an empty stack and then
+ * Engine overhead and connections: CSP policies against the echo floor, `pulumi up` from an empty stack and then
  * `pulumi preview --refresh`, in `rounds` rounds (each on a fresh emulator and fresh stacks, the
  * order of the projects rotated), and the connections the provider opened meanwhile.
  */
@@ -325,7 +324,7 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
           }
         }
         if (round === rounds - 1) {
-          // Item 5 again with a round trip like a real service's, so requests overlap at the server too.
+          // Connections again with a round trip like a real service's, so requests overlap at the server too.
           await observer.setLatency(ADDED_LATENCY_MS);
           withLatency = await observer.measure(() => stacks['csp-policies'].previewRefresh());
           await observer.setLatency(0);
@@ -352,7 +351,7 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
     console.log(
       `2. ${what}: ${OVERHEAD_PROJECTS.map((p) => `${LABEL[p]} ${times(runs[p])}`).join('; ')}. ` +
         `Ratio CspPolicy / echo ${ratio('csp-policies').toFixed(2)} (target <= 1.3: ${verdict(ratio('csp-policies') <= 1.3)}); ` +
-        `experiment A / echo ${ratio('csp-policies-shared').toFixed(2)}, experiment B / echo ${ratio('csp-policies-lean').toFixed(2)}`,
+        `experiment B / echo ${ratio('csp-policies-lean').toFixed(2)}`,
     );
   }
   for (const project of OVERHEAD_PROJECTS) {
@@ -361,7 +360,7 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
     console.log(`2. ${describeState(`state, ${count} ${LABEL[project]}`, figures)}${project === 'echo' ? '' : `; target < 4 KB per resource: ${verdict(met)}`}`);
   }
 
-  await serializationCost(count);
+  await serializationCost();
 
   const cspRuns = [...up['csp-policies'].map((m) => ['pulumi up', m] as const), ...refresh['csp-policies'].map((m) => ['pulumi preview --refresh', m] as const)];
   console.log(
@@ -381,25 +380,23 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
 }
 
 /**
- * Part of item 2's explanation: what the program spends serializing providers. Each `CspPolicy`
- * builds its own provider object (the shim), and the SDK serializes each object once, as
- * `pulumi.dynamic.Resource` does (`serializeFunction(() => provider, {allowSecrets: true})`).
+ * Part of the overhead's explanation: what the program spends serializing providers. Every
+ * `CspPolicy` shares one provider object (the shim keeps one per runtime), and the SDK serializes
+ * a provider once per object, as `pulumi.dynamic.Resource` does
+ * (`serializeFunction(() => provider, {allowSecrets: true})`): once per program, whatever the count.
  */
-async function serializationCost(count: number): Promise<void> {
+async function serializationCost(): Promise<void> {
   const started = performance.now();
-  let bytes = 0;
-  for (let i = 0; i < count; i++) {
-    const provider = runtimeProvider('csp-policy');
-    bytes = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text.length;
-  }
+  const provider = runtimeProvider('csp-policy');
+  const bytes = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text.length;
   const ms = performance.now() - started;
   console.log(
-    `2. provider serialization (in this process, as the program does it): ${count} CspPolicy provider objects, one per resource, ` +
-      `serialized one after another by the SDK's serializeFunction in ${seconds(ms)} (${(ms / count).toFixed(1)} ms each, ${bytes} B each)`,
+    `2. provider serialization (in this process, as the program does it): the one CspPolicy provider object every resource shares, ` +
+      `serialized once by the SDK's serializeFunction in ${ms.toFixed(1)} ms (${bytes} B, stored in each resource's state)`,
   );
 }
 
-/** Item 3: N custom hostnames of one zone in one `pulumi up`, against the issuance limit. */
+/** Issuance: N custom hostnames of one zone in one `pulumi up`, against the issuance limit. */
 async function issuanceBenchmark(count: number): Promise<void> {
   await withEmulator(false, async (emulator) => {
     const hostnames = await benchStack('custom-hostnames', emulator.baseUrl, { zoneId: ZONE, count: String(count) });
@@ -444,8 +441,9 @@ async function issuanceBenchmark(count: number): Promise<void> {
 }
 
 /**
- * Items 2 and 5 (about 4 minutes on 2 cores at the issue's sizes), then item 3 (a little over the
- * issuance floor of 120 s). `BENCH_ONLY=overhead` or `BENCH_ONLY=issuance` runs one part only.
+ * Overhead and connections (a few minutes on 2 cores at the default sizes), then issuance (a
+ * little over the issuance floor of 120 s). `BENCH_ONLY=overhead` or `BENCH_ONLY=issuance` runs
+ * one part only.
  */
 export async function engineBenchmarks(options: EngineBenchOptions = {}): Promise<void> {
   const resources = options.resources ?? 200;

@@ -8,8 +8,8 @@ import type * as edgeguard from 'pulumi-edgeguard';
  * process evaluates that text as a module and calls its `handler()` for the provider. Registering
  * the same type with the text written by hand gives the same resource, run by the same runtime
  * (`pulumi-edgeguard/runtime/csp-policy`), without the SDK's closure serialization (once per
- * resource, as each CspPolicy builds its own provider object) and with ~100 bytes of provider in
- * the state instead of ~2.3 KB, twice.
+ * program, as every CspPolicy shares one provider object) and with ~100 bytes of provider in the
+ * state instead of ~2.3 KB, twice.
  */
 
 const PROVIDER =
