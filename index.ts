@@ -54,7 +54,9 @@ const customerHostname = new edgeguard.CustomHostname('customer-one', {
 });
 
 // Account-level health alerts over every pool, replacing the legacy per-pool e-mails...
-const poolIds = readSettings.apply(async (settings) => (await edgeguard.listPools(accountId, settings)).map((pool) => pool.id));
+const poolIds = readSettings.apply(async (settings) =>
+  (await edgeguard.listPools(accountId, settings)).map((pool) => pool.id),
+);
 const poolHealth = new edgeguard.HealthNotification('pool-health', {
   accountId,
   name: 'Load balancer pool health',
@@ -64,11 +66,17 @@ const poolHealth = new edgeguard.HealthNotification('pool-health', {
 });
 
 // ...and only once they exist, every pool comes off `notification_email`.
-const migration = new edgeguard.PoolNotificationMigration('retire-legacy-pool-emails', { accountId }, { dependsOn: [poolHealth] });
+const migration = new edgeguard.PoolNotificationMigration(
+  'retire-legacy-pool-emails',
+  { accountId },
+  { dependsOn: [poolHealth] },
+);
 
 // What page security found that a reviewer should look at: scripts below the malicious threshold.
 const malicious = readSettings.apply(async (settings) =>
-  (await edgeguard.maliciousScripts(zoneId, {}, settings)).map((script) => `${script.host}: ${script.url} (js_integrity_score ${script.js_integrity_score})`),
+  (await edgeguard.maliciousScripts(zoneId, {}, settings)).map(
+    (script) => `${script.host}: ${script.url} (js_integrity_score ${script.js_integrity_score})`,
+  ),
 );
 
 export const zone = zoneId;
@@ -85,5 +93,9 @@ export const customHostname = {
 };
 export const healthNotificationId = poolHealth.notificationId;
 export const poolsCovered = poolHealth.poolIds.apply((ids) => ids.length);
-export const legacyEmailMigration = { poolsSeen: migration.poolsSeen, poolsCleared: migration.poolsCleared, removedEmails: migration.removedEmails };
+export const legacyEmailMigration = {
+  poolsSeen: migration.poolsSeen,
+  poolsCleared: migration.poolsCleared,
+  removedEmails: migration.removedEmails,
+};
 export const maliciousScripts = pulumi.unsecret(malicious);

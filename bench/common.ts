@@ -18,7 +18,10 @@ export async function call(method: string, url: string, body?: unknown): Promise
   const response = await request(url, {
     method: method as never,
     dispatcher,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.statusCode, body: await response.body.json() };
@@ -39,4 +42,3 @@ export async function withEmulator<T>(durable: boolean, run: (emulator: RunningE
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
-

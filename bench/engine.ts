@@ -5,7 +5,13 @@ import type { Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import { LocalWorkspace, PulumiCommand, type PreviewResult, type Stack, type UpResult } from '@pulumi/pulumi/automation';
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type PreviewResult,
+  type Stack,
+  type UpResult,
+} from '@pulumi/pulumi/automation';
 import { Client } from 'undici';
 import type { RunningEmulator } from '../emulator/server';
 import { runtimeProvider } from '../provider/resources/shim';
@@ -24,7 +30,8 @@ import { TOKEN, withEmulator, ZONE } from './common';
 const REPO = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, 'utf8')).name === 'pulumi-edgeguard') return dir;
+    if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, 'utf8')).name === 'pulumi-edgeguard')
+      return dir;
   }
   throw new Error(`bench: no pulumi-edgeguard package.json above ${__dirname}`);
 })();
@@ -71,9 +78,12 @@ async function benchStack(project: string, baseUrl: string, config: Record<strin
   const home = path.join(WORK, `home-${id}`);
   const backend = path.join(WORK, `backend-${id}`);
   for (const dir of [workDir, home, backend]) fs.mkdirSync(dir, { recursive: true });
-  for (const name of ['Pulumi.yaml', 'index.ts']) fs.copyFileSync(path.join(PROJECTS, project, name), path.join(workDir, name));
+  for (const name of ['Pulumi.yaml', 'index.ts'])
+    fs.copyFileSync(path.join(PROJECTS, project, name), path.join(workDir, name));
   const builtEngine = path.join(REPO, '.tools', 'pulumi');
-  const pulumiCommand = fs.existsSync(path.join(builtEngine, 'bin', 'pulumi')) ? await PulumiCommand.get({ root: builtEngine }) : await PulumiCommand.get();
+  const pulumiCommand = fs.existsSync(path.join(builtEngine, 'bin', 'pulumi'))
+    ? await PulumiCommand.get({ root: builtEngine })
+    : await PulumiCommand.get();
   const stackName = `bench-${id}`;
   const stack = await LocalWorkspace.createStack(
     { stackName, workDir },
@@ -91,7 +101,9 @@ async function benchStack(project: string, baseUrl: string, config: Record<strin
     },
   );
   const projectName = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(workDir, 'Pulumi.yaml'), 'utf8'))![1]!;
-  await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([key, value]) => [`${projectName}:${key}`, { value }])));
+  await stack.setAllConfig(
+    Object.fromEntries(Object.entries(config).map(([key, value]) => [`${projectName}:${key}`, { value }])),
+  );
   const failing = async <T>(operation: Promise<T>): Promise<T> => {
     try {
       return await operation;
@@ -284,8 +296,14 @@ const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
  * order of the projects rotated), and the connections the provider opened meanwhile.
  */
 async function overheadBenchmarks(count: number, rounds: number): Promise<void> {
-  const up = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<OverheadProject, Measured[]>;
-  const refresh = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<OverheadProject, Measured[]>;
+  const up = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<
+    OverheadProject,
+    Measured[]
+  >;
+  const refresh = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<
+    OverheadProject,
+    Measured[]
+  >;
   const states = {} as Record<OverheadProject, StateFigures>;
   let engineVersion = '';
   let withLatency: Measured | undefined;
@@ -295,25 +313,35 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
       const order = OVERHEAD_PROJECTS.map((_, i) => OVERHEAD_PROJECTS[(i + round) % OVERHEAD_PROJECTS.length]!);
       const stacks = {} as Record<OverheadProject, BenchStack>;
       try {
-        for (const project of order) stacks[project] = await benchStack(project, emulator.baseUrl, { zoneId: ZONE, count: String(count) });
+        for (const project of order)
+          stacks[project] = await benchStack(project, emulator.baseUrl, { zoneId: ZONE, count: String(count) });
         engineVersion = stacks.echo.stack.workspace.pulumiVersion;
         for (const project of order) {
           const measured = await observer.measure(() => stacks[project].up());
           const changes = measured.value.summary.resourceChanges;
           if (changes?.create !== count + 1) throw new Error(`${project} up: ${JSON.stringify(changes)}`);
-          if (project === 'echo' && measured.requests !== 0) throw new Error(`echo up made ${measured.requests} API requests; it must make none`);
-          if (project !== 'echo' && measured.requests !== count) throw new Error(`${project} up made ${measured.requests} API requests, not ${count}`);
+          if (project === 'echo' && measured.requests !== 0)
+            throw new Error(`echo up made ${measured.requests} API requests; it must make none`);
+          if (project !== 'echo' && measured.requests !== count)
+            throw new Error(`${project} up made ${measured.requests} API requests, not ${count}`);
           up[project].push(measured);
         }
-        const live = await emulator.app.inject({ method: 'GET', url: `/client/v4/zones/${ZONE}/page_security/policies`, headers: { authorization: `Bearer ${TOKEN}` } });
+        const live = await emulator.app.inject({
+          method: 'GET',
+          url: `/client/v4/zones/${ZONE}/page_security/policies`,
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
         const livePolicies = (live.json() as { result: unknown[] }).result.length;
         const policyProjects = OVERHEAD_PROJECTS.length - 1;
-        if (livePolicies !== policyProjects * count) throw new Error(`the emulator holds ${livePolicies} policies, not ${policyProjects * count}`);
+        if (livePolicies !== policyProjects * count)
+          throw new Error(`the emulator holds ${livePolicies} policies, not ${policyProjects * count}`);
         for (const project of order) {
           const measured = await observer.measure(() => stacks[project].previewRefresh());
           const summary = measured.value.changeSummary;
-          if ((summary.same ?? 0) !== count + 1 || Object.keys(summary).length !== 1) throw new Error(`${project} preview --refresh: ${JSON.stringify(summary)}`);
-          if (measured.requests !== (project === 'echo' ? 0 : count)) throw new Error(`${project} preview --refresh made ${measured.requests} API requests`);
+          if ((summary.same ?? 0) !== count + 1 || Object.keys(summary).length !== 1)
+            throw new Error(`${project} preview --refresh: ${JSON.stringify(summary)}`);
+          if (measured.requests !== (project === 'echo' ? 0 : count))
+            throw new Error(`${project} preview --refresh made ${measured.requests} API requests`);
           refresh[project].push(measured);
         }
         if (round === 0) {
@@ -341,7 +369,8 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
       `Wall time of each operation as the Automation API call takes it (CLI start, TypeScript program, plugins, steps, state writes); ` +
       `${rounds} rounds, each on a fresh emulator with fresh stacks, the projects' order rotated; figures are medians with every run in brackets`,
   );
-  const times = (runs: Measured[]) => `${seconds(median(runs.map((r) => r.ms)))} [${runs.map((r) => seconds(r.ms)).join(', ')}]`;
+  const times = (runs: Measured[]) =>
+    `${seconds(median(runs.map((r) => r.ms)))} [${runs.map((r) => seconds(r.ms)).join(', ')}]`;
   for (const [what, runs] of [
     [`pulumi up, ${count} resources created from an empty stack`, up],
     [`pulumi preview --refresh of those ${count} resources (nothing to change)`, refresh],
@@ -357,12 +386,17 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
   for (const project of OVERHEAD_PROJECTS) {
     const figures = states[project];
     const met = figures.fileBytes / figures.resources < 4096 && figures.entryBytes < 4096;
-    console.log(`2. ${describeState(`state, ${count} ${LABEL[project]}`, figures)}${project === 'echo' ? '' : `; target < 4 KB per resource: ${verdict(met)}`}`);
+    console.log(
+      `2. ${describeState(`state, ${count} ${LABEL[project]}`, figures)}${project === 'echo' ? '' : `; target < 4 KB per resource: ${verdict(met)}`}`,
+    );
   }
 
   await serializationCost();
 
-  const cspRuns = [...up['csp-policies'].map((m) => ['pulumi up', m] as const), ...refresh['csp-policies'].map((m) => ['pulumi preview --refresh', m] as const)];
+  const cspRuns = [
+    ...up['csp-policies'].map((m) => ['pulumi up', m] as const),
+    ...refresh['csp-policies'].map((m) => ['pulumi preview --refresh', m] as const),
+  ];
   console.log(
     `5. connections, ${count} CspPolicy, --parallel ${PARALLEL}: TCP connections the provider opened to the emulator per operation ` +
       `(GET /__emulator/connections before and after; the bench reads it over a connection of its own), ` +
@@ -405,7 +439,8 @@ async function issuanceBenchmark(count: number): Promise<void> {
       const started = performance.now();
       const up = await hostnames.up();
       const ms = performance.now() - started;
-      if (up.summary.resourceChanges?.create !== count + 1) throw new Error(`hostnames up: ${JSON.stringify(up.summary.resourceChanges)}`);
+      if (up.summary.resourceChanges?.create !== count + 1)
+        throw new Error(`hostnames up: ${JSON.stringify(up.summary.resourceChanges)}`);
       const posts = emulator.log.since(mark).filter((r) => r.method === 'POST' && r.path.endsWith('/custom_hostnames'));
       const created = posts.filter((r) => r.status !== null && r.status >= 200 && r.status < 300);
       const refused = posts.filter((r) => r.status === 429);
@@ -424,7 +459,10 @@ async function issuanceBenchmark(count: number): Promise<void> {
         else bursts.push({ at, status: post.status, n: 1 });
       }
       const timeline = bursts.map((b) => `${b.n} x ${b.status} at ${seconds(b.at)}`).join(', ');
-      const over = (value: number) => (floorS > 0 ? `${((value / floorS - 1) * 100).toFixed(1)}% over the floor` : 'no floor: every create fits one window');
+      const over = (value: number) =>
+        floorS > 0
+          ? `${((value / floorS - 1) * 100).toFixed(1)}% over the floor`
+          : 'no floor: every create fits one window';
       console.log(
         `3. issuance: ${count} CustomHostname of one zone in one pulumi up, --parallel ${PARALLEL}, 1 run: wall time ${seconds(ms)}, ${all.length} API requests; ` +
           `${created.length} creates succeeded and ${refused.length} were answered 429 (the emulator's request log; target 0: ${verdict(refused.length === 0)}). ` +
@@ -449,7 +487,8 @@ export async function engineBenchmarks(options: EngineBenchOptions = {}): Promis
   const resources = options.resources ?? 200;
   const hostnameCount = options.hostnames ?? 45;
   const only = process.env.BENCH_ONLY;
-  if (only !== undefined && only !== 'overhead' && only !== 'issuance') throw new Error(`BENCH_ONLY: "overhead" or "issuance" (got "${only}")`);
+  if (only !== undefined && only !== 'overhead' && only !== 'issuance')
+    throw new Error(`BENCH_ONLY: "overhead" or "issuance" (got "${only}")`);
   fs.mkdirSync(WORK, { recursive: true });
   if (only !== 'issuance') await overheadBenchmarks(resources, options.rounds ?? 3);
   if (only !== 'overhead') await issuanceBenchmark(hostnameCount);

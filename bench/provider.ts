@@ -24,7 +24,11 @@ async function useEmulator(baseUrl: string): Promise<void> {
 export async function migrationBenchmarks(): Promise<void> {
   for (const count of [1_000, 10_000]) {
     await withEmulator(false, async (emulator) => {
-      const pools = Array.from({ length: count }, (_, i) => ({ account_id: ACCOUNT, name: `pool-${String(i).padStart(5, '0')}`, notification_email: 'noc@example.com' }));
+      const pools = Array.from({ length: count }, (_, i) => ({
+        account_id: ACCOUNT,
+        name: `pool-${String(i).padStart(5, '0')}`,
+        notification_email: 'noc@example.com',
+      }));
       const seeded = await call('POST', `${emulator.controlUrl}/seed`, { pools });
       if (seeded.status !== 200) throw new Error(`seed failed: ${JSON.stringify(seeded.body).slice(0, 300)}`);
       await useEmulator(emulator.baseUrl);
@@ -65,7 +69,11 @@ export async function readingBenchmarks(): Promise<void> {
       }
       const perPage = 1000;
       // Not execFileSync: the emulator answering the child runs in this process's event loop.
-      const { stdout } = await promisify(execFile)(process.execPath, [...flags, child, emulator.baseUrl, TOKEN, ZONE, String(perPage)], { encoding: 'utf8' });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [...flags, child, emulator.baseUrl, TOKEN, ZONE, String(perPage)],
+        { encoding: 'utf8' },
+      );
       const report = JSON.parse(stdout) as {
         count: number;
         ms: number;
@@ -78,7 +86,9 @@ export async function readingBenchmarks(): Promise<void> {
       console.log(
         `read helpers, ${count} scripts, perPage ${perPage} (child process${flags.length ? `, ${flags.join(' ')}: heap measured after a full GC every 1000 scripts` : ''}): ` +
           `${report.ms.toFixed(0)} ms = ${((count / report.ms) * 1000).toFixed(0)} scripts/s; peak RSS ${mib(report.maxRssKiB * 1024)} MiB, ` +
-          (flags.length ? `peak retained heap ${mib(report.retainedPeakBytes)} MiB` : `peak heap ${mib(report.heapPeakBytes)} MiB`),
+          (flags.length
+            ? `peak retained heap ${mib(report.retainedPeakBytes)} MiB`
+            : `peak heap ${mib(report.heapPeakBytes)} MiB`),
       );
     });
   }

@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     }
   }
   const ms = performance.now() - started;
-  process.stdout.write(`${JSON.stringify({ count, ms, maxRssKiB: process.resourceUsage().maxRSS, heapPeakBytes: heapPeak, retainedPeakBytes: retainedPeak })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ count, ms, maxRssKiB: process.resourceUsage().maxRSS, heapPeakBytes: heapPeak, retainedPeakBytes: retainedPeak })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

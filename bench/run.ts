@@ -18,7 +18,8 @@ function commandLine(): { groups: Set<string>; resources: number | undefined; ho
   const args = process.argv.slice(2);
   const named = args.filter((arg) => !arg.startsWith('--'));
   for (const name of named) {
-    if (!(GROUPS as readonly string[]).includes(name)) throw new Error(`unknown benchmark group "${name}"; the groups are ${GROUPS.join(', ')}`);
+    if (!(GROUPS as readonly string[]).includes(name))
+      throw new Error(`unknown benchmark group "${name}"; the groups are ${GROUPS.join(', ')}`);
   }
   const size = (flag: string): number | undefined => {
     const arg = args.find((a) => a.startsWith(`--${flag}=`));
@@ -28,16 +29,27 @@ function commandLine(): { groups: Set<string>; resources: number | undefined; ho
     return value;
   };
   for (const arg of args.filter((a) => a.startsWith('--'))) {
-    if (!/^--(resources|hostnames)=/.test(arg)) throw new Error(`unknown option "${arg}"; the options are --resources=N and --hostnames=N`);
+    if (!/^--(resources|hostnames)=/.test(arg))
+      throw new Error(`unknown option "${arg}"; the options are --resources=N and --hostnames=N`);
   }
-  return { groups: new Set(named.length > 0 ? named : GROUPS), resources: size('resources'), hostnames: size('hostnames') };
+  return {
+    groups: new Set(named.length > 0 ? named : GROUPS),
+    resources: size('resources'),
+    hostnames: size('hostnames'),
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-const policy = (i: number) => ({ description: `bench ${i}`, action: 'log', expression: 'http.host eq "shop.example.com"', enabled: 'true', value: "script-src 'self' cdn.example.com" });
+const policy = (i: number) => ({
+  description: `bench ${i}`,
+  action: 'log',
+  expression: 'http.host eq "shop.example.com"',
+  enabled: 'true',
+  value: "script-src 'self' cdn.example.com",
+});
 
 async function writeLatency(durable: boolean, count: number): Promise<void> {
   await withEmulator(durable, async (emulator) => {
@@ -69,13 +81,19 @@ async function concurrentWrites(workers: number, perWorker: number): Promise<voi
       }),
     );
     const total = performance.now() - started;
-    console.log(`policy create, durable, ${workers} concurrent clients x ${perWorker}: ${((workers * perWorker * 1000) / total).toFixed(0)}/s`);
+    console.log(
+      `policy create, durable, ${workers} concurrent clients x ${perWorker}: ${((workers * perWorker * 1000) / total).toFixed(0)}/s`,
+    );
   });
 }
 
 async function listScripts(count: number, perPage: number): Promise<void> {
   await withEmulator(false, async (emulator) => {
-    const scripts = Array.from({ length: count }, (_, i) => ({ zone_id: ZONE, url: `https://cdn${i % 50}.example.net/s${i}.js`, host: 'www.example.com' }));
+    const scripts = Array.from({ length: count }, (_, i) => ({
+      zone_id: ZONE,
+      url: `https://cdn${i % 50}.example.net/s${i}.js`,
+      host: 'www.example.com',
+    }));
     const seedStart = performance.now();
     const seeded = await call('POST', `${emulator.controlUrl}/seed`, { scripts });
     if (seeded.status !== 200) throw new Error(`seed failed: ${JSON.stringify(seeded.body).slice(0, 300)}`);
@@ -84,7 +102,10 @@ async function listScripts(count: number, perPage: number): Promise<void> {
     let seen = 0;
     let requests = 0;
     for (let page = 1; ; page++) {
-      const reply = await call('GET', `${emulator.baseUrl}/zones/${ZONE}/page_security/scripts?per_page=${perPage}&page=${page}`);
+      const reply = await call(
+        'GET',
+        `${emulator.baseUrl}/zones/${ZONE}/page_security/scripts?per_page=${perPage}&page=${page}`,
+      );
       requests++;
       seen += reply.body.result.length;
       if (page >= reply.body.result_info.total_pages) break;
@@ -100,7 +121,11 @@ async function listScripts(count: number, perPage: number): Promise<void> {
 
 async function clearPools(count: number, perPage: number): Promise<void> {
   await withEmulator(true, async (emulator) => {
-    const pools = Array.from({ length: count }, (_, i) => ({ account_id: ACCOUNT, name: `pool-${String(i).padStart(5, '0')}`, notification_email: 'noc@example.com' }));
+    const pools = Array.from({ length: count }, (_, i) => ({
+      account_id: ACCOUNT,
+      name: `pool-${String(i).padStart(5, '0')}`,
+      notification_email: 'noc@example.com',
+    }));
     const seeded = await call('POST', `${emulator.controlUrl}/seed`, { pools });
     if (seeded.status !== 200) throw new Error(`seed failed: ${JSON.stringify(seeded.body).slice(0, 300)}`);
     const url = `${emulator.baseUrl}/accounts/${ACCOUNT}/load_balancers/pools`;
@@ -115,7 +140,9 @@ async function clearPools(count: number, perPage: number): Promise<void> {
     const listStart = performance.now();
     const listed = await call('GET', url);
     const listMs = performance.now() - listStart;
-    const left = (listed.body.result as Array<{ notification_email: string }>).filter((p) => p.notification_email !== '').length;
+    const left = (listed.body.result as Array<{ notification_email: string }>).filter(
+      (p) => p.notification_email !== '',
+    ).length;
     if (left !== 0) throw new Error(`${left} pools still carry an e-mail`);
     console.log(
       `clear pools, durable: ${count} pools with per_page ${perPage}: ${requests} PATCHes in ${patchMs.toFixed(0)} ms ` +
@@ -126,7 +153,9 @@ async function clearPools(count: number, perPage: number): Promise<void> {
 
 async function main(): Promise<void> {
   const { groups, resources, hostnames } = commandLine();
-  console.log(`EdgeGuard benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `EdgeGuard benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
+  );
   console.log(`data directory on ${os.tmpdir()}\n`);
   if (groups.has('emulator')) {
     await writeLatency(false, 500);
@@ -143,7 +172,10 @@ async function main(): Promise<void> {
     console.log('');
   }
   if (groups.has('engine')) {
-    await engineBenchmarks({ ...(resources !== undefined ? { resources } : {}), ...(hostnames !== undefined ? { hostnames } : {}) });
+    await engineBenchmarks({
+      ...(resources !== undefined ? { resources } : {}),
+      ...(hostnames !== undefined ? { hostnames } : {}),
+    });
   }
   await dispatcher.close();
 }

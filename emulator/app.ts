@@ -70,7 +70,9 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   }
   const store = Store.open(options.dataDir ? { dataDir: options.dataDir } : {});
   const clock = new OffsetClock(store.get(clockState, 'clock')?.offset_ms ?? 0, options.now);
-  const credentials: EmulatorContext['credentials'] = { tokens: options.tokens?.length ? options.tokens : ['dev-token'] };
+  const credentials: EmulatorContext['credentials'] = {
+    tokens: options.tokens?.length ? options.tokens : ['dev-token'],
+  };
   if (options.email !== undefined) credentials.email = options.email;
   if (options.key !== undefined) credentials.key = options.key;
   const ctx: EmulatorContext = { store, clock, vendor, credentials };
@@ -91,7 +93,11 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     void reply.code(status).headers(headers).send(failure(entries));
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(failure([{ code: ErrorCode.noRoute, message: `no route for ${request.method} ${request.url.split('?')[0]}` }]));
+    void reply
+      .code(404)
+      .send(
+        failure([{ code: ErrorCode.noRoute, message: `no route for ${request.method} ${request.url.split('?')[0]}` }]),
+      );
   });
 
   instrumentApi(app, ctx, log, faults);
@@ -112,9 +118,12 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     },
     { prefix: API_PREFIX },
   );
-  void app.register(async (control) => registerControl(control, { ctx, log, faults, connections, adminToken: options.adminToken }), {
-    prefix: '/__emulator',
-  });
+  void app.register(
+    async (control) => registerControl(control, { ctx, log, faults, connections, adminToken: options.adminToken }),
+    {
+      prefix: '/__emulator',
+    },
+  );
 
   let closed = false;
   return {
@@ -142,10 +151,18 @@ interface DescribedError {
 function describeError(error: FastifyError | ApiError, request: FastifyRequest): DescribedError {
   if (error instanceof ApiError) return { status: error.status, entries: error.errors, headers: { ...error.headers } };
   const fastifyError = error;
-  const one = (status: number, code: number, message: string): DescribedError => ({ status, entries: [{ code, message }], headers: {} });
+  const one = (status: number, code: number, message: string): DescribedError => ({
+    status,
+    entries: [{ code, message }],
+    headers: {},
+  });
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return one(415, ErrorCode.unsupportedMediaType, `Content-Type: must be application/json (got "${request.headers['content-type'] ?? ''}")`);
+      return one(
+        415,
+        ErrorCode.unsupportedMediaType,
+        `Content-Type: must be application/json (got "${request.headers['content-type'] ?? ''}")`,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return one(400, ErrorCode.malformedBody, 'body: empty, but Content-Type says JSON; send a JSON object');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -161,18 +178,23 @@ function describeError(error: FastifyError | ApiError, request: FastifyRequest):
     if (malformedJson) return one(400, ErrorCode.malformedBody, `body: malformed JSON (${fastifyError.message})`);
     return one(status, ErrorCode.invalidInput, fastifyError.message);
   }
-  process.stderr.write(`edgeguard-emulator: internal error on ${request.method} ${request.url.split('?')[0]}: ${fastifyError.stack ?? fastifyError.message}\n`);
+  process.stderr.write(
+    `edgeguard-emulator: internal error on ${request.method} ${request.url.split('?')[0]}: ${fastifyError.stack ?? fastifyError.message}\n`,
+  );
   return one(500, ErrorCode.internal, 'internal error in the emulator');
 }
 
 /** Request log and fault injection for API requests (not the control API). */
 function instrumentApi(app: FastifyInstance, ctx: EmulatorContext, log: RequestLog, faults: Faults): void {
-  const started = new WeakMap<FastifyRequest, { at: number; realStart: number; reset: 'before' | 'after' | undefined }>();
+  const started = new WeakMap<
+    FastifyRequest,
+    { at: number; realStart: number; reset: 'before' | 'after' | undefined }
+  >();
   const isApi = (request: FastifyRequest) => request.url === API_PREFIX || request.url.startsWith(`${API_PREFIX}/`);
   const record = (request: FastifyRequest, status: number | null) => {
     const start = started.get(request);
     if (!start) return;
-    const [path = '', ] = request.url.split('?');
+    const [path = ''] = request.url.split('?');
     log.add({
       method: request.method,
       path,
@@ -180,7 +202,12 @@ function instrumentApi(app: FastifyInstance, ctx: EmulatorContext, log: RequestL
       status,
       time: new Date(start.at).toISOString(),
       duration_ms: Math.round(performance.now() - start.realStart),
-      credential: request.headers.authorization !== undefined ? 'token' : request.headers['x-auth-key'] !== undefined ? 'key' : 'none',
+      credential:
+        request.headers.authorization !== undefined
+          ? 'token'
+          : request.headers['x-auth-key'] !== undefined
+            ? 'key'
+            : 'none',
     });
   };
 
@@ -197,7 +224,9 @@ function instrumentApi(app: FastifyInstance, ctx: EmulatorContext, log: RequestL
       return;
     }
     if (decision.error !== undefined) {
-      throw new ApiError(decision.error, [{ code: ErrorCode.internal, message: `injected fault: HTTP ${decision.error}` }]);
+      throw new ApiError(decision.error, [
+        { code: ErrorCode.internal, message: `injected fault: HTTP ${decision.error}` },
+      ]);
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port: "${values.port}" is not a port number (0 picks a free one)`);
+  if (!/^\d+$/.test(values.port) || port > 65535)
+    fail(`--port: "${values.port}" is not a port number (0 picks a free one)`);
   if ((values.email === undefined) !== (values.key === undefined)) fail('--email and --key go together');
 
   let seed: 'demo' | 'none' | SeedDocument | undefined;

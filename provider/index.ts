@@ -14,4 +14,12 @@ export * from './resources/pool-notification-migration';
 export * from './helpers/read';
 export { stackReadSettings } from './helpers/stack-settings';
 export * from './client';
-export { resolveSettings, SETTINGS, SettingsError, type Settings, type SettingName, type Credentials, type SettingsSources } from './settings';
+export {
+  resolveSettings,
+  SETTINGS,
+  SettingsError,
+  type Settings,
+  type SettingName,
+  type Credentials,
+  type SettingsSources,
+} from './settings';

@@ -71,11 +71,31 @@ export const SETTINGS = {
     parse: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .transform((url) => url.replace(/\/+$/, ''))
-      .refine((url) => /\/v4$/.test(url), 'must end with the API version segment /v4 (for the emulator: http://127.0.0.1:8787/client/v4)'),
+      .refine(
+        (url) => /\/v4$/.test(url),
+        'must end with the API version segment /v4 (for the emulator: http://127.0.0.1:8787/client/v4)',
+      ),
   }),
-  apiToken: setting({ key: 'apiToken', env: 'EDGEGUARD_API_TOKEN', about: 'an API token (page security needs one)', secret: true, parse: text }),
-  apiEmail: setting({ key: 'apiEmail', env: 'EDGEGUARD_API_EMAIL', about: 'the e-mail of an e-mail + API key pair', parse: text }),
-  apiKey: setting({ key: 'apiKey', env: 'EDGEGUARD_API_KEY', about: 'the API key of an e-mail + API key pair', secret: true, parse: text }),
+  apiToken: setting({
+    key: 'apiToken',
+    env: 'EDGEGUARD_API_TOKEN',
+    about: 'an API token (page security needs one)',
+    secret: true,
+    parse: text,
+  }),
+  apiEmail: setting({
+    key: 'apiEmail',
+    env: 'EDGEGUARD_API_EMAIL',
+    about: 'the e-mail of an e-mail + API key pair',
+    parse: text,
+  }),
+  apiKey: setting({
+    key: 'apiKey',
+    env: 'EDGEGUARD_API_KEY',
+    about: 'the API key of an e-mail + API key pair',
+    secret: true,
+    parse: text,
+  }),
   vendor: setting({
     key: 'vendor',
     env: 'EDGEGUARD_VENDOR',
@@ -86,7 +106,8 @@ export const SETTINGS = {
   issuanceLimit: setting({
     key: 'issuanceLimit',
     env: 'EDGEGUARD_ISSUANCE_LIMIT',
-    about: 'custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones',
+    about:
+      'custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones',
     fallback: DEFAULT_ISSUANCE_LIMIT,
     parse: wholeNumberFromOne,
   }),
@@ -117,11 +138,15 @@ export function settingLabel(name: SettingName): string {
   return `edgeguard:${SETTINGS[name].key} (or ${SETTINGS[name].env})`;
 }
 
-function valueOf<N extends SettingName>(name: N, sources: SettingsSources): z.output<(typeof SETTINGS)[N]['parse']> | undefined {
+function valueOf<N extends SettingName>(
+  name: N,
+  sources: SettingsSources,
+): z.output<(typeof SETTINGS)[N]['parse']> | undefined {
   const spec: SettingSpec<string | number> = SETTINGS[name];
   const raw = sources.explicit?.[name] ?? sources.config?.(spec.key) ?? (sources.env ?? process.env)[spec.env];
   const trimmed = raw?.trim();
-  if (trimmed === undefined || trimmed === '') return spec.fallback as z.output<(typeof SETTINGS)[N]['parse']> | undefined;
+  if (trimmed === undefined || trimmed === '')
+    return spec.fallback as z.output<(typeof SETTINGS)[N]['parse']> | undefined;
   const parsed = spec.parse.safeParse(trimmed);
   if (parsed.success) return parsed.data as z.output<(typeof SETTINGS)[N]['parse']>;
   const shown = spec.secret ? '' : ` "${trimmed}"`;
@@ -132,7 +157,10 @@ function valueOf<N extends SettingName>(name: N, sources: SettingsSources): z.ou
 /** Resolves every setting, or throws a {@link SettingsError} naming what to set. Never echoes a secret. */
 export function resolveSettings(sources: SettingsSources = {}): Settings {
   const baseUrl = valueOf('baseUrl', sources);
-  if (baseUrl === undefined) throw new SettingsError(`no service address: set ${settingLabel('baseUrl')}, for example http://127.0.0.1:8787/client/v4`);
+  if (baseUrl === undefined)
+    throw new SettingsError(
+      `no service address: set ${settingLabel('baseUrl')}, for example http://127.0.0.1:8787/client/v4`,
+    );
   const token = valueOf('apiToken', sources);
   const email = valueOf('apiEmail', sources);
   const key = valueOf('apiKey', sources);
@@ -140,15 +168,22 @@ export function resolveSettings(sources: SettingsSources = {}): Settings {
   if (token !== undefined) credentials = { kind: 'token', token };
   else if (email !== undefined && key !== undefined) credentials = { kind: 'key', email, key };
   else if (email !== undefined || key !== undefined) {
-    throw new SettingsError(`${settingLabel(email === undefined ? 'apiEmail' : 'apiKey')} is missing: an e-mail and an API key go together (or set ${settingLabel('apiToken')})`);
+    throw new SettingsError(
+      `${settingLabel(email === undefined ? 'apiEmail' : 'apiKey')} is missing: an e-mail and an API key go together (or set ${settingLabel('apiToken')})`,
+    );
   } else {
-    throw new SettingsError(`no credentials: set ${settingLabel('apiToken')} as a secret, or ${settingLabel('apiEmail')} and ${settingLabel('apiKey')}`);
+    throw new SettingsError(
+      `no credentials: set ${settingLabel('apiToken')} as a secret, or ${settingLabel('apiEmail')} and ${settingLabel('apiKey')}`,
+    );
   }
   return {
     baseUrl,
     credentials,
     vendor: valueOf('vendor', sources)!,
-    issuance: { limit: valueOf('issuanceLimit', sources)!, windowMs: valueOf('issuanceWindowSeconds', sources)! * 1000 },
+    issuance: {
+      limit: valueOf('issuanceLimit', sources)!,
+      windowMs: valueOf('issuanceWindowSeconds', sources)! * 1000,
+    },
   };
 }
 

@@ -182,12 +182,7 @@ export function parseCspValue(text: string): ParseResult<CspDirective[]> {
     directives.push({ name: name.value, sources });
   }
   if (directives.length === 0) {
-    return failure(
-      'CSP value',
-      '',
-      0,
-      `the value has no directive; write at least one, such as script-src 'self'`,
-    );
+    return failure('CSP value', '', 0, `the value has no directive; write at least one, such as script-src 'self'`);
   }
   return { ok: true, value: directives };
 }
@@ -256,7 +251,7 @@ function parseSource(token: string): CspSource | string {
     const inner = token.replace(/'/g, '');
     return isQuotedOnlyWord(inner.toLowerCase())
       ? `unbalanced quote: the closing quote has no opening one (write '${inner}')`
-      : 'a single quote is only allowed around a keyword, nonce or hash, as in \'self\'';
+      : "a single quote is only allowed around a keyword, nonce or hash, as in 'self'";
   }
   // The grammar reads these as host names, but a host called "self" or "nonce-abc" is always a
   // forgotten pair of quotes, and the browser would silently allow nothing useful.
@@ -425,10 +420,7 @@ function checkHost(host: string): string | undefined {
   if (host.startsWith('*') && !host.startsWith('*.')) {
     return 'a wildcard must be a whole label followed by a dot, as in *.example.com';
   }
-  const problem = findLabelProblem(
-    labels,
-    'a wildcard "*" can only be the whole first label, as in *.example.com',
-  );
+  const problem = findLabelProblem(labels, 'a wildcard "*" can only be the whole first label, as in *.example.com');
   return problem?.reason;
 }
 

@@ -120,10 +120,7 @@ export function parsePolicyExpression(text: string): ParseResult<PolicyExpressio
 }
 
 /** Reads the hostname token at `start`, quoted or bare; `position` is where the name itself starts. */
-function readHostnameToken(
-  text: string,
-  start: number,
-): ParseResult<{ name: string; position: number; end: number }> {
+function readHostnameToken(text: string, start: number): ParseResult<{ name: string; position: number; end: number }> {
   const opening = text.charAt(start);
   if (opening === '"' || opening === "'") {
     const closing = text.indexOf(opening, start + 1);

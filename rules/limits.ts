@@ -46,4 +46,5 @@ export const DEFAULT_VENDOR = 'edgeguard';
 export const VENDOR_TOKEN_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
 
 /** {@link VENDOR_TOKEN_PATTERN} in words, for the message that refuses a token (`must be <this>`). */
-export const VENDOR_TOKEN_FORM = 'lowercase letters, digits and underscores, starting with a letter, at most 32 characters';
+export const VENDOR_TOKEN_FORM =
+  'lowercase letters, digits and underscores, starting with a letter, at most 32 characters';

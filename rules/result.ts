@@ -93,18 +93,21 @@ export function unwrap<T>(result: ParseResult<T>): T {
  */
 export function quoteForMessage(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what this makes visible
-  const visible = text.replace(/[\u0000-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/g, (ch) => {
-    switch (ch) {
-      case '\t':
-        return '\\t';
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      default:
-        return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    }
-  });
+  const visible = text.replace(
+    /[\u0000-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/g,
+    (ch) => {
+      switch (ch) {
+        case '\t':
+          return '\\t';
+        case '\n':
+          return '\\n';
+        case '\r':
+          return '\\r';
+        default:
+          return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      }
+    },
+  );
   const mark = visible.includes('"') && !visible.includes("'") ? "'" : '"';
   return `${mark}${visible}${mark}`;
 }

@@ -26,7 +26,8 @@ export const SHOWN_MAX_LENGTH = 80;
  * only the kind of an array or object, so that a message never dumps a whole value.
  */
 export function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > SHOWN_MAX_LENGTH ? `${value.slice(0, SHOWN_MAX_LENGTH)}...` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > SHOWN_MAX_LENGTH ? `${value.slice(0, SHOWN_MAX_LENGTH)}...` : value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -46,7 +47,10 @@ export interface ExpectingError {
  *   `true or false` or `an array of pool ids`.
  */
 export function expecting(what: string): ExpectingError {
-  return { error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be ${what} (got ${shown(issue.input)})`) };
+  return {
+    error: (issue) =>
+      issue.input === undefined ? `is required: ${what}` : `must be ${what} (got ${shown(issue.input)})`,
+  };
 }
 
 /** The values as a message lists them: each JSON-quoted, separated by commas (`"txt", "http"`). */
@@ -63,13 +67,16 @@ export function quotedList(values: readonly string[]): string {
 export function choice<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   const oneOf = `one of ${quotedList(values)}`;
   return z.enum(values, {
-    error: (issue) => (issue.input === undefined ? `is required: ${what}, ${oneOf}` : `must be ${oneOf} (got ${shown(issue.input)})`),
+    error: (issue) =>
+      issue.input === undefined ? `is required: ${what}, ${oneOf}` : `must be ${oneOf} (got ${shown(issue.input)})`,
   });
 }
 
 /** A string field: `is required: <what>`, or `must be a string: <what>` for any other type. */
 function text(what: string) {
-  return z.string({ error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`) });
+  return z.string({
+    error: (issue) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`),
+  });
 }
 
 /**
@@ -80,7 +87,9 @@ function text(what: string) {
  * @param options - `allowWildcard` for fields that accept `*.example.com` (custom hostnames).
  */
 export function hostnameField(options: HostnameOptions = {}) {
-  const what = options.allowWildcard ? 'a DNS name such as shop.example.com or *.example.com' : 'a DNS name such as shop.example.com';
+  const what = options.allowWildcard
+    ? 'a DNS name such as shop.example.com or *.example.com'
+    : 'a DNS name such as shop.example.com';
   return text(what).transform((value, ctx) => {
     const checked = validateHostname(value, options);
     if (checked.ok) return checked.value;
@@ -110,9 +119,15 @@ export function ruleField(parse: (text: string) => ParseResult<unknown>, what: s
  */
 export function policyDescriptionField() {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required (it may be empty): what the policy is for' : 'must be a string: what the policy is for') })
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required (it may be empty): what the policy is for'
+          : 'must be a string: what the policy is for',
+    })
     .max(POLICY_DESCRIPTION_MAX_LENGTH, {
-      error: (issue) => `must be at most ${POLICY_DESCRIPTION_MAX_LENGTH} characters (got ${(issue.input as string).length}); shorten it`,
+      error: (issue) =>
+        `must be at most ${POLICY_DESCRIPTION_MAX_LENGTH} characters (got ${(issue.input as string).length}); shorten it`,
     });
 }
 

@@ -25,9 +25,13 @@ interface Target {
 }
 
 async function startEmulator(): Promise<Target> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'emulator', 'cli.js'), '--port', '0', '--data-dir', path.join(STATE, 'emulator')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'dist', 'emulator', 'cli.js'), '--port', '0', '--data-dir', path.join(STATE, 'emulator')],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -37,7 +41,11 @@ async function startEmulator(): Promise<Target> {
     });
     child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening`)));
   });
-  return { baseUrl, env: { EDGEGUARD_BASE_URL: baseUrl, EDGEGUARD_API_TOKEN: EMULATOR_TOKEN }, stop: () => stopChild(child) };
+  return {
+    baseUrl,
+    env: { EDGEGUARD_BASE_URL: baseUrl, EDGEGUARD_API_TOKEN: EMULATOR_TOKEN },
+    stop: () => stopChild(child),
+  };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -52,7 +60,9 @@ function realService(baseUrl: string): Target {
   const hasToken = Boolean(process.env.EDGEGUARD_API_TOKEN);
   const hasKey = Boolean(process.env.EDGEGUARD_API_EMAIL && process.env.EDGEGUARD_API_KEY);
   if (!hasToken && !hasKey) {
-    throw new Error('EDGEGUARD_BASE_URL is set, so the demo targets that service: set EDGEGUARD_API_TOKEN (or EDGEGUARD_API_EMAIL and EDGEGUARD_API_KEY) too');
+    throw new Error(
+      'EDGEGUARD_BASE_URL is set, so the demo targets that service: set EDGEGUARD_API_TOKEN (or EDGEGUARD_API_EMAIL and EDGEGUARD_API_KEY) too',
+    );
   }
   return { baseUrl, env: {}, stop: () => Promise.resolve() };
 }
@@ -72,7 +82,12 @@ interface FlagshipOutputs {
   zone: string;
   pageSecurityEnabled: boolean;
   cspPolicies: Record<'storefront' | 'checkout', { action: string; value: string }>;
-  customHostname: { hostname: string; status: string; certificateAuthority: string; ownershipTxtRecord: { name: string; value: string } };
+  customHostname: {
+    hostname: string;
+    status: string;
+    certificateAuthority: string;
+    ownershipTxtRecord: { name: string; value: string };
+  };
   healthNotificationId: string;
   poolsCovered: number;
   legacyEmailMigration: { poolsSeen: number; poolsCleared: number; removedEmails?: Record<string, string> };
@@ -80,8 +95,18 @@ interface FlagshipOutputs {
 }
 
 function describe(outputs: OutputMap): string {
-  const { zone, pageSecurityEnabled, cspPolicies: policies, customHostname: hostname, healthNotificationId, poolsCovered, legacyEmailMigration: migration, maliciousScripts } =
-    Object.fromEntries(Object.entries(outputs).map(([key, output]) => [key, output.value as unknown])) as unknown as FlagshipOutputs;
+  const {
+    zone,
+    pageSecurityEnabled,
+    cspPolicies: policies,
+    customHostname: hostname,
+    healthNotificationId,
+    poolsCovered,
+    legacyEmailMigration: migration,
+    maliciousScripts,
+  } = Object.fromEntries(
+    Object.entries(outputs).map(([key, output]) => [key, output.value as unknown]),
+  ) as unknown as FlagshipOutputs;
   const malicious = maliciousScripts ?? [];
   return [
     `Zone ${zone}: page security ${pageSecurityEnabled ? 'on' : 'off'}.`,
@@ -92,7 +117,9 @@ function describe(outputs: OutputMap): string {
     `  To validate it, the customer publishes TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}".`,
     `Health notification ${healthNotificationId} covers ${poolsCovered} pools.`,
     `Legacy pool e-mails: ${migration.poolsSeen} pools seen, ${migration.poolsCleared} cleared by this run, ${Object.keys(migration.removedEmails ?? {}).length} addresses removed in all.`,
-    malicious.length > 0 ? `Malicious scripts (js_integrity_score below 10), to review:\n${malicious.map((m) => `  ${m}`).join('\n')}` : 'No malicious scripts detected.',
+    malicious.length > 0
+      ? `Malicious scripts (js_integrity_score below 10), to review:\n${malicious.map((m) => `  ${m}`).join('\n')}`
+      : 'No malicious scripts detected.',
   ].join('\n');
 }
 
@@ -100,7 +127,11 @@ async function main(): Promise<void> {
   const external = process.env.EDGEGUARD_BASE_URL;
   const target = external ? realService(external) : await startEmulator();
   try {
-    console.log(external ? `Target: ${target.baseUrl}` : `Target: the local emulator at ${target.baseUrl} (state in .edgeguard/emulator)`);
+    console.log(
+      external
+        ? `Target: ${target.baseUrl}`
+        : `Target: the local emulator at ${target.baseUrl} (state in .edgeguard/emulator)`,
+    );
     const backend = path.join(STATE, 'pulumi', 'state');
     fs.mkdirSync(backend, { recursive: true });
     const stack = await LocalWorkspace.createOrSelectStack(
@@ -121,7 +152,9 @@ async function main(): Promise<void> {
     // failed update the engine would list the previous run's outputs as if they were this one's.
     const result = await stack.up({ onOutput: (text) => process.stdout.write(text), suppressOutputs: true });
     const changes = Object.entries(result.summary.resourceChanges ?? {}).filter(([kind]) => kind !== 'same');
-    console.log(`\n${changes.length === 0 ? 'Nothing changed: the service already matches the program.' : `Changes: ${changes.map(([kind, n]) => `${n} ${kind}`).join(', ')}.`}\n`);
+    console.log(
+      `\n${changes.length === 0 ? 'Nothing changed: the service already matches the program.' : `Changes: ${changes.map(([kind, n]) => `${n} ${kind}`).join(', ')}.`}\n`,
+    );
     console.log(describe(result.outputs));
   } finally {
     await target.stop();
@@ -131,6 +164,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // A failed `pulumi up` has printed its errors above already, one per failing resource or
   // program step; its CommandError repeats the engine's whole output, so it is not printed again.
-  console.error(error instanceof CommandError ? '\ndemo: pulumi up failed; its errors are above.' : `demo: ${(error as Error).message}`);
+  console.error(
+    error instanceof CommandError
+      ? '\ndemo: pulumi up failed; its errors are above.'
+      : `demo: ${(error as Error).message}`,
+  );
   process.exit(1);
 });

@@ -31,7 +31,14 @@ export interface ControlOptions {
 const hostnameSchema = z
   .string()
   .transform((s) => s.toLowerCase().replace(/\.$/, ''))
-  .pipe(z.string().regex(/^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/, 'must be a DNS name like shop.example.com'));
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/,
+        'must be a DNS name like shop.example.com',
+      ),
+  );
 
 const dnsBody = z
   .object({
@@ -50,7 +57,14 @@ const dnsBody = z
   })
   .strict();
 
-const clockBody = z.object({ advance_seconds: z.number().min(0).max(10 * 365 * 86400) }).strict();
+const clockBody = z
+  .object({
+    advance_seconds: z
+      .number()
+      .min(0)
+      .max(10 * 365 * 86400),
+  })
+  .strict();
 const holdBody = z.object({ include_subdomains: z.boolean().default(false) }).strict();
 
 export function registerControl(app: FastifyInstance, options: ControlOptions): void {
@@ -62,7 +76,9 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
       const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
       const given = Buffer.from(sha256Hex(match?.[1] ?? ''));
       if (!match || !timingSafeEqual(given, expected)) {
-        throw new ApiError(401, [{ code: ErrorCode.authentication, message: 'the control API requires "Authorization: Bearer <admin token>"' }]);
+        throw new ApiError(401, [
+          { code: ErrorCode.authentication, message: 'the control API requires "Authorization: Bearer <admin token>"' },
+        ]);
       }
     });
   }
@@ -89,8 +105,13 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
     GET: () => ({ result: ctx.store.list(dnsRecords) }),
     POST: (request) => {
       const body = parseBody(dnsBody, request.body);
-      const entry = { hostname: body.hostname, records: body.records.map((r) => ({ type: r.type, name: r.name ?? body.hostname, value: r.value })) };
-      ctx.store.write((tx) => (entry.records.length > 0 ? tx.put(dnsRecords, body.hostname, entry) : tx.delete(dnsRecords, body.hostname)));
+      const entry = {
+        hostname: body.hostname,
+        records: body.records.map((r) => ({ type: r.type, name: r.name ?? body.hostname, value: r.value })),
+      };
+      ctx.store.write((tx) =>
+        entry.records.length > 0 ? tx.put(dnsRecords, body.hostname, entry) : tx.delete(dnsRecords, body.hostname),
+      );
       return { result: entry };
     },
   });
@@ -121,7 +142,10 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
 
   routes(app, '/requests', {
     GET: (request) => {
-      const { since } = parseQuery(z.object({ since: queryInteger('since', 0, Number.MAX_SAFE_INTEGER).optional() }), request.query);
+      const { since } = parseQuery(
+        z.object({ since: queryInteger('since', 0, Number.MAX_SAFE_INTEGER).optional() }),
+        request.query,
+      );
       return { result: log.since(since), resultInfo: undefined } as { result: unknown };
     },
     DELETE: () => {

@@ -14,7 +14,11 @@ export function pageQuery(defaultPerPage: number) {
 }
 
 /** One page of `items` (1-based), with the spec's `result_info`. A page past the end is empty. */
-export function paginate<T>(items: readonly T[], page: number, perPage: number): { items: T[]; resultInfo: ResultInfo } {
+export function paginate<T>(
+  items: readonly T[],
+  page: number,
+  perPage: number,
+): { items: T[]; resultInfo: ResultInfo } {
   const start = (page - 1) * perPage;
   const slice = items.slice(start, start + perPage);
   return { items: slice, resultInfo: pageInfo(page, perPage, slice.length, items.length) };

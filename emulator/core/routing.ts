@@ -29,7 +29,16 @@ export function routes(
       url,
       handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown>> => {
         if (!handler) {
-          throw new ApiError(405, [{ code: ErrorCode.methodNotAllowed, message: `${method} is not allowed on this URI; allowed: ${allowed}` }], { allow: allowed });
+          throw new ApiError(
+            405,
+            [
+              {
+                code: ErrorCode.methodNotAllowed,
+                message: `${method} is not allowed on this URI; allowed: ${allowed}`,
+              },
+            ],
+            { allow: allowed },
+          );
         }
         const handled = await handler(request);
         reply.header('content-type', 'application/json; charset=utf-8');

@@ -108,7 +108,9 @@ export class Store {
 
   /** Every record of every collection, by collection name: the whole state, for inspection. */
   dump(): Record<string, unknown[]> {
-    return Object.fromEntries([...this.data].filter(([, records]) => records.size > 0).map(([name, records]) => [name, [...records.values()]]));
+    return Object.fromEntries(
+      [...this.data].filter(([, records]) => records.size > 0).map(([name, records]) => [name, [...records.values()]]),
+    );
   }
 
   count<T>(collection: Collection<T>): number {
@@ -238,7 +240,9 @@ export class Store {
       if (entries.length > 0) this.isNew = false;
       validBytes = valid;
       if (tornBytes > 0) {
-        warn(`edgeguard-emulator: dropped a torn journal tail of ${tornBytes} bytes (an unacknowledged write cut off by a crash)`);
+        warn(
+          `edgeguard-emulator: dropped a torn journal tail of ${tornBytes} bytes (an unacknowledged write cut off by a crash)`,
+        );
         fs.truncateSync(journalPath, validBytes);
       }
     }
@@ -304,7 +308,9 @@ function readSnapshot(file: string): Snapshot {
   try {
     snapshot = JSON.parse(text) as Snapshot;
   } catch {
-    throw new Error(`${file} is not valid JSON; it is only ever replaced whole, so it was damaged outside the emulator`);
+    throw new Error(
+      `${file} is not valid JSON; it is only ever replaced whole, so it was damaged outside the emulator`,
+    );
   }
   if (snapshot.format !== 1 || typeof snapshot.seq !== 'number' || typeof snapshot.collections !== 'object') {
     throw new Error(`${file} is not an emulator snapshot of format 1`);
@@ -322,7 +328,9 @@ function readJournal(file: string): { entries: JournalEntry[]; validBytes: numbe
     if (!entry) {
       const rest = end === -1 ? buffer.length : buffer.indexOf(0x0a, end + 1);
       if (end !== -1 && rest !== -1) {
-        throw new Error(`${file} is damaged at byte ${offset}, before its last entry: refusing to start rather than lose data`);
+        throw new Error(
+          `${file} is damaged at byte ${offset}, before its last entry: refusing to start rather than lose data`,
+        );
       }
       return { entries, validBytes: offset, tornBytes: buffer.length - offset };
     }

@@ -58,9 +58,7 @@ export interface EmulatorContext {
 }
 
 /** Who is calling. */
-export type Principal =
-  | { kind: 'token'; zones?: readonly string[]; accounts?: readonly string[] }
-  | { kind: 'key' };
+export type Principal = { kind: 'token'; zones?: readonly string[]; accounts?: readonly string[] } | { kind: 'key' };
 
 function unauthorized(message: string): ApiError {
   return new ApiError(401, [{ code: ErrorCode.authentication, message }]);
@@ -100,7 +98,12 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest): Pri
       throw unauthorized('X-Auth-Email and X-Auth-Key must be sent together');
     }
     const { email: knownEmail, key: knownKey } = ctx.credentials;
-    if (knownEmail !== undefined && knownKey !== undefined && email.toLowerCase() === knownEmail.toLowerCase() && sameSecret(key, knownKey)) {
+    if (
+      knownEmail !== undefined &&
+      knownKey !== undefined &&
+      email.toLowerCase() === knownEmail.toLowerCase() &&
+      sameSecret(key, knownKey)
+    ) {
       return { kind: 'key' };
     }
     throw unauthorized('X-Auth-Email/X-Auth-Key: the e-mail and API key do not match');
@@ -108,7 +111,9 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest): Pri
   throw unauthorized('no credentials: send "Authorization: Bearer <API token>" or X-Auth-Email and X-Auth-Key');
 }
 
-function scoped(principal: Principal): principal is { kind: 'token'; zones?: readonly string[]; accounts?: readonly string[] } {
+function scoped(
+  principal: Principal,
+): principal is { kind: 'token'; zones?: readonly string[]; accounts?: readonly string[] } {
   return principal.kind === 'token' && (principal.zones !== undefined || principal.accounts !== undefined);
 }
 
@@ -122,7 +127,12 @@ export interface ZoneAccess {
  * Authenticates the request and resolves the zone of its path: 401, then 403 for the wrong kind
  * of credential, 400 for a malformed id, 403 outside a token's scope, 404 for an unknown zone.
  */
-export function requireZone(ctx: EmulatorContext, request: FastifyRequest, rawZoneId: unknown, access: ZoneAccess = {}): Zone {
+export function requireZone(
+  ctx: EmulatorContext,
+  request: FastifyRequest,
+  rawZoneId: unknown,
+  access: ZoneAccess = {},
+): Zone {
   const principal = authenticate(ctx, request);
   if (access.tokenOnly && principal.kind !== 'token') {
     throw forbidden('page security operations require an API token; X-Auth-Email/X-Auth-Key is not accepted here');
@@ -130,7 +140,8 @@ export function requireZone(ctx: EmulatorContext, request: FastifyRequest, rawZo
   const zoneId = pathId(rawZoneId, 'zone_id');
   const zone = ctx.store.get(zones, zoneId);
   if (scoped(principal)) {
-    const inScope = principal.zones?.includes(zoneId) || (zone !== undefined && principal.accounts?.includes(zone.account_id));
+    const inScope =
+      principal.zones?.includes(zoneId) || (zone !== undefined && principal.accounts?.includes(zone.account_id));
     if (!inScope) throw forbidden(`the API token has no access to zone ${zoneId}`);
   }
   if (!zone) throw new ApiError(404, [{ code: ErrorCode.invalidZoneOrAccount, message: `zone ${zoneId} not found` }]);
@@ -145,6 +156,7 @@ export function requireAccount(ctx: EmulatorContext, request: FastifyRequest, ra
     throw forbidden(`the API token has no access to account ${accountId}`);
   }
   const account = ctx.store.get(accounts, accountId);
-  if (!account) throw new ApiError(404, [{ code: ErrorCode.invalidZoneOrAccount, message: `account ${accountId} not found` }]);
+  if (!account)
+    throw new ApiError(404, [{ code: ErrorCode.invalidZoneOrAccount, message: `account ${accountId} not found` }]);
   return account;
 }

@@ -36,7 +36,11 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.ou
 /** Contract: a malformed identifier in a path is HTTP 400 with code 7003. */
 export function pathId(value: unknown, name: string): string {
   if (!isId(value)) {
-    throw invalidField(name, `must be 32 lowercase hexadecimal characters (got "${String(value).slice(0, 80)}")`, ErrorCode.invalidZoneOrAccount);
+    throw invalidField(
+      name,
+      `must be 32 lowercase hexadecimal characters (got "${String(value).slice(0, 80)}")`,
+      ErrorCode.invalidZoneOrAccount,
+    );
   }
   return value;
 }
@@ -54,7 +58,10 @@ export function queryInteger(name: string, min: number, max: number) {
 export const idSchema = z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hexadecimal characters');
 
 /** Contract: timestamps are ISO 8601 UTC with milliseconds and `Z`. */
-export const timestampSchema = z.iso.datetime({ precision: 3, message: 'must be an ISO 8601 UTC timestamp with milliseconds, like 2026-01-31T12:00:00.000Z' });
+export const timestampSchema = z.iso.datetime({
+  precision: 3,
+  message: 'must be an ISO 8601 UTC timestamp with milliseconds, like 2026-01-31T12:00:00.000Z',
+});
 
 /** A plausible e-mail address (what a delivery mechanism or legacy recipient must be). */
 export const emailSchema = z.email({ message: 'must be an e-mail address' });

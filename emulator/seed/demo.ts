@@ -29,7 +29,12 @@ const SCRIPTS: Array<{ host: string; url: string; score?: number; status?: 'infr
   { host: 'shop.example.com', url: 'https://js.stripe.com/v3/' },
   { host: 'shop.example.com', url: 'https://cdn.shopify-assets.example.net/reviews.js' },
   { host: 'shop.example.com', url: 'https://connect.facebook.net/en_US/fbevents.js' },
-  { host: 'shop.example.com', url: 'https://cdn-jquery-min.example.org/jquery-3.7.1.min.js', score: 4, malicious: true },
+  {
+    host: 'shop.example.com',
+    url: 'https://cdn-jquery-min.example.org/jquery-3.7.1.min.js',
+    score: 4,
+    malicious: true,
+  },
   { host: 'shop.example.com', url: 'https://widgets.trustpilot.example.com/bootstrap.js', status: 'infrequent' },
   { host: 'checkout.example.com', url: 'https://checkout.example.com/js/payment.js' },
   { host: 'checkout.example.com', url: 'https://js.stripe.com/v3/fingerprinted/js/elements.js' },
@@ -39,7 +44,11 @@ const SCRIPTS: Array<{ host: string; url: string; score?: number; status?: 'infr
   { host: 'blog.example.com', url: 'https://platform.twitter.com/widgets.js' },
   { host: 'blog.example.com', url: 'https://fonts-loader.example.biz/loader.js', score: 9, malicious: true },
   { host: 'blog.example.com', url: 'https://disqus.example.com/embed.js', status: 'infrequent' },
-  { host: 'blog.example.com', url: 'https://www.example.com/cdn-cgi/challenge-platform/scripts/jsd/main.js', score: 10 },
+  {
+    host: 'blog.example.com',
+    url: 'https://www.example.com/cdn-cgi/challenge-platform/scripts/jsd/main.js',
+    score: 10,
+  },
 ];
 
 const CONNECTIONS: Array<{ host: string; url: string; malicious?: string[] }> = [
@@ -73,7 +82,11 @@ export function demoSeed(): SeedDocument {
     const region = REGIONS[i % REGIONS.length]!;
     const tier = TIERS[Math.floor(i / REGIONS.length) % TIERS.length]!;
     const n = String(Math.floor(i / (REGIONS.length * TIERS.length)) + 1).padStart(2, '0');
-    pools.push({ account_id: DEMO.accountId, name: `${region}-${tier}-${n}`, notification_email: RECIPIENTS[i % RECIPIENTS.length] });
+    pools.push({
+      account_id: DEMO.accountId,
+      name: `${region}-${tier}-${n}`,
+      notification_email: RECIPIENTS[i % RECIPIENTS.length],
+    });
   }
   return {
     accounts: [{ id: DEMO.accountId, name: 'Acme Corp' }],

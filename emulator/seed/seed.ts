@@ -18,7 +18,11 @@ import { connectionsSeed, cookiesSeed, scriptsSeed } from '../services/page-secu
  */
 
 const accountItem = z
-  .object({ id: idSchema.optional(), name: z.string().min(1).max(200).optional(), created_on: timestampSchema.optional() })
+  .object({
+    id: idSchema.optional(),
+    name: z.string().min(1).max(200).optional(),
+    created_on: timestampSchema.optional(),
+  })
   .strict();
 
 const zoneItem = z
@@ -56,7 +60,9 @@ export const seedDocumentSchema = z
     accounts: z.array(accountItem).optional(),
     zones: z.array(zoneItem).optional(),
     tokens: z.array(tokenItem).optional(),
-    ...Object.fromEntries(Object.entries(serviceSections).map(([key, section]) => [key, z.array(section.item).optional()])),
+    ...Object.fromEntries(
+      Object.entries(serviceSections).map(([key, section]) => [key, z.array(section.item).optional()]),
+    ),
   })
   .strict();
 
@@ -86,17 +92,27 @@ export function applySeed(ctx: EmulatorContext, document: unknown): SeedSummary 
   const seededAccounts = (seed.accounts ?? []) as z.output<typeof accountItem>[];
   const seededZones = (seed.zones ?? []) as z.output<typeof zoneItem>[];
 
-  const accountIds = new Set([...ctx.store.list(accounts).map((a) => a.id), ...seededAccounts.flatMap((a) => (a.id ? [a.id] : []))]);
+  const accountIds = new Set([
+    ...ctx.store.list(accounts).map((a) => a.id),
+    ...seededAccounts.flatMap((a) => (a.id ? [a.id] : [])),
+  ]);
   seededZones.forEach((zone, index) => {
-    if (!accountIds.has(zone.account_id)) throw seedError(['zones', index, 'account_id'], `no account ${zone.account_id} exists or is seeded`);
+    if (!accountIds.has(zone.account_id))
+      throw seedError(['zones', index, 'account_id'], `no account ${zone.account_id} exists or is seeded`);
   });
-  const zoneIds = new Set([...ctx.store.list(zones).map((z) => z.id), ...seededZones.flatMap((z) => (z.id ? [z.id] : []))]);
+  const zoneIds = new Set([
+    ...ctx.store.list(zones).map((z) => z.id),
+    ...seededZones.flatMap((z) => (z.id ? [z.id] : [])),
+  ]);
   for (const [key, section] of Object.entries(serviceSections)) {
     const known = section.reference === 'zone_id' ? zoneIds : accountIds;
     (seed[key] ?? []).forEach((item, index) => {
       const reference = (item as Record<string, string>)[section.reference]!;
       if (!known.has(reference)) {
-        throw seedError([key, index, section.reference], `no ${section.reference === 'zone_id' ? 'zone' : 'account'} ${reference} exists or is seeded`);
+        throw seedError(
+          [key, index, section.reference],
+          `no ${section.reference === 'zone_id' ? 'zone' : 'account'} ${reference} exists or is seeded`,
+        );
       }
     });
   }
@@ -105,15 +121,28 @@ export function applySeed(ctx: EmulatorContext, document: unknown): SeedSummary 
   ctx.store.write((tx) => {
     for (const account of seededAccounts) {
       const id = account.id ?? newId();
-      tx.put(accounts, id, { id, name: account.name ?? `Account ${id.slice(0, 8)}`, created_on: account.created_on ?? now });
+      tx.put(accounts, id, {
+        id,
+        name: account.name ?? `Account ${id.slice(0, 8)}`,
+        created_on: account.created_on ?? now,
+      });
     }
     for (const zone of seededZones) {
       const id = zone.id ?? newId();
-      tx.put(zones, id, { id, name: zone.name ?? `zone-${id.slice(0, 8)}.example.com`, account_id: zone.account_id, created_on: zone.created_on ?? now });
+      tx.put(zones, id, {
+        id,
+        name: zone.name ?? `zone-${id.slice(0, 8)}.example.com`,
+        account_id: zone.account_id,
+        created_on: zone.created_on ?? now,
+      });
     }
     for (const token of (seed.tokens ?? []) as z.output<typeof tokenItem>[]) {
       const hash = sha256Hex(token.value);
-      tx.put(tokens, hash, { hash, ...(token.zones ? { zones: token.zones } : {}), ...(token.accounts ? { accounts: token.accounts } : {}) });
+      tx.put(tokens, hash, {
+        hash,
+        ...(token.zones ? { zones: token.zones } : {}),
+        ...(token.accounts ? { accounts: token.accounts } : {}),
+      });
     }
     for (const [key, section] of Object.entries(serviceSections)) {
       const items = seed[key];

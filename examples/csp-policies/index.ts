@@ -63,7 +63,9 @@ const shop = new edgeguard.CspPolicy(
 
 // Every malicious script of the zone (js_integrity_score below 10), active or infrequent.
 const malicious = readSettings.apply(async (settings) =>
-  (await edgeguard.maliciousScripts(zoneId, {}, settings)).map((script) => `${script.url} (js_integrity_score ${script.js_integrity_score})`),
+  (await edgeguard.maliciousScripts(zoneId, {}, settings)).map(
+    (script) => `${script.url} (js_integrity_score ${script.js_integrity_score})`,
+  ),
 );
 
 // The active scripts per host, with the malicious ones named: the list a policy is tuned from.

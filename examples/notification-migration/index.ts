@@ -16,12 +16,14 @@ const readSettings = edgeguard.stackReadSettings();
 
 // Every pool of the account, read at each deployment: a pool added later joins the notification
 // on the next `pulumi up`.
-const poolIds = readSettings.apply(async (settings) => (await edgeguard.listPools(accountId, settings)).map((pool) => pool.id));
+const poolIds = readSettings.apply(async (settings) =>
+  (await edgeguard.listPools(accountId, settings)).map((pool) => pool.id),
+);
 
 const health = new edgeguard.HealthNotification('pool-health', {
   accountId,
   name: 'Load balancer pool health',
-  description: 'Pools and origins turning unhealthy or healthy again (replaces the pools\' notification_email)',
+  description: "Pools and origins turning unhealthy or healthy again (replaces the pools' notification_email)",
   // The ids are not secret; only the settings they were read with carry the token.
   poolIds: pulumi.unsecret(poolIds),
   newHealth: ['Unhealthy', 'Healthy'],
@@ -30,7 +32,11 @@ const health = new edgeguard.HealthNotification('pool-health', {
 });
 
 // dependsOn: the e-mails come off only once the notification exists.
-const migration = new edgeguard.PoolNotificationMigration('retire-legacy-pool-emails', { accountId }, { dependsOn: [health] });
+const migration = new edgeguard.PoolNotificationMigration(
+  'retire-legacy-pool-emails',
+  { accountId },
+  { dependsOn: [health] },
+);
 
 export const healthNotification = {
   id: health.notificationId,

@@ -8,7 +8,6 @@ import type { HttpClient, PollOptions } from './http';
  * so that callers never build it.
  */
 
-
 /** Contract: the statuses of spec 3 in lowercase, plus `pending` (ownership not validated yet). */
 export const CUSTOM_HOSTNAME_STATUSES = ['pending', 'active', 'moved', 'blocked', 'caa_error'] as const;
 /** A custom hostname's `status`. */
@@ -24,7 +23,6 @@ export const CERTIFICATE_AUTHORITIES = ['google', 'lets_encrypt'] as const;
 export type CertificateAuthority = (typeof CERTIFICATE_AUTHORITIES)[number];
 /** What a client may ask for: `""` lets the service choose (spec 2.9). */
 export type RequestedCertificateAuthority = '' | CertificateAuthority;
-
 
 /** The `ssl` settings of a create or an edit (spec 2.9). */
 export interface CustomHostnameSsl {
@@ -99,7 +97,11 @@ export function customHostnameSchema(vendor: string) {
     .transform((record, ctx): CustomHostname => {
       const branding = record[brandingField];
       if (typeof branding !== 'boolean') {
-        ctx.addIssue({ code: 'custom', path: [brandingField], message: `must be a boolean (is the vendor setting "${vendor}" the service's?)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [brandingField],
+          message: `must be a boolean (is the vendor setting "${vendor}" the service's?)`,
+        });
         return z.NEVER;
       }
       return {
@@ -153,7 +155,11 @@ export async function createCustomHostname(
 }
 
 /** GET one custom hostname; a `NotFoundError` once it is gone (deleted, or 7 days in `moved`). */
-export async function getCustomHostname(http: HttpClient, zoneId: string, customHostnameId: string): Promise<CustomHostname> {
+export async function getCustomHostname(
+  http: HttpClient,
+  zoneId: string,
+  customHostnameId: string,
+): Promise<CustomHostname> {
   const answer = await http.send({
     operation: 'get custom hostname',
     method: 'GET',
@@ -164,15 +170,29 @@ export async function getCustomHostname(http: HttpClient, zoneId: string, custom
 }
 
 /** Every custom hostname of the zone (optionally of one hostname), page by page. */
-export function listCustomHostnames(http: HttpClient, zoneId: string, params: CustomHostnameListParams = {}, perPage = 50): AsyncGenerator<CustomHostname> {
+export function listCustomHostnames(
+  http: HttpClient,
+  zoneId: string,
+  params: CustomHostnameListParams = {},
+  perPage = 50,
+): AsyncGenerator<CustomHostname> {
   return http.paginate(
-    { operation: 'list custom hostnames', path: collectionPath(zoneId), query: { hostname: params.hostname }, result: z.array(customHostnameSchema(http.settings.vendor)) },
+    {
+      operation: 'list custom hostnames',
+      path: collectionPath(zoneId),
+      query: { hostname: params.hostname },
+      result: z.array(customHostnameSchema(http.settings.vendor)),
+    },
     perPage,
   );
 }
 
 /** The zone's custom hostname named `hostname` (compared lowercase, as the service stores it), if any. */
-export async function findCustomHostname(http: HttpClient, zoneId: string, hostname: string): Promise<CustomHostname | undefined> {
+export async function findCustomHostname(
+  http: HttpClient,
+  zoneId: string,
+  hostname: string,
+): Promise<CustomHostname | undefined> {
   const wanted = hostname.toLowerCase();
   for await (const record of listCustomHostnames(http, zoneId, { hostname: wanted })) {
     if (record.hostname === wanted) return record;
@@ -181,12 +201,23 @@ export async function findCustomHostname(http: HttpClient, zoneId: string, hostn
 }
 
 /** PATCH the `ssl` settings (spec 4). The service restarts validation, which is how `moved` is left. */
-export async function editCustomHostname(http: HttpClient, zoneId: string, customHostnameId: string, params: CustomHostnameEditParams): Promise<CustomHostname> {
+export async function editCustomHostname(
+  http: HttpClient,
+  zoneId: string,
+  customHostnameId: string,
+  params: CustomHostnameEditParams,
+): Promise<CustomHostname> {
   const answer = await http.send({
     operation: 'edit custom hostname',
     method: 'PATCH',
     path: itemPath(zoneId, customHostnameId),
-    body: { ssl: { method: params.ssl.method, type: params.ssl.type, certificate_authority: params.ssl.certificate_authority } },
+    body: {
+      ssl: {
+        method: params.ssl.method,
+        type: params.ssl.type,
+        certificate_authority: params.ssl.certificate_authority,
+      },
+    },
     result: customHostnameSchema(http.settings.vendor),
   });
   return answer.result;
@@ -194,7 +225,12 @@ export async function editCustomHostname(http: HttpClient, zoneId: string, custo
 
 /** DELETE a custom hostname; the answer is `{id}` (contract). A `NotFoundError` if it was gone. */
 export async function deleteCustomHostname(http: HttpClient, zoneId: string, customHostnameId: string): Promise<void> {
-  await http.send({ operation: 'delete custom hostname', method: 'DELETE', path: itemPath(zoneId, customHostnameId), result: z.object({ id: z.string() }) });
+  await http.send({
+    operation: 'delete custom hostname',
+    method: 'DELETE',
+    path: itemPath(zoneId, customHostnameId),
+    result: z.object({ id: z.string() }),
+  });
 }
 
 /** Options of {@link waitForStatus}: when to give up and how often to look. */
@@ -215,7 +251,17 @@ export interface WaitOutcome {
  * Reads `current` again until its status is one of `statuses` or `timeoutMs` has passed.
  * Validation is the service's work (the owner publishes DNS), so this waits on it.
  */
-export async function waitForStatus(http: HttpClient, zoneId: string, current: CustomHostname, options: WaitOptions): Promise<WaitOutcome> {
-  const { value, reached } = await http.poll(current, () => getCustomHostname(http, zoneId, current.id), (record) => options.statuses.includes(record.status), options);
+export async function waitForStatus(
+  http: HttpClient,
+  zoneId: string,
+  current: CustomHostname,
+  options: WaitOptions,
+): Promise<WaitOutcome> {
+  const { value, reached } = await http.poll(
+    current,
+    () => getCustomHostname(http, zoneId, current.id),
+    (record) => options.statuses.includes(record.status),
+    options,
+  );
   return { record: value, reached };
 }

@@ -42,7 +42,8 @@ export class EdgeGuardError extends Error {
 
   /** Sets `values` as read-only properties that are not enumerable. Subclasses declare them with `declare readonly`. */
   protected keep<K extends keyof this>(values: Pick<this, K>): void {
-    for (const [key, value] of Object.entries(values)) Object.defineProperty(this, key, { value, enumerable: false, writable: false, configurable: true });
+    for (const [key, value] of Object.entries(values))
+      Object.defineProperty(this, key, { value, enumerable: false, writable: false, configurable: true });
   }
 }
 
@@ -64,7 +65,8 @@ export class APIError extends EdgeGuardError {
     request: RequestDescription,
     headers: Readonly<Record<string, string | string[] | undefined>> = {},
   ) {
-    const detail = errors.length > 0 ? errors.map((e) => `[${e.code}] ${e.message}`).join('; ') : 'no error details in the response';
+    const detail =
+      errors.length > 0 ? errors.map((e) => `[${e.code}] ${e.message}`).join('; ') : 'no error details in the response';
     super(`${request.operation} (${request.method} ${request.path}) failed: HTTP ${status}: ${detail}`);
     this.keep({ status, errors, request, headers });
   }
@@ -75,7 +77,12 @@ export class APIError extends EdgeGuardError {
   }
 
   /** The right subclass for `status`. */
-  static of(status: number, errors: readonly ApiErrorEntry[], request: RequestDescription, headers: Record<string, string | string[] | undefined> = {}): APIError {
+  static of(
+    status: number,
+    errors: readonly ApiErrorEntry[],
+    request: RequestDescription,
+    headers: Record<string, string | string[] | undefined> = {},
+  ): APIError {
     const Class =
       status === 400
         ? BadRequestError

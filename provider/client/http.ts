@@ -2,7 +2,13 @@ import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 import { z } from 'zod';
 import { fieldPath } from '../../rules/zod';
 import type { Settings } from '../settings';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIResponseError, type RequestDescription } from './errors';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIResponseError,
+  type RequestDescription,
+} from './errors';
 import { Pacer, type PaceLimit } from './pacing';
 import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } from './retry';
 
@@ -131,7 +137,11 @@ export class HttpClient {
 
   /** Sends `spec` under the retry policy and returns its parsed result. */
   async send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.output<S>>> {
-    const description: RequestDescription = { operation: spec.operation, method: spec.method, path: withQuery(spec.path, spec.query) };
+    const description: RequestDescription = {
+      operation: spec.operation,
+      method: spec.method,
+      path: withQuery(spec.path, spec.query),
+    };
     const context = { recoverable: spec.recover !== undefined, policy: this.policy, random: Math.random };
     let state = FIRST_ATTEMPT;
     for (;;) {
@@ -154,7 +164,10 @@ export class HttpClient {
   }
 
   /** Every item of a paged list, page by page (`page`/`per_page`), as an async iterator. */
-  async *paginate<S extends z.ZodType>(spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>, perPage: number): AsyncGenerator<z.output<S>> {
+  async *paginate<S extends z.ZodType>(
+    spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>,
+    perPage: number,
+  ): AsyncGenerator<z.output<S>> {
     for (let page = 1; ; page++) {
       const answer = await this.send({ ...spec, method: 'GET', query: { ...spec.query, page, per_page: perPage } });
       yield* answer.result;
@@ -168,7 +181,12 @@ export class HttpClient {
    * and double, so a quick change is seen quickly. For waiting on the service's own work (a
    * hostname's validation), which is not a retry. The caller has just read `first`.
    */
-  async poll<T>(first: T, read: () => Promise<T>, done: (value: T) => boolean, options: PollOptions): Promise<{ value: T; reached: boolean }> {
+  async poll<T>(
+    first: T,
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    options: PollOptions,
+  ): Promise<{ value: T; reached: boolean }> {
     const maxInterval = options.maxIntervalMs ?? 10_000;
     const deadline = this.now() + options.timeoutMs;
     let interval = options.intervalMs ?? 1_000;
@@ -186,14 +204,19 @@ export class HttpClient {
   private headers(hasBody: boolean): Record<string, string> {
     const credentials = this.settings.credentials;
     const headers: Record<string, string> =
-      credentials.kind === 'token' ? { authorization: `Bearer ${credentials.token}` } : { 'x-auth-email': credentials.email, 'x-auth-key': credentials.key };
+      credentials.kind === 'token'
+        ? { authorization: `Bearer ${credentials.token}` }
+        : { 'x-auth-email': credentials.email, 'x-auth-key': credentials.key };
     if (hasBody) headers['content-type'] = 'application/json';
     headers.accept = 'application/json';
     return headers;
   }
 
   /** One attempt, holding a pacer slot for it when the request is paced. */
-  private async pacedAttempt<S extends z.ZodType>(spec: RequestSpec<S>, description: RequestDescription): Promise<Answer<z.output<S>>> {
+  private async pacedAttempt<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    description: RequestDescription,
+  ): Promise<Answer<z.output<S>>> {
     if (!spec.pace) return this.attempt(spec, description);
     const slot = await this.pacer.acquire(spec.pace);
     try {
@@ -208,7 +231,10 @@ export class HttpClient {
     }
   }
 
-  private async attempt<S extends z.ZodType>(spec: RequestSpec<S>, description: RequestDescription): Promise<Answer<z.output<S>>> {
+  private async attempt<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    description: RequestDescription,
+  ): Promise<Answer<z.output<S>>> {
     const url = `${this.settings.baseUrl}/${description.path}`;
     let response: Dispatcher.ResponseData;
     let text: string;
@@ -223,11 +249,24 @@ export class HttpClient {
       text = await response.body.text();
     } catch (error) {
       const name = (error as Error).name;
-      if (name === 'TimeoutError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-        throw new APIConnectionTimeoutError(description, `no answer within ${this.timeoutMs} ms`, this.settings.baseUrl);
+      if (
+        name === 'TimeoutError' ||
+        error instanceof undiciErrors.HeadersTimeoutError ||
+        error instanceof undiciErrors.BodyTimeoutError
+      ) {
+        throw new APIConnectionTimeoutError(
+          description,
+          `no answer within ${this.timeoutMs} ms`,
+          this.settings.baseUrl,
+        );
       }
       const code = errorCode(error);
-      throw new APIConnectionError(description, code ? `${code} (${(error as Error).message})` : (error as Error).message, this.settings.baseUrl, code);
+      throw new APIConnectionError(
+        description,
+        code ? `${code} (${(error as Error).message})` : (error as Error).message,
+        this.settings.baseUrl,
+        code,
+      );
     }
     let json: unknown;
     try {
@@ -254,7 +293,9 @@ export class HttpClient {
 }
 
 function withQuery(path: string, query: RequestSpec<z.ZodType>['query']): string {
-  const entries = Object.entries(query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined);
+  const entries = Object.entries(query ?? {}).filter(
+    (entry): entry is [string, string | number] => entry[1] !== undefined,
+  );
   if (entries.length === 0) return path;
   return `${path}?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
 }
@@ -267,7 +308,8 @@ function errorCode(error: unknown): string | undefined {
 
 /** A failure as the retry policy sees it. */
 function attemptFailure(failure: APIError | APIConnectionError): AttemptFailure {
-  if (failure instanceof APIError) return { kind: 'status', status: failure.status, retryAfter: failure.headers['retry-after'] };
+  if (failure instanceof APIError)
+    return { kind: 'status', status: failure.status, retryAfter: failure.headers['retry-after'] };
   if (failure instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
   return { kind: 'connection', code: failure.code };
 }

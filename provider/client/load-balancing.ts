@@ -40,7 +40,12 @@ const poolsPath = (accountId: string) => `accounts/${accountId}/load_balancers/p
 
 /** Every pool of the account, in the contract's order (name ascending, the order the bulk edit pages). */
 export async function listPools(http: HttpClient, params: PoolListParams): Promise<Pool[]> {
-  const answer = await http.send({ operation: 'list load-balancing pools', method: 'GET', path: poolsPath(params.accountId), result: z.array(poolSchema) });
+  const answer = await http.send({
+    operation: 'list load-balancing pools',
+    method: 'GET',
+    path: poolsPath(params.accountId),
+    result: z.array(poolSchema),
+  });
   return answer.result;
 }
 

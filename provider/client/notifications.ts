@@ -82,13 +82,23 @@ const policyPath = (accountId: string, policyId: string) => `${policiesPath(acco
 
 /** Every notification policy of the account (contract: one page). */
 export async function listAlertPolicies(http: HttpClient, params: AlertPolicyListParams): Promise<AlertPolicy[]> {
-  const answer = await http.send({ operation: 'list notification policies', method: 'GET', path: policiesPath(params.accountId), result: z.array(alertPolicySchema) });
+  const answer = await http.send({
+    operation: 'list notification policies',
+    method: 'GET',
+    path: policiesPath(params.accountId),
+    result: z.array(alertPolicySchema),
+  });
   return answer.result;
 }
 
 /** One policy; a `NotFoundError` when it does not exist. */
 export async function getAlertPolicy(http: HttpClient, params: AlertPolicyGetParams): Promise<AlertPolicy> {
-  const answer = await http.send({ operation: 'get notification policy', method: 'GET', path: policyPath(params.accountId, params.policyId), result: alertPolicySchema });
+  const answer = await http.send({
+    operation: 'get notification policy',
+    method: 'GET',
+    path: policyPath(params.accountId, params.policyId),
+    result: alertPolicySchema,
+  });
   return answer.result;
 }
 
@@ -98,7 +108,10 @@ function setKey(values: readonly string[] | undefined): string {
 }
 
 /** Whether two policies watch the same things: the same filters, each compared as a set. */
-export function sameFilters(a: Readonly<Record<string, readonly string[]>>, b: Readonly<Record<string, readonly string[]>>): boolean {
+export function sameFilters(
+  a: Readonly<Record<string, readonly string[]>>,
+  b: Readonly<Record<string, readonly string[]>>,
+): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((key) => setKey(a[key]) === setKey(b[key]));
 }
@@ -118,7 +131,12 @@ export async function createAlertPolicy(http: HttpClient, params: AlertPolicyCre
     result: idOnly,
     recover: async () => {
       const matches = (await listAlertPolicies(http, { accountId }))
-        .filter((found) => found.name === policy.name && found.alert_type === policy.alert_type && sameFilters(found.filters, policy.filters))
+        .filter(
+          (found) =>
+            found.name === policy.name &&
+            found.alert_type === policy.alert_type &&
+            sameFilters(found.filters, policy.filters),
+        )
         .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
       const newest = matches.at(-1);
       return newest === undefined ? undefined : { id: newest.id };
@@ -129,10 +147,21 @@ export async function createAlertPolicy(http: HttpClient, params: AlertPolicyCre
 
 /** Replaces every field of a policy (PUT of the full body). */
 export async function updateAlertPolicy(http: HttpClient, params: AlertPolicyUpdateParams): Promise<void> {
-  await http.send({ operation: 'update notification policy', method: 'PUT', path: policyPath(params.accountId, params.policyId), body: params.policy, result: idOnly });
+  await http.send({
+    operation: 'update notification policy',
+    method: 'PUT',
+    path: policyPath(params.accountId, params.policyId),
+    body: params.policy,
+    result: idOnly,
+  });
 }
 
 /** Deletes a policy; a `NotFoundError` when it does not exist. */
 export async function deleteAlertPolicy(http: HttpClient, params: AlertPolicyDeleteParams): Promise<void> {
-  await http.send({ operation: 'delete notification policy', method: 'DELETE', path: policyPath(params.accountId, params.policyId), result: idOnly });
+  await http.send({
+    operation: 'delete notification policy',
+    method: 'DELETE',
+    path: policyPath(params.accountId, params.policyId),
+    result: idOnly,
+  });
 }

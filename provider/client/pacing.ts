@@ -42,7 +42,8 @@ export class Pacer {
    * @param now - The clock of the window. Default: `Date.now`.
    */
   constructor(
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) =>
+      new Promise<void>((resolve) => setTimeout(resolve, ms)),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -50,7 +51,10 @@ export class Pacer {
   acquire(limit: PaceLimit): Promise<PaceSlot> {
     const previous = this.queues.get(limit.key) ?? Promise.resolve();
     const turn = previous.then(() => this.waitForRoom(limit));
-    this.queues.set(limit.key, turn.catch(() => undefined));
+    this.queues.set(
+      limit.key,
+      turn.catch(() => undefined),
+    );
     return turn;
   }
 
@@ -69,7 +73,10 @@ export class Pacer {
             entry.at = this.now();
             if (outcome === 'refused') {
               const list = this.entries.get(limit.key) ?? [];
-              this.entries.set(limit.key, list.filter((other) => other !== entry));
+              this.entries.set(
+                limit.key,
+                list.filter((other) => other !== entry),
+              );
             }
           },
         };

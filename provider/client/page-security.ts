@@ -43,7 +43,11 @@ export function pageSecuritySettingsSchema(vendor: string) {
     .transform((record, ctx): PageSecuritySettings => {
       const reporting = record[flag];
       if (typeof reporting !== 'boolean') {
-        ctx.addIssue({ code: 'custom', path: [flag], message: `must be a boolean (is the vendor setting "${vendor}" the service's?)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [flag],
+          message: `must be a boolean (is the vendor setting "${vendor}" the service's?)`,
+        });
         return z.NEVER;
       }
       return {
@@ -67,7 +71,11 @@ export async function getSettings(http: HttpClient, zoneId: string): Promise<Pag
 }
 
 /** PUT `zones/{zone_id}/page_security`; the answer holds only `enabled` and `updated_at` (spec 4). */
-export async function updateSettings(http: HttpClient, zoneId: string, params: PageSecuritySettingsUpdateParams): Promise<z.output<typeof settingsUpdateResultSchema>> {
+export async function updateSettings(
+  http: HttpClient,
+  zoneId: string,
+  params: PageSecuritySettingsUpdateParams,
+): Promise<z.output<typeof settingsUpdateResultSchema>> {
   const answer = await http.send({
     operation: 'update page security settings',
     method: 'PUT',
@@ -182,8 +190,21 @@ function detectedQuery(params: DetectedListParams): Record<string, string | unde
 }
 
 /** Every script of the zone matching `params`, `perPage` per request. */
-export function listScripts(http: HttpClient, zoneId: string, params: ScriptListParams, perPage: number): AsyncGenerator<Script> {
-  return http.paginate({ operation: 'list page security scripts', path: zonePath(zoneId, '/scripts'), query: detectedQuery(params), result: z.array(scriptSchema) }, perPage);
+export function listScripts(
+  http: HttpClient,
+  zoneId: string,
+  params: ScriptListParams,
+  perPage: number,
+): AsyncGenerator<Script> {
+  return http.paginate(
+    {
+      operation: 'list page security scripts',
+      path: zonePath(zoneId, '/scripts'),
+      query: detectedQuery(params),
+      result: z.array(scriptSchema),
+    },
+    perPage,
+  );
 }
 
 /** GET one script, with `page_urls` and `versions`. */
@@ -198,9 +219,19 @@ export async function getScript(http: HttpClient, zoneId: string, scriptId: stri
 }
 
 /** Every connection of the zone matching `params`, `perPage` per request. */
-export function listConnections(http: HttpClient, zoneId: string, params: ConnectionListParams, perPage: number): AsyncGenerator<Connection> {
+export function listConnections(
+  http: HttpClient,
+  zoneId: string,
+  params: ConnectionListParams,
+  perPage: number,
+): AsyncGenerator<Connection> {
   return http.paginate(
-    { operation: 'list page security connections', path: zonePath(zoneId, '/connections'), query: detectedQuery(params), result: z.array(connectionSchema) },
+    {
+      operation: 'list page security connections',
+      path: zonePath(zoneId, '/connections'),
+      query: detectedQuery(params),
+      result: z.array(connectionSchema),
+    },
     perPage,
   );
 }
@@ -217,8 +248,21 @@ export async function getConnection(http: HttpClient, zoneId: string, connection
 }
 
 /** Every cookie of the zone matching `params`, `perPage` per request. */
-export function listCookies(http: HttpClient, zoneId: string, params: CookieListParams, perPage: number): AsyncGenerator<Cookie> {
-  return http.paginate({ operation: 'list page security cookies', path: zonePath(zoneId, '/cookies'), query: detectedQuery(params), result: z.array(cookieSchema) }, perPage);
+export function listCookies(
+  http: HttpClient,
+  zoneId: string,
+  params: CookieListParams,
+  perPage: number,
+): AsyncGenerator<Cookie> {
+  return http.paginate(
+    {
+      operation: 'list page security cookies',
+      path: zonePath(zoneId, '/cookies'),
+      query: detectedQuery(params),
+      result: z.array(cookieSchema),
+    },
+    perPage,
+  );
 }
 
 /** GET one cookie. */
@@ -256,7 +300,12 @@ export type PageSecurityPolicyUpdateParams = PageSecurityPolicyCreateParams;
 
 /** GET the zone's policies; the list is answered whole (contract: one page). */
 export async function listPolicies(http: HttpClient, zoneId: string): Promise<PageSecurityPolicy[]> {
-  const answer = await http.send({ operation: 'list CSP policies', method: 'GET', path: zonePath(zoneId, '/policies'), result: z.array(pageSecurityPolicySchema) });
+  const answer = await http.send({
+    operation: 'list CSP policies',
+    method: 'GET',
+    path: zonePath(zoneId, '/policies'),
+    result: z.array(pageSecurityPolicySchema),
+  });
   return answer.result;
 }
 
@@ -276,7 +325,11 @@ export async function getPolicy(http: HttpClient, zoneId: string, policyId: stri
  * hearing), the first policy of the zone equal in every field is taken as ours rather than
  * creating a second one.
  */
-export async function createPolicy(http: HttpClient, zoneId: string, params: PageSecurityPolicyCreateParams): Promise<PageSecurityPolicy> {
+export async function createPolicy(
+  http: HttpClient,
+  zoneId: string,
+  params: PageSecurityPolicyCreateParams,
+): Promise<PageSecurityPolicy> {
   const body: PageSecurityPolicyCreateParams = {
     description: params.description,
     action: params.action,
@@ -304,12 +357,23 @@ export async function createPolicy(http: HttpClient, zoneId: string, params: Pag
 }
 
 /** PUT a policy with the full body (contract); the answer is the updated policy. */
-export async function updatePolicy(http: HttpClient, zoneId: string, policyId: string, params: PageSecurityPolicyUpdateParams): Promise<PageSecurityPolicy> {
+export async function updatePolicy(
+  http: HttpClient,
+  zoneId: string,
+  policyId: string,
+  params: PageSecurityPolicyUpdateParams,
+): Promise<PageSecurityPolicy> {
   const answer = await http.send({
     operation: 'update CSP policy',
     method: 'PUT',
     path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
-    body: { description: params.description, action: params.action, expression: params.expression, enabled: params.enabled, value: params.value },
+    body: {
+      description: params.description,
+      action: params.action,
+      expression: params.expression,
+      enabled: params.enabled,
+      value: params.value,
+    },
     result: pageSecurityPolicySchema,
   });
   return answer.result;
@@ -317,5 +381,10 @@ export async function updatePolicy(http: HttpClient, zoneId: string, policyId: s
 
 /** DELETE a policy; the answer is `{id}` (contract). */
 export async function deletePolicy(http: HttpClient, zoneId: string, policyId: string): Promise<void> {
-  await http.send({ operation: 'delete CSP policy', method: 'DELETE', path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`), result: z.object({ id: z.string() }) });
+  await http.send({
+    operation: 'delete CSP policy',
+    method: 'DELETE',
+    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    result: z.object({ id: z.string() }),
+  });
 }

@@ -90,7 +90,8 @@ export function decideRetry(failure: AttemptFailure, state: RetryState, context:
   });
 
   if (failure.kind === 'status' && failure.status === 429) {
-    const waitMs = retryAfterMs(failure.retryAfter, context.nowMs) ?? backoffMs(state.attempt, policy.backoff, context.random);
+    const waitMs =
+      retryAfterMs(failure.retryAfter, context.nowMs) ?? backoffMs(state.attempt, policy.backoff, context.random);
     const waited = state.rateLimitWaitedMs + waitMs;
     if (waited > policy.maxRateLimitWaitMs) return FAIL;
     return retry(waitMs, { ...state, rateLimitWaitedMs: waited });

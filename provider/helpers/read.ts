@@ -65,7 +65,10 @@ async function read<T>(settings: ReadSettings | undefined, call: (client: HttpCl
 }
 
 /** {@link read} for a paged list. */
-async function* readEach<T>(settings: ReadSettings | undefined, list: (client: HttpClient) => AsyncGenerator<T>): AsyncGenerator<T> {
+async function* readEach<T>(
+  settings: ReadSettings | undefined,
+  list: (client: HttpClient) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
   try {
     yield* list(clientFrom({ explicit: settings ?? {} }));
   } catch (error) {
@@ -75,7 +78,8 @@ async function* readEach<T>(settings: ReadSettings | undefined, list: (client: H
 
 function perPageOf(options: ListOptions): number {
   const perPage = options.perPage ?? DEFAULT_PER_PAGE;
-  if (!Number.isInteger(perPage) || perPage < 1) throw new RangeError(`perPage must be a whole number of at least 1 (got ${perPage})`);
+  if (!Number.isInteger(perPage) || perPage < 1)
+    throw new RangeError(`perPage must be a whole number of at least 1 (got ${perPage})`);
   return perPage;
 }
 
@@ -84,17 +88,29 @@ function perPageOf(options: ListOptions): number {
  * (`for await (const script of listScripts(zoneId))`). Only `active` ones unless `status` says
  * otherwise (spec 3); `hosts` keeps scripts served from those hostnames.
  */
-export async function* listScripts(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Script> {
+export async function* listScripts(
+  zoneId: string,
+  options: ListOptions = {},
+  settings?: ReadSettings,
+): AsyncGenerator<Script> {
   yield* readEach(settings, (client) => pageSecurity.listScripts(client, zoneId, options, perPageOf(options)));
 }
 
 /** Every outgoing connection detected on the zone; options as for {@link listScripts}. */
-export async function* listConnections(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Connection> {
+export async function* listConnections(
+  zoneId: string,
+  options: ListOptions = {},
+  settings?: ReadSettings,
+): AsyncGenerator<Connection> {
   yield* readEach(settings, (client) => pageSecurity.listConnections(client, zoneId, options, perPageOf(options)));
 }
 
 /** Every cookie detected on the zone; options as for {@link listScripts}. */
-export async function* listCookies(zoneId: string, options: ListOptions = {}, settings?: ReadSettings): AsyncGenerator<Cookie> {
+export async function* listCookies(
+  zoneId: string,
+  options: ListOptions = {},
+  settings?: ReadSettings,
+): AsyncGenerator<Cookie> {
   yield* readEach(settings, (client) => pageSecurity.listCookies(client, zoneId, options, perPageOf(options)));
 }
 
@@ -126,7 +142,11 @@ export function isMalicious(script: Pick<Script, 'js_integrity_score'>): boolean
 const DETECTED_STATUSES = ['active', 'infrequent'] as const;
 
 /** Every malicious script of the zone, of every status (active first, then infrequent). */
-export async function maliciousScripts(zoneId: string, options: MaliciousScriptsOptions = {}, settings?: ReadSettings): Promise<Script[]> {
+export async function maliciousScripts(
+  zoneId: string,
+  options: MaliciousScriptsOptions = {},
+  settings?: ReadSettings,
+): Promise<Script[]> {
   const found: Script[] = [];
   for (const status of DETECTED_STATUSES) {
     for await (const script of listScripts(zoneId, { ...options, status }, settings)) {

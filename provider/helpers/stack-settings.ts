@@ -9,9 +9,11 @@ import type { ReadSettings } from './read';
  */
 export function stackReadSettings(): pulumi.Output<ReadSettings> {
   const config = new pulumi.Config('edgeguard');
-  return pulumi.all([config.get('baseUrl'), config.getSecret('apiToken'), config.get('vendor')]).apply(([baseUrl, apiToken, vendor]) => ({
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(apiToken ? { apiToken } : {}),
-    ...(vendor ? { vendor } : {}),
-  }));
+  return pulumi
+    .all([config.get('baseUrl'), config.getSecret('apiToken'), config.get('vendor')])
+    .apply(([baseUrl, apiToken, vendor]) => ({
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(apiToken ? { apiToken } : {}),
+      ...(vendor ? { vendor } : {}),
+    }));
 }

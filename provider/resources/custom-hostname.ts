@@ -94,7 +94,11 @@ export class CustomHostname extends pulumi.dynamic.Resource {
    * existing one without managing it (what {@link CustomHostname.get} does).
    */
   constructor(name: string, args: CustomHostnameArgs, opts?: pulumi.CustomResourceOptions);
-  constructor(name: string, args: CustomHostnameLookupArgs, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(
+    name: string,
+    args: CustomHostnameLookupArgs,
+    opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> },
+  );
   constructor(name: string, args: CustomHostnameArgs | CustomHostnameLookupArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       runtimeProvider('custom-hostname'),
@@ -120,7 +124,12 @@ export class CustomHostname extends pulumi.dynamic.Resource {
    * Reads an existing custom hostname without managing it: the way to use a hostname that another
    * stack or a person created, since dynamic resources cannot be imported.
    */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, lookup: CustomHostnameLookupArgs, opts?: pulumi.CustomResourceOptions): CustomHostname {
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    lookup: CustomHostnameLookupArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ): CustomHostname {
     return new CustomHostname(name, lookup, { ...opts, id });
   }
 }

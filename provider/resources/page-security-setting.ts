@@ -31,7 +31,13 @@ export class PageSecuritySetting extends pulumi.dynamic.Resource {
     super(
       runtimeProvider('page-security-setting'),
       name,
-      { ...args, updatedAt: undefined, useVendorReportingEndpoint: undefined, useConnectionUrlPath: undefined, enabledBeforeCreate: undefined },
+      {
+        ...args,
+        updatedAt: undefined,
+        useVendorReportingEndpoint: undefined,
+        useConnectionUrlPath: undefined,
+        enabledBeforeCreate: undefined,
+      },
       opts,
       'edgeguard',
       'PageSecuritySetting',

@@ -25,12 +25,17 @@ export function runtimeProvider(runtime: string): pulumi.dynamic.ResourceProvide
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 function shim(runtime: string): pulumi.dynamic.ResourceProvider {
-  type Runtime = pulumi.dynamic.ResourceProvider & Required<Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>>;
+  type Runtime = pulumi.dynamic.ResourceProvider &
+    Required<
+      Pick<pulumi.dynamic.ResourceProvider, 'configure' | 'check' | 'diff' | 'create' | 'read' | 'update' | 'delete'>
+    >;
   const load = (): Runtime => {
     // Loaded at call time inside the serialized code, so that nothing of the module is captured.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { createRequire } = require('node:module') as typeof import('node:module');
-    return (createRequire(`${process.cwd()}/program.js`)(`pulumi-edgeguard/runtime/${runtime}`) as { provider: Runtime }).provider;
+    return (
+      createRequire(`${process.cwd()}/program.js`)(`pulumi-edgeguard/runtime/${runtime}`) as { provider: Runtime }
+    ).provider;
   };
   return {
     configure: (req) => load().configure(req),

@@ -33,7 +33,10 @@ function unknownOnPath(root: unknown, path: ReadonlyArray<PropertyKey>): boolean
  * Parses `news` with `schema`. Known and valid: the parsed inputs (defaults applied). Otherwise
  * the failures of the known parts; with unknowns and no failure, the inputs as given.
  */
-export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string, unknown>): pulumi.dynamic.CheckResult<z.output<S> | Record<string, unknown>> {
+export function checkInputs<S extends z.ZodType>(
+  schema: S,
+  news: Record<string, unknown>,
+): pulumi.dynamic.CheckResult<z.output<S> | Record<string, unknown>> {
   const parsed = schema.safeParse(news);
   if (parsed.success) return { inputs: parsed.data };
   const failures = parsed.error.issues

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import { policyDescriptionField, ruleField } from '../../rules/zod';
-import { createPolicy, deletePolicy, getPolicy, POLICY_ACTIONS, updatePolicy, type PageSecurityPolicy, type PageSecurityPolicyCreateParams } from '../client/page-security';
+import {
+  createPolicy,
+  deletePolicy,
+  getPolicy,
+  POLICY_ACTIONS,
+  updatePolicy,
+  type PageSecurityPolicy,
+  type PageSecurityPolicyCreateParams,
+} from '../client/page-security';
 import { zoneIdSchema } from './check';
 import { http } from './context';
 import { defineRuntime, ownerOf, type Runtime } from './define';
@@ -86,7 +94,10 @@ function canonicalValue(text: string): string | undefined {
  * repeated sources, whitespace and case in `value` are no change; `expression` compares by its
  * hostname.
  */
-export function changedProperties(olds: Partial<CspPolicyOutputs>, news: CspPolicyInputs): Array<keyof CspPolicyInputs> {
+export function changedProperties(
+  olds: Partial<CspPolicyOutputs>,
+  news: CspPolicyInputs,
+): Array<keyof CspPolicyInputs> {
   const changed: Array<keyof CspPolicyInputs> = [];
   if (olds.zoneId !== news.zoneId) changed.push('zoneId');
   if (olds.description !== news.description) changed.push('description');

@@ -45,7 +45,8 @@ const MAX_WAIT_TIMEOUT_SECONDS = 3600;
  */
 const REVALIDATE: readonly CustomHostnameStatus[] = ['moved', 'caa_error', 'blocked'];
 
-const boolean = (what: string) => z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)}): ${what}` });
+const boolean = (what: string) =>
+  z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)}): ${what}` });
 
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z
@@ -56,9 +57,15 @@ export const inputsSchema = z
       {
         method: choice(SSL_METHODS, 'how ownership is proven for the certificate'),
         type: choice(SSL_TYPES, 'the certificate type'),
-        certificateAuthority: choice(['', ...CERTIFICATE_AUTHORITIES], 'the certificate authority ("" lets the service choose)').default(''),
+        certificateAuthority: choice(
+          ['', ...CERTIFICATE_AUTHORITIES],
+          'the certificate authority ("" lets the service choose)',
+        ).default(''),
       },
-      { error: (issue) => `${issue.input === undefined ? 'is required' : 'must be an object'}: the certificate settings, as in { method: "txt", type: "dv" }` },
+      {
+        error: (issue) =>
+          `${issue.input === undefined ? 'is required' : 'must be an object'}: the certificate settings, as in { method: "txt", type: "dv" }`,
+      },
     ),
     branding: boolean('whether the certificate Common Name is a shared service hostname').default(false),
     waitForActive: boolean('whether create and update wait until the hostname is active').default(false),
@@ -72,12 +79,16 @@ export const inputsSchema = z
   .refine((inputs) => inputs.hostname.length <= COMMON_NAME_LIMIT || inputs.branding, {
     path: ['hostname'],
     // Judged only once hostname and branding are themselves valid (and known during preview).
-    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'hostname' || issue.path?.[0] === 'branding'),
+    when: (payload) =>
+      !payload.issues.some((issue) => issue.path?.[0] === 'hostname' || issue.path?.[0] === 'branding'),
     error: (issue) => tooLongMessage(issue.input),
   });
 
 function tooLongMessage(inputs: unknown): string {
-  const hostname = typeof inputs === 'object' && inputs !== null && 'hostname' in inputs && typeof inputs.hostname === 'string' ? inputs.hostname : '';
+  const hostname =
+    typeof inputs === 'object' && inputs !== null && 'hostname' in inputs && typeof inputs.hostname === 'string'
+      ? inputs.hostname
+      : '';
   return (
     `"${hostname}" is ${hostname.length} characters long, over the ${COMMON_NAME_LIMIT}-character limit of a certificate Common Name (RFC 5280): ` +
     `the service refuses it with error 1469. Set branding to true (the Common Name is then a shared service hostname and this ` +
@@ -133,11 +144,19 @@ function outputs(inputs: CustomHostnameInputs, record: CustomHostname): CustomHo
  * `certificateAuthorityInUse`); a named CA is used as given, so a different one in use was set
  * by someone else.
  */
-function liveInputs(olds: Partial<CustomHostnameOutputs>, zoneId: string, record: CustomHostname): CustomHostnameInputs {
+function liveInputs(
+  olds: Partial<CustomHostnameOutputs>,
+  zoneId: string,
+  record: CustomHostname,
+): CustomHostnameInputs {
   return {
     zoneId,
     hostname: record.hostname,
-    ssl: { method: record.ssl.method, type: record.ssl.type, certificateAuthority: olds.ssl?.certificateAuthority === '' ? '' : record.ssl.certificate_authority },
+    ssl: {
+      method: record.ssl.method,
+      type: record.ssl.type,
+      certificateAuthority: olds.ssl?.certificateAuthority === '' ? '' : record.ssl.certificate_authority,
+    },
     branding: record.branding,
     waitForActive: olds.waitForActive ?? false,
     waitTimeoutSeconds: olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS,
@@ -146,11 +165,20 @@ function liveInputs(olds: Partial<CustomHostnameOutputs>, zoneId: string, record
 
 /** DNS names and ids compare case-insensitively; anything else (a preview unknown) as given. */
 function sameName(left: unknown, right: unknown): boolean {
-  return typeof left === 'string' && typeof right === 'string' ? left.toLowerCase() === right.toLowerCase() : left === right;
+  return typeof left === 'string' && typeof right === 'string'
+    ? left.toLowerCase() === right.toLowerCase()
+    : left === right;
 }
 
-function sameSsl(olds: Partial<CustomHostnameInputs['ssl']> | undefined, news: Partial<CustomHostnameInputs['ssl']> | undefined): boolean {
-  return olds?.method === news?.method && olds?.type === news?.type && (olds?.certificateAuthority ?? '') === (news?.certificateAuthority ?? '');
+function sameSsl(
+  olds: Partial<CustomHostnameInputs['ssl']> | undefined,
+  news: Partial<CustomHostnameInputs['ssl']> | undefined,
+): boolean {
+  return (
+    olds?.method === news?.method &&
+    olds?.type === news?.type &&
+    (olds?.certificateAuthority ?? '') === (news?.certificateAuthority ?? '')
+  );
 }
 
 /**
@@ -159,7 +187,10 @@ function sameSsl(olds: Partial<CustomHostnameInputs['ssl']> | undefined, news: P
  * that needs validation again (`moved`, `caa_error`, `blocked`), or a hostname not active while
  * `waitForActive` asks for one, is a change too, so that `pulumi up` after a refresh acts on it.
  */
-export function diffCustomHostname(olds: Partial<CustomHostnameOutputs>, news: Partial<CustomHostnameInputs>): pulumi.dynamic.DiffResult {
+export function diffCustomHostname(
+  olds: Partial<CustomHostnameOutputs>,
+  news: Partial<CustomHostnameInputs>,
+): pulumi.dynamic.DiffResult {
   const replaces: string[] = [];
   if (!sameName(olds.zoneId, news.zoneId)) replaces.push('zoneId');
   if (!sameName(olds.hostname, news.hostname)) replaces.push('hostname');
@@ -167,8 +198,14 @@ export function diffCustomHostname(olds: Partial<CustomHostnameOutputs>, news: P
   const updates: string[] = [];
   if (!sameSsl(olds.ssl, news.ssl)) updates.push('ssl');
   if ((olds.waitForActive ?? false) !== (news.waitForActive ?? false)) updates.push('waitForActive');
-  if ((olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) !== (news.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS)) updates.push('waitTimeoutSeconds');
-  const revalidate = olds.status !== undefined && (REVALIDATE.includes(olds.status) || (news.waitForActive === true && olds.status !== 'active'));
+  if (
+    (olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) !==
+    (news.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS)
+  )
+    updates.push('waitTimeoutSeconds');
+  const revalidate =
+    olds.status !== undefined &&
+    (REVALIDATE.includes(olds.status) || (news.waitForActive === true && olds.status !== 'active'));
   return {
     changes: replaces.length > 0 || updates.length > 0 || revalidate,
     replaces,
@@ -190,7 +227,9 @@ export class CustomHostnameNotReadyError extends PartialFailure {
 }
 
 function serviceReports(record: CustomHostname): string {
-  return record.verification_errors.length > 0 ? ` The service reports: ${record.verification_errors.map((e) => JSON.stringify(e)).join('; ')}` : '';
+  return record.verification_errors.length > 0
+    ? ` The service reports: ${record.verification_errors.map((e) => JSON.stringify(e)).join('; ')}`
+    : '';
 }
 
 function caaAdvice(record: CustomHostname, inputs: CustomHostnameInputs): string {
@@ -216,7 +255,9 @@ function ownershipAdvice(record: CustomHostname): string {
 /** Why `record` does not satisfy `inputs`, as a message that says what to do; `undefined` when it does. */
 function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): string | undefined {
   const subject = `custom hostname "${record.hostname}" (${record.id} in zone ${inputs.zoneId})`;
-  const waited = inputs.waitForActive ? ` after waiting up to ${inputs.waitTimeoutSeconds} s for it to become active` : '';
+  const waited = inputs.waitForActive
+    ? ` after waiting up to ${inputs.waitTimeoutSeconds} s for it to become active`
+    : '';
   switch (record.status) {
     case 'active':
       return undefined;
@@ -248,7 +289,12 @@ function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): 
 async function ensureReady(record: CustomHostname, inputs: CustomHostnameInputs): Promise<CustomHostname> {
   let current = record;
   if (inputs.waitForActive && current.status !== 'active') {
-    current = (await waitForStatus(http(), inputs.zoneId, current, { statuses: ['active'], timeoutMs: inputs.waitTimeoutSeconds * 1000 })).record;
+    current = (
+      await waitForStatus(http(), inputs.zoneId, current, {
+        statuses: ['active'],
+        timeoutMs: inputs.waitTimeoutSeconds * 1000,
+      })
+    ).record;
   }
   const message = notReadyMessage(current, inputs);
   if (message !== undefined) {
@@ -288,7 +334,11 @@ export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
   async create(inputs) {
     let record: CustomHostname;
     try {
-      record = await createCustomHostname(http(), inputs.zoneId, { hostname: inputs.hostname, ssl: wireSsl(inputs.ssl), branding: inputs.branding });
+      record = await createCustomHostname(http(), inputs.zoneId, {
+        hostname: inputs.hostname,
+        ssl: wireSsl(inputs.ssl),
+        branding: inputs.branding,
+      });
     } catch (error) {
       if (error instanceof ConflictError && error.hasCode(DUPLICATE_HOSTNAME)) throw await alreadyExists(inputs, error);
       throw error;
@@ -309,7 +359,9 @@ export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
     const revalidate = !sameSsl(olds.ssl, inputs.ssl) || REVALIDATE.includes(olds.status);
     let record: CustomHostname;
     try {
-      record = revalidate ? await editCustomHostname(http(), inputs.zoneId, id, { ssl: wireSsl(inputs.ssl) }) : await getCustomHostname(http(), inputs.zoneId, id);
+      record = revalidate
+        ? await editCustomHostname(http(), inputs.zoneId, id, { ssl: wireSsl(inputs.ssl) })
+        : await getCustomHostname(http(), inputs.zoneId, id);
     } catch (error) {
       if (error instanceof NotFoundError) throw goneSinceRefresh(id, inputs.zoneId, error);
       throw error;

@@ -52,11 +52,18 @@ export function parsedInputs<I>(resource: string, schema: z.ZodType<I>, raw: Rec
  * The zone or account a stored resource belongs to. A resource read with `get` and no arguments
  * has none, and nothing can be found without it.
  */
-export function ownerOf(resource: string, id: string, props: Partial<Record<'zoneId' | 'accountId', unknown>> | undefined, key: 'zoneId' | 'accountId'): string {
+export function ownerOf(
+  resource: string,
+  id: string,
+  props: Partial<Record<'zoneId' | 'accountId', unknown>> | undefined,
+  key: 'zoneId' | 'accountId',
+): string {
   const value = props?.[key];
   if (typeof value !== 'string' || value === '') {
     const what = key === 'zoneId' ? 'zone' : 'account';
-    throw new ResourceStateError(`${resource} ${id}: its ${what} is not known; pass ${key} in the resource's arguments (with get, in its state argument) to read it`);
+    throw new ResourceStateError(
+      `${resource} ${id}: its ${what} is not known; pass ${key} in the resource's arguments (with get, in its state argument) to read it`,
+    );
   }
   return value;
 }
@@ -81,12 +88,15 @@ async function engineCall<T>(call: () => Promise<T>, raw?: Record<string, unknow
 }
 
 /** The dynamic provider of `runtime`: the object the shim's methods delegate to. */
-export function defineRuntime<I extends object, O extends object>(runtime: Runtime<I, O>): Required<Omit<pulumi.dynamic.ResourceProvider, 'checkConfig' | 'diffConfig'>> & pulumi.dynamic.ResourceProvider {
+export function defineRuntime<I extends object, O extends object>(
+  runtime: Runtime<I, O>,
+): Required<Omit<pulumi.dynamic.ResourceProvider, 'checkConfig' | 'diffConfig'>> & pulumi.dynamic.ResourceProvider {
   const inputs = (raw: Record<string, unknown>) => parsedInputs(runtime.resource, runtime.inputs, raw);
   return {
     configure,
 
-    check: (_olds: Record<string, unknown>, news: Record<string, unknown>) => Promise.resolve(checkInputs(runtime.inputs, news)),
+    check: (_olds: Record<string, unknown>, news: Record<string, unknown>) =>
+      Promise.resolve(checkInputs(runtime.inputs, news)),
 
     diff: (_id: string, olds: O, news: I) => Promise.resolve(runtime.diff(olds, news)),
 
@@ -103,7 +113,8 @@ export function defineRuntime<I extends object, O extends object>(runtime: Runti
         }
       }),
 
-    update: (id: string, olds: O, raw: Record<string, unknown>) => engineCall(async () => ({ outs: await runtime.update(id, olds, inputs(raw)) }), raw),
+    update: (id: string, olds: O, raw: Record<string, unknown>) =>
+      engineCall(async () => ({ outs: await runtime.update(id, olds, inputs(raw)) }), raw),
 
     delete: (id: string, props: O) =>
       engineCall(async () => {

@@ -47,7 +47,11 @@ const inputsSchema = z.object({
     .refine((name) => name.trim() !== '', 'must not be empty: give the notification a name'),
   description: z.string(expecting('a string')).default(''),
   enabled: z.boolean(expecting('true or false')).default(true),
-  poolIds: nonEmptySet(hexIdSchema('a pool id'), 'pool ids', 'must name at least one pool: the notification fires for the pools listed here'),
+  poolIds: nonEmptySet(
+    hexIdSchema('a pool id'),
+    'pool ids',
+    'must name at least one pool: the notification fires for the pools listed here',
+  ),
   newHealth: nonEmptySet(
     z.enum(HEALTH_STATES, expecting('"Unhealthy" or "Healthy"')),
     '"Unhealthy" and/or "Healthy"',

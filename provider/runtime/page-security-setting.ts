@@ -14,7 +14,10 @@ import { defineRuntime, type Runtime } from './define';
 export const inputsSchema = z.object({
   zoneId: zoneIdSchema,
   enabled: z.boolean({
-    error: (issue) => (issue.input === undefined ? 'is required: true to turn page security on, false to turn it off' : `must be true or false (got ${JSON.stringify(issue.input)})`),
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required: true to turn page security on, false to turn it off'
+        : `must be true or false (got ${JSON.stringify(issue.input)})`,
   }),
 });
 
@@ -43,7 +46,10 @@ function outputs(zoneId: string, live: PageSecuritySettings, enabledBeforeCreate
 }
 
 /** Which properties differ between the old outputs and the new inputs. */
-export function changedProperties(olds: Partial<PageSecuritySettingOutputs>, news: PageSecuritySettingInputs): Array<keyof PageSecuritySettingInputs> {
+export function changedProperties(
+  olds: Partial<PageSecuritySettingOutputs>,
+  news: PageSecuritySettingInputs,
+): Array<keyof PageSecuritySettingInputs> {
   const changed: Array<keyof PageSecuritySettingInputs> = [];
   if (olds.zoneId !== news.zoneId) changed.push('zoneId');
   if (olds.enabled !== news.enabled) changed.push('enabled');
@@ -73,7 +79,10 @@ export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutp
   async read(id, props) {
     const live = await getSettings(http(), id);
     // A resource read with `get` (no create) has no earlier value: what it is now is the one to keep.
-    return { props: outputs(id, live, props.enabledBeforeCreate ?? live.enabled), inputs: { zoneId: id, enabled: live.enabled } };
+    return {
+      props: outputs(id, live, props.enabledBeforeCreate ?? live.enabled),
+      inputs: { zoneId: id, enabled: live.enabled },
+    };
   },
 
   async update(id, olds, news) {

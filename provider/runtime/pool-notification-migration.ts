@@ -35,7 +35,9 @@ function integerFrom(min: number, max: number, why: string) {
 const inputsSchema = z.object({
   accountId: accountIdSchema,
   perPage: integerFrom(1, MAX_PER_PAGE, ' (pools per bulk edit; the API takes at most 1000)').default(MAX_PER_PAGE),
-  maxRounds: integerFrom(1, 10, ' (rounds of edits before giving up on pools that keep getting an e-mail)').default(DEFAULT_MAX_ROUNDS),
+  maxRounds: integerFrom(1, 10, ' (rounds of edits before giving up on pools that keep getting an e-mail)').default(
+    DEFAULT_MAX_ROUNDS,
+  ),
 });
 
 /** The inputs after `check`, defaults applied. */
@@ -109,11 +111,19 @@ export function newProgress(): MigrationProgress {
 /** The run's outputs from its progress; `removedEmails` includes the page in flight, if any. */
 function runOf(progress: MigrationProgress): MigrationRun {
   const removed = [...progress.cleared.values(), ...progress.inFlight];
-  return { poolsSeen: progress.seen.size, poolsCleared: progress.cleared.size, removedEmails: Object.fromEntries(removed.map((pool) => [pool.name, pool.notification_email])) };
+  return {
+    poolsSeen: progress.seen.size,
+    poolsCleared: progress.cleared.size,
+    removedEmails: Object.fromEntries(removed.map((pool) => [pool.name, pool.notification_email])),
+  };
 }
 
 /** Runs the migration of `inputs.accountId` (see the module's comment for the plan). */
-export async function migrate(client: HttpClient, inputs: PoolNotificationMigrationInputs, progress: MigrationProgress = newProgress()): Promise<MigrationRun> {
+export async function migrate(
+  client: HttpClient,
+  inputs: PoolNotificationMigrationInputs,
+  progress: MigrationProgress = newProgress(),
+): Promise<MigrationRun> {
   const { accountId, perPage, maxRounds } = inputs;
   for (let round = 1; ; round++) {
     const pools = await listPools(client, { accountId });
@@ -121,11 +131,18 @@ export async function migrate(client: HttpClient, inputs: PoolNotificationMigrat
     const withEmail = new Map(pools.filter((pool) => pool.notification_email !== '').map((pool) => [pool.id, pool]));
     progress.withEmail = withEmail.size;
     if (withEmail.size === 0) return runOf(progress);
-    if (round > maxRounds) throw new MigrationIncompleteError(accountId, [...withEmail.values()].map((pool) => pool.name), maxRounds);
+    if (round > maxRounds)
+      throw new MigrationIncompleteError(
+        accountId,
+        [...withEmail.values()].map((pool) => pool.name),
+        maxRounds,
+      );
     // Pages run one after another: the API edits a whole page in one request already, and a
     // page holding no e-mail is never sent, so little would be gained by running them at once.
     for (const page of pagesWithEmail(pools, perPage)) {
-      progress.inFlight = pools.slice((page - 1) * perPage, page * perPage).filter((pool) => pool.notification_email !== '');
+      progress.inFlight = pools
+        .slice((page - 1) * perPage, page * perPage)
+        .filter((pool) => pool.notification_email !== '');
       const after = await bulkEditPools(client, { accountId, notificationEmail: '', page, perPage });
       progress.inFlight = [];
       for (const pool of after) {
@@ -144,7 +161,12 @@ export async function migrate(client: HttpClient, inputs: PoolNotificationMigrat
  * forgotten, and the next `pulumi up` runs the migration again. A run that changed nothing fails
  * plainly.
  */
-function interrupted(error: unknown, inputs: PoolNotificationMigrationInputs, progress: MigrationProgress, earlier: Record<string, string>): unknown {
+function interrupted(
+  error: unknown,
+  inputs: PoolNotificationMigrationInputs,
+  progress: MigrationProgress,
+  earlier: Record<string, string>,
+): unknown {
   if (progress.cleared.size === 0 && progress.inFlight.length === 0) return error;
   const run = runOf(progress);
   const outs: PoolNotificationMigrationOutputs = {
@@ -164,7 +186,10 @@ function earlierRemovedEmails(olds: Partial<PoolNotificationMigrationOutputs>): 
 }
 
 /** Runs the migration, recording what it did if it stops part-way. */
-async function run(inputs: PoolNotificationMigrationInputs, earlier: Record<string, string>): Promise<PoolNotificationMigrationOutputs> {
+async function run(
+  inputs: PoolNotificationMigrationInputs,
+  earlier: Record<string, string>,
+): Promise<PoolNotificationMigrationOutputs> {
   const progress = newProgress();
   const done = await migrate(http(), inputs, progress).catch((error: unknown) => {
     throw interrupted(error, inputs, progress, earlier);
@@ -199,8 +224,13 @@ export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationM
   async read(id, props) {
     const stored = { ...props, accountId: props.accountId ?? id };
     const pools = await listPools(http(), { accountId: stored.accountId });
-    const outs = { ...stored, poolsWithEmail: pools.filter((pool) => pool.notification_email !== '').length } as PoolNotificationMigrationOutputs;
-    const inputs = Object.fromEntries(INPUT_KEYS.filter((key) => stored[key] !== undefined).map((key) => [key, stored[key]])) as PoolNotificationMigrationInputs;
+    const outs = {
+      ...stored,
+      poolsWithEmail: pools.filter((pool) => pool.notification_email !== '').length,
+    } as PoolNotificationMigrationOutputs;
+    const inputs = Object.fromEntries(
+      INPUT_KEYS.filter((key) => stored[key] !== undefined).map((key) => [key, stored[key]]),
+    ) as PoolNotificationMigrationInputs;
     return { props: outs, inputs };
   },
 

@@ -11,7 +11,13 @@ import { provider as healthNotification } from '../../provider/runtime/health-no
 import { provider as pageSecuritySetting } from '../../provider/runtime/page-security-setting';
 import { provider as poolNotificationMigration } from '../../provider/runtime/pool-notification-migration';
 import { listPools, listScripts, maliciousScripts, resolveSettings } from '../../provider';
-import { APIConnectionError, AuthenticationError, BadRequestError, EdgeGuardError, PermissionDeniedError } from '../../provider/client/errors';
+import {
+  APIConnectionError,
+  AuthenticationError,
+  BadRequestError,
+  EdgeGuardError,
+  PermissionDeniedError,
+} from '../../provider/client/errors';
 import { createPolicy } from '../../provider/client/page-security';
 import { http } from '../../provider/runtime/context';
 import { ResourceStateError } from '../../provider/runtime/define';
@@ -49,7 +55,7 @@ const outcomes: Record<string, string> = {};
 const savedEnv: Record<string, string | undefined> = {};
 
 function keep(where: string, value: unknown): void {
-  produced.push({ where, text: typeof value === 'string' ? value : JSON.stringify(value) ?? String(value) });
+  produced.push({ where, text: typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)) });
 }
 
 function keepError(where: string, error: unknown): void {
@@ -73,7 +79,11 @@ async function capturingOutput<T>(run: () => Promise<T>): Promise<T> {
       return true;
     }),
     ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
-      jest.spyOn(console, level).mockImplementation((...args: unknown[]) => keep(`console.${level}`, args.map((a) => inspect(a, { depth: 20 })).join(' '))),
+      jest
+        .spyOn(console, level)
+        .mockImplementation((...args: unknown[]) =>
+          keep(`console.${level}`, args.map((a) => inspect(a, { depth: 20 })).join(' ')),
+        ),
     ),
   ];
   try {
@@ -99,16 +109,39 @@ async function operation(name: string, run: () => Promise<unknown>): Promise<voi
 
 async function configure(provider: pulumi.dynamic.ResourceProvider, settings: Record<string, string>): Promise<void> {
   const config = Object.fromEntries(Object.entries(settings).map(([key, value]) => [`edgeguard:${key}`, value]));
-  await provider.configure!({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } } as pulumi.dynamic.ConfigureRequest);
+  await provider.configure!({
+    config: { get: (key: string) => config[key], require: (key: string) => config[key]! },
+  } as pulumi.dynamic.ConfigureRequest);
 }
 
 async function configureAll(settings: Record<string, string>): Promise<void> {
-  for (const provider of [cspPolicy, customHostname, healthNotification, pageSecuritySetting, poolNotificationMigration]) await configure(provider, settings);
+  for (const provider of [
+    cspPolicy,
+    customHostname,
+    healthNotification,
+    pageSecuritySetting,
+    poolNotificationMigration,
+  ])
+    await configure(provider, settings);
 }
 
 const withToken = () => ({ baseUrl: emu.baseUrl, apiToken: TOKEN });
-const cspInputs = { zoneId: Z, description: 'Sweep', action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self' js.stripe.com", enabled: true };
-const hostnameInputs = (hostname: string) => ({ zoneId: Z, hostname, ssl: { method: 'txt', type: 'dv', certificateAuthority: '' }, branding: false, waitForActive: false, waitTimeoutSeconds: 300 });
+const cspInputs = {
+  zoneId: Z,
+  description: 'Sweep',
+  action: 'log',
+  expression: 'http.host eq "shop.example.com"',
+  value: "script-src 'self' js.stripe.com",
+  enabled: true,
+};
+const hostnameInputs = (hostname: string) => ({
+  zoneId: Z,
+  hostname,
+  ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+  branding: false,
+  waitForActive: false,
+  waitTimeoutSeconds: 300,
+});
 
 beforeAll(async () => {
   for (const name of Object.keys(process.env).filter((key) => key.startsWith('EDGEGUARD_'))) {
@@ -141,20 +174,31 @@ test('operations that fail: each fails as expected, and its error is kept', asyn
   await configureAll({ baseUrl: emu.baseUrl, apiToken: BAD_TOKEN });
   await operation('401: a bad token', () => pageSecuritySetting.create!({ zoneId: Z, enabled: true }));
   await operation('401: a bad token (read helper)', async () => {
-    for await (const script of listScripts(Z, {}, { baseUrl: emu.baseUrl, apiToken: BAD_TOKEN })) keep('script', script);
+    for await (const script of listScripts(Z, {}, { baseUrl: emu.baseUrl, apiToken: BAD_TOKEN }))
+      keep('script', script);
   });
 
   await configureAll({ baseUrl: emu.baseUrl, apiEmail: EMAIL, apiKey: KEY });
   await operation('403: e-mail + key for page security', () => cspPolicy.create!(cspInputs));
 
   await configureAll({ baseUrl: emu.baseUrl, apiToken: SCOPED_TOKEN });
-  await operation('403: a token scoped to another zone', () => customHostname.create!(hostnameInputs('scoped.customer.example')));
+  await operation('403: a token scoped to another zone', () =>
+    customHostname.create!(hostnameInputs('scoped.customer.example')),
+  );
 
   await configureAll(withToken());
   await operation('400: a malformed id, with the token', () => customHostname.read!('not-an-id', { zoneId: Z }));
-  await operation('inputs check would refuse, handed to create anyway', () => cspPolicy.create!({ ...cspInputs, value: "script-src 'self' http://" }));
+  await operation('inputs check would refuse, handed to create anyway', () =>
+    cspPolicy.create!({ ...cspInputs, value: "script-src 'self' http://" }),
+  );
   await operation('400: a value check would refuse, sent through the client', () =>
-    createPolicy(http(), Z, { description: '', action: 'log', expression: cspInputs.expression as string, enabled: 'true', value: "script-src 'self' http://" }),
+    createPolicy(http(), Z, {
+      description: '',
+      action: 'log',
+      expression: cspInputs.expression as string,
+      enabled: 'true',
+      value: "script-src 'self' http://",
+    }),
   );
   await operation('409: a hostname that exists already', async () => {
     const taken = await emu.api('POST', `zones/${Z}/custom_hostnames`, {
@@ -166,14 +210,23 @@ test('operations that fail: each fails as expected, and its error is kept', asyn
   });
 
   await configureAll({ baseUrl: `http://127.0.0.1:${closedPort}/client/v4`, apiToken: TOKEN });
-  await operation('connection refused, with the token', () => healthNotification.create!({ accountId: ACCOUNT_ID, name: 'n', poolIds: ['b'.repeat(32)] }));
+  await operation('connection refused, with the token', () =>
+    healthNotification.create!({ accountId: ACCOUNT_ID, name: 'n', poolIds: ['b'.repeat(32)] }),
+  );
 
   await configureAll({ baseUrl: 'ftp://127.0.0.1/client/v4', apiToken: TOKEN });
-  await operation('SettingsError: a bad address, with the token', () => pageSecuritySetting.create!({ zoneId: Z, enabled: true }));
+  await operation('SettingsError: a bad address, with the token', () =>
+    pageSecuritySetting.create!({ zoneId: Z, enabled: true }),
+  );
   await configureAll({ baseUrl: emu.baseUrl, apiKey: KEY });
-  await operation('SettingsError: a key without its e-mail', () => poolNotificationMigration.create!({ accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 }));
+  await operation('SettingsError: a key without its e-mail', () =>
+    poolNotificationMigration.create!({ accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 }),
+  );
   await operation('SettingsError: resolveSettings with a key and a bad vendor', async () =>
-    resolveSettings({ explicit: { baseUrl: emu.baseUrl, apiToken: TOKEN, apiKey: KEY, apiEmail: EMAIL, vendor: 'Not A Vendor' }, env: {} }),
+    resolveSettings({
+      explicit: { baseUrl: emu.baseUrl, apiToken: TOKEN, apiKey: KEY, apiEmail: EMAIL, vendor: 'Not A Vendor' },
+      env: {},
+    }),
   );
 
   expect(outcomes).toEqual({
@@ -211,7 +264,10 @@ test('operations that succeed: every resource through create, read, update and d
   });
   await operation('custom hostname: a create whose response is lost, then read and delete', async () => {
     // Every create's response is lost; the client must find the hostname rather than post again.
-    expect((await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/custom_hostnames'] })).status).toBe(200);
+    expect(
+      (await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/custom_hostnames'] }))
+        .status,
+    ).toBe(200);
     try {
       const created = await customHostname.create!(hostnameInputs('lost.customer.example'));
       const read = await customHostname.read!(created.id, created.outs);
@@ -223,11 +279,19 @@ test('operations that succeed: every resource through create, read, update and d
   });
   await operation('health notification: create, read, update, delete', async () => {
     const pools = await listPools(ACCOUNT_ID, { baseUrl: emu.baseUrl, apiToken: TOKEN });
-    const inputs = { accountId: ACCOUNT_ID, name: 'Sweep health', poolIds: pools.map((p) => p.id), emails: ['noc@example.com'] };
+    const inputs = {
+      accountId: ACCOUNT_ID,
+      name: 'Sweep health',
+      poolIds: pools.map((p) => p.id),
+      emails: ['noc@example.com'],
+    };
     const checked = (await healthNotification.check!({}, inputs)).inputs;
     const created = await healthNotification.create!(checked);
     const read = await healthNotification.read!(created.id, created.outs);
-    const updated = await healthNotification.update!(created.id, created.outs, { ...checked, newHealth: ['Unhealthy'] });
+    const updated = await healthNotification.update!(created.id, created.outs, {
+      ...checked,
+      newHealth: ['Unhealthy'],
+    });
     await healthNotification.delete!(created.id, updated.outs);
     return { pools, created, read, updated };
   });
@@ -237,14 +301,18 @@ test('operations that succeed: every resource through create, read, update and d
     const read = await poolNotificationMigration.read!(created.id, created.outs);
     return { created, read };
   });
-  await operation('read helpers with explicit settings', async () => maliciousScripts(Z, {}, { baseUrl: emu.baseUrl, apiToken: TOKEN }));
+  await operation('read helpers with explicit settings', async () =>
+    maliciousScripts(Z, {}, { baseUrl: emu.baseUrl, apiToken: TOKEN }),
+  );
 
   const succeeded = Object.entries(outcomes).slice(before);
   expect(succeeded).toEqual(succeeded.map(([name]) => [name, 'ok']));
   expect(succeeded).toHaveLength(6);
   // The lost response happened, and was recovered without a second hostname.
   const log = await emu.requests(0);
-  expect(log.filter((r) => r.method === 'POST' && r.path.endsWith('/custom_hostnames') && r.status === null)).toHaveLength(1);
+  expect(
+    log.filter((r) => r.method === 'POST' && r.path.endsWith('/custom_hostnames') && r.status === null),
+  ).toHaveLength(1);
 }, 120_000);
 
 test('no credential appears in anything the operations produced, the request log, the state or the data directory', async () => {
@@ -252,10 +320,12 @@ test('no credential appears in anything the operations produced, the request log
   keep('emulator state', (await emu.control('GET', 'state')).body.result);
   // The data directory while the emulator runs (the journal of every write) and after a clean
   // stop (the snapshot the journal is folded into).
-  const dataFiles = () => fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const dataFiles = () =>
+    fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
   const keepDataFiles = (when: string) => {
     const files = dataFiles();
-    for (const file of files) keep(`data dir ${when}: ${file.name}`, fs.readFileSync(path.join(file.parentPath, file.name), 'latin1'));
+    for (const file of files)
+      keep(`data dir ${when}: ${file.name}`, fs.readFileSync(path.join(file.parentPath, file.name), 'latin1'));
     return files.map((file) => file.name);
   };
   expect(keepDataFiles('running')).toEqual(expect.arrayContaining(['journal.log']));
@@ -265,16 +335,26 @@ test('no credential appears in anything the operations produced, the request log
 
   // What was searched is real: errors from every failing operation, the log, the data directory,
   // which holds the seeded token as its SHA-256 (so the files were read, and hold token-derived data).
-  expect(produced.filter((p) => p.where.endsWith(": message"))).toHaveLength(12);
-  const dataDirText = produced.filter((p) => p.where.startsWith('data dir')).map((p) => p.text).join('\n');
+  expect(produced.filter((p) => p.where.endsWith(': message'))).toHaveLength(12);
+  const dataDirText = produced
+    .filter((p) => p.where.startsWith('data dir'))
+    .map((p) => p.text)
+    .join('\n');
   expect(dataDirText).toContain(createHash('sha256').update(SCOPED_TOKEN).digest('hex'));
   expect(dataDirText).toContain('lost.customer.example');
   expect(produced.find((p) => p.where === 'emulator request log')!.text).toContain('"credential":"key"');
 
-  const forms = (secret: string) => [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), Buffer.from(secret).toString('hex')];
+  const forms = (secret: string) => [
+    secret,
+    Buffer.from(secret).toString('base64'),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('hex'),
+  ];
   const leaks = Object.entries(SECRETS).flatMap(([name, secret]) =>
     produced.filter((p) => forms(secret).some((form) => p.text.includes(form))).map((p) => `${name} in ${p.where}`),
   );
-  process.stdout.write(`credentials sweep: ${Object.keys(outcomes).length} operations, ${produced.length} texts searched (${produced.reduce((n, p) => n + p.text.length, 0)} characters), ${files.length} data files\n`);
+  process.stdout.write(
+    `credentials sweep: ${Object.keys(outcomes).length} operations, ${produced.length} texts searched (${produced.reduce((n, p) => n + p.text.length, 0)} characters), ${files.length} data files\n`,
+  );
   expect(leaks).toEqual([]);
 }, 60_000);

@@ -32,7 +32,10 @@ beforeAll(async () => {
     projectDir: path.join(__dirname, 'projects', 'one-hostname'),
     emu,
     token: TOKEN,
-    config: { 'edgeguard-e2e-one-hostname:zoneId': { value: SAAS_ZONE }, 'edgeguard-e2e-one-hostname:hostname': { value: HOSTNAME } },
+    config: {
+      'edgeguard-e2e-one-hostname:zoneId': { value: SAAS_ZONE },
+      'edgeguard-e2e-one-hostname:hostname': { value: HOSTNAME },
+    },
   });
 }, 60_000);
 afterAll(async () => {
@@ -49,7 +52,9 @@ test('a blocked hostname fails the up saying to release the hold, and stays in t
   const live = await hostnames();
   expect(live.map((h) => h.status)).toEqual(['blocked']);
   const state = await engine.stack.exportStack();
-  const recorded = state.deployment.resources.filter((r: { type: string }) => r.type === 'pulumi-nodejs:dynamic/edgeguard:CustomHostname');
+  const recorded = state.deployment.resources.filter(
+    (r: { type: string }) => r.type === 'pulumi-nodejs:dynamic/edgeguard:CustomHostname',
+  );
   expect(recorded).toHaveLength(1);
   expect(recorded[0].id).toBe(live[0]!.id);
   expect(recorded[0].outputs.status).toBe('blocked');

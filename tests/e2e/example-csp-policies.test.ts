@@ -26,7 +26,8 @@ const DECLARED = {
   'Checkout: block every script outside the allow list (PCI DSS 6.4.3)': {
     action: 'allow',
     expression: 'http.host eq "checkout.example.com"',
-    value: "script-src 'self' https://js.stripe.com/v3/ https://www.google.com/recaptcha/api.js 'sha256-kGUQiECb7HTB3+cdt9SV9OGtiju37vTHScB5TlU3tzo='",
+    value:
+      "script-src 'self' https://js.stripe.com/v3/ https://www.google.com/recaptcha/api.js 'sha256-kGUQiECb7HTB3+cdt9SV9OGtiju37vTHScB5TlU3tzo='",
   },
   'Shop: report scripts from anywhere but the asset server and the payment widget': {
     action: 'log',
@@ -39,7 +40,6 @@ const STOREFRONT_VALUE = DECLARED['Storefront: report scripts outside the review
 let emu: TestEmulator;
 let engine: EngineStack;
 let program: string;
-
 
 async function listPolicies(): Promise<Array<Record<string, string>>> {
   const listed = await emu.api('GET', POLICIES);
@@ -81,7 +81,15 @@ test('preview shows the creates, up deploys the policies and reads the scripts, 
 
   // The program creates the policies concurrently, so their order in the list is not fixed.
   const live = (await listPolicies()).sort((a, b) => a.description!.localeCompare(b.description!));
-  expect(live.map(({ description, action, expression, value, enabled }) => ({ description, action, expression, value, enabled }))).toEqual(
+  expect(
+    live.map(({ description, action, expression, value, enabled }) => ({
+      description,
+      action,
+      expression,
+      value,
+      enabled,
+    })),
+  ).toEqual(
     Object.entries(DECLARED)
       .map(([description, policy]) => ({ description, ...policy, enabled: 'true' }))
       .sort((a, b) => a.description.localeCompare(b.description)),
@@ -89,7 +97,11 @@ test('preview shows the creates, up deploys the policies and reads the scripts, 
   const byDescription = new Map(live.map((policy) => [policy.description, policy]));
   const exported = up.outputs.policies!.value;
   expect(exported).toEqual({
-    storefront: { id: byDescription.get('Storefront: report scripts outside the reviewed list')!.id, action: 'log', value: STOREFRONT_VALUE },
+    storefront: {
+      id: byDescription.get('Storefront: report scripts outside the reviewed list')!.id,
+      action: 'log',
+      value: STOREFRONT_VALUE,
+    },
     checkout: {
       id: byDescription.get('Checkout: block every script outside the allow list (PCI DSS 6.4.3)')!.id,
       action: 'allow',
@@ -127,7 +139,9 @@ test('a value changed through the API shows at refresh, and the next up puts the
   const [storefront] = (await listPolicies()).filter((policy) => policy.value === STOREFRONT_VALUE);
   expect(storefront).toBeDefined();
   const { id, description, action, expression, enabled } = storefront!;
-  const changed = await emu.api('PUT', `${POLICIES}/${id}`, { body: { description, action, expression, enabled, value: "script-src 'self' evil.example.net" } });
+  const changed = await emu.api('PUT', `${POLICIES}/${id}`, {
+    body: { description, action, expression, enabled, value: "script-src 'self' evil.example.net" },
+  });
   expect(changed.status).toBe(200);
 
   const refresh = await engine.refresh();
@@ -138,7 +152,9 @@ test('a value changed through the API shows at refresh, and the next up puts the
 
   expect((await emu.api('GET', `${POLICIES}/${id}`)).body.result.value).toBe(STOREFRONT_VALUE);
   const writes = (await emu.requests(mark)).filter((entry) => WRITES.has(entry.method));
-  expect(writes.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([`PUT /client/v4/${POLICIES}/${id} 200`]);
+  expect(writes.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+    `PUT /client/v4/${POLICIES}/${id} 200`,
+  ]);
 }, 180_000);
 
 test('a source added to one policy in the program is a change of its value and of nothing else', async () => {
@@ -155,7 +171,9 @@ test('a source added to one policy in the program is a change of its value and o
     const block = lines.slice(start + 1, end === -1 ? undefined : end);
     expect(block.join('\n')).toContain('storefront-report');
     // Every property of the resource is listed; only `value` carries a change marker.
-    const properties = block.filter((line) => !/^\s*\[(id|urn)=/.test(line)).map((line) => line.trim().replace(/\s+:/, ':'));
+    const properties = block
+      .filter((line) => !/^\s*\[(id|urn)=/.test(line))
+      .map((line) => line.trim().replace(/\s+:/, ':'));
     expect(properties).toEqual([
       'action: "log"',
       'description: "Storefront: report scripts outside the reviewed list"',
@@ -177,7 +195,9 @@ test('an invalid CSP source fails the preview naming value and the source, and w
     expect(failure).toBeInstanceOf(Error);
     const message = failure!.message;
     expect(message).toContain('storefront-report');
-    expect(message).toMatch(/value.*invalid source "https\/\/cdn\.example\.com" at position \d+: a scheme must be followed by "\:\/\/" \(write https:\/\/cdn\.example\.com\)/);
+    expect(message).toMatch(
+      /value.*invalid source "https\/\/cdn\.example\.com" at position \d+: a scheme must be followed by "\:\/\/" \(write https:\/\/cdn\.example\.com\)/,
+    );
   } finally {
     restoreProgram();
   }

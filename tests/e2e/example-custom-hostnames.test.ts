@@ -20,7 +20,6 @@ const LONG_HOSTNAME = 'checkout.eu-west-1.storefront.customer-two-retailer-group
 let emu: TestEmulator;
 let engine: EngineStack;
 
-
 async function listHostnames(): Promise<Array<Record<string, any>>> {
   const listed = await emu.api('GET', HOSTNAMES);
   expect(listed.status).toBe(200);
@@ -58,17 +57,34 @@ test('preview shows the creates, up creates both hostnames and waits for the lon
   expect([...live.keys()].sort()).toEqual([LONG_HOSTNAME, HOSTNAME].sort());
   const customer = live.get(HOSTNAME)!;
   const long = live.get(LONG_HOSTNAME)!;
-  expect({ status: customer.status, branding: customer.edgeguard_branding }).toEqual({ status: 'pending', branding: false });
-  expect({ status: long.status, branding: long.edgeguard_branding, ssl: long.ssl.status }).toEqual({ status: 'active', branding: true, ssl: 'active' });
+  expect({ status: customer.status, branding: customer.edgeguard_branding }).toEqual({
+    status: 'pending',
+    branding: false,
+  });
+  expect({ status: long.status, branding: long.edgeguard_branding, ssl: long.ssl.status }).toEqual({
+    status: 'active',
+    branding: true,
+    ssl: 'active',
+  });
 
   expect(up.outputs.customerHostname!.value).toEqual({
     id: customer.id,
     hostname: HOSTNAME,
     status: 'pending',
     certificateAuthority: 'google',
-    ownershipTxtRecord: { name: `_edgeguard-custom-hostname.${HOSTNAME}`, value: customer.ownership_verification.value },
+    ownershipTxtRecord: {
+      name: `_edgeguard-custom-hostname.${HOSTNAME}`,
+      value: customer.ownership_verification.value,
+    },
   });
-  expect(up.outputs.longCustomerHostname!.value).toEqual({ id: long.id, hostname: LONG_HOSTNAME, length: 65, branding: true, status: 'active', sslStatus: 'active' });
+  expect(up.outputs.longCustomerHostname!.value).toEqual({
+    id: long.id,
+    hostname: LONG_HOSTNAME,
+    length: 65,
+    branding: true,
+    status: 'active',
+    sslStatus: 'active',
+  });
 
   const again = await engine.preview({ expectNoChanges: true });
   expect(again.changeSummary).toEqual({ same: 3 });
@@ -95,7 +111,9 @@ test('a hostname whose DNS moved away shows at refresh, and the next up restarts
 
   // The PATCH restarted validation; with no record pointing at the zone, ownership is unproven again.
   const writes = (await emu.requests(mark)).filter((entry) => WRITES.has(entry.method));
-  expect(writes.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([`PATCH /client/v4/${HOSTNAMES}/${customer!.id} 200`]);
+  expect(writes.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+    `PATCH /client/v4/${HOSTNAMES}/${customer!.id} 200`,
+  ]);
   expect((await emu.api('GET', `${HOSTNAMES}/${customer!.id}`)).body.result.status).toBe('pending');
   expect(up.outputs.customerHostname!.value.status).toBe('pending');
   expect(up.outputs.longCustomerHostname!.value.status).toBe('active');
@@ -112,7 +130,9 @@ test('a 65-character hostname without branding fails the preview naming 1469 and
     expect(failure).toBeInstanceOf(Error);
     const message = failure!.message;
     expect(message).toContain('long-customer');
-    expect(message).toContain(`"${LONG_HOSTNAME}" is 65 characters long, over the 64-character limit of a certificate Common Name (RFC 5280)`);
+    expect(message).toContain(
+      `"${LONG_HOSTNAME}" is 65 characters long, over the 64-character limit of a certificate Common Name (RFC 5280)`,
+    );
     expect(message).toContain('error 1469');
     expect(message).toContain('Set branding to true');
   } finally {

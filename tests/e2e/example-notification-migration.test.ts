@@ -25,7 +25,6 @@ let emu: TestEmulator;
 let engine: EngineStack;
 let notificationId: string;
 
-
 async function listPools(): Promise<Pool[]> {
   const listed = await emu.api('GET', POOLS);
   expect(listed.status).toBe(200);
@@ -39,7 +38,9 @@ async function listAlertPolicies(): Promise<Array<Record<string, any>>> {
 }
 
 async function writesSince(mark: number): Promise<string[]> {
-  return (await emu.requests(mark)).filter((entry) => WRITES.has(entry.method)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+  return (await emu.requests(mark))
+    .filter((entry) => WRITES.has(entry.method))
+    .map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
 }
 
 beforeAll(async () => {
@@ -101,9 +102,13 @@ test('preview shows the creates, up adds the notification over every pool before
 
 test('an e-mail put back on a pool and a filter changed through the API show at refresh, and the next up clears and restores them', async () => {
   const pool = (await listPools())[17]!;
-  const putBack = await emu.api('PATCH', `${POOLS}/${pool.id}`, { body: { notification_email: 'legacy-ops@example.com' } });
+  const putBack = await emu.api('PATCH', `${POOLS}/${pool.id}`, {
+    body: { notification_email: 'legacy-ops@example.com' },
+  });
   expect(putBack.status).toBe(200);
-  const { name, description, enabled, alert_type, mechanisms, filters } = (await emu.api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result;
+  const { name, description, enabled, alert_type, mechanisms, filters } = (
+    await emu.api('GET', `${ALERT_POLICIES}/${notificationId}`)
+  ).body.result;
   const narrowed = await emu.api('PUT', `${ALERT_POLICIES}/${notificationId}`, {
     body: { name, description, enabled, alert_type, mechanisms, filters: { ...filters, new_health: ['Unhealthy'] } },
   });
@@ -115,11 +120,20 @@ test('an e-mail put back on a pool and a filter changed through the API show at 
   const up = await engine.up();
   expect(up.summary.resourceChanges).toEqual({ update: 2, same: 1 });
 
-  expect(await writesSince(mark)).toEqual([`PUT /client/v4/${ALERT_POLICIES}/${notificationId} 200`, `PATCH /client/v4/${POOLS} 200`]);
-  expect((await emu.api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result.filters.new_health).toEqual(['Healthy', 'Unhealthy']);
+  expect(await writesSince(mark)).toEqual([
+    `PUT /client/v4/${ALERT_POLICIES}/${notificationId} 200`,
+    `PATCH /client/v4/${POOLS} 200`,
+  ]);
+  expect((await emu.api('GET', `${ALERT_POLICIES}/${notificationId}`)).body.result.filters.new_health).toEqual([
+    'Healthy',
+    'Unhealthy',
+  ]);
   expect((await listPools()).filter((p) => p.notification_email !== '')).toEqual([]);
   const migration = up.outputs.legacyEmailMigration!.value;
-  expect({ poolsCleared: migration.poolsCleared, poolsWithEmail: migration.poolsWithEmail }).toEqual({ poolsCleared: 1, poolsWithEmail: 0 });
+  expect({ poolsCleared: migration.poolsCleared, poolsWithEmail: migration.poolsWithEmail }).toEqual({
+    poolsCleared: 1,
+    poolsWithEmail: 0,
+  });
   // The record of removed addresses keeps the first run's and adds this one.
   expect(Object.keys(migration.removedEmails)).toHaveLength(60);
   expect(migration.removedEmails[pool.name]).toBe('legacy-ops@example.com');

@@ -33,7 +33,6 @@ let engine: EngineStack;
 /** The emulator's page security setting of the zone before the stack existed. */
 let enabledBefore: boolean;
 
-
 async function ok<T = any>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const reply = await emu.api(method, apiPath, body !== undefined ? { body } : {});
   if (reply.status !== 200) throw new Error(`${method} ${apiPath}: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
@@ -57,8 +56,11 @@ async function publishDns(records: Array<{ type: string; name?: string; value: s
 
 /** `METHOD path` of the writes after `mark`, the path below `/client/v4/`, sorted. */
 async function writes(mark: number, on: TestEmulator = emu): Promise<string[]> {
-  const query = (q: Record<string, unknown>) => (Object.keys(q).length > 0 ? `?${new URLSearchParams(q as Record<string, string>).toString()}` : '');
-  return (await on.writesSince(mark)).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, '')}${query(r.query)} ${r.status}`).sort();
+  const query = (q: Record<string, unknown>) =>
+    Object.keys(q).length > 0 ? `?${new URLSearchParams(q as Record<string, string>).toString()}` : '';
+  return (await on.writesSince(mark))
+    .map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, '')}${query(r.query)} ${r.status}`)
+    .sort();
 }
 
 /** The stack outputs as plain values. */
@@ -76,7 +78,10 @@ function stateOutputs(name: string): Record<string, any> {
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /**
@@ -156,8 +161,18 @@ test('outputs match what the emulator holds: malicious scripts, pools covered an
     storefront: { id: expect.any(String), action: 'log', value: STOREFRONT_VALUE },
     checkout: { id: expect.any(String), action: 'allow', value: CHECKOUT_VALUE },
   });
-  expect(byId(out.cspPolicies.storefront.id)).toMatchObject({ action: 'log', value: STOREFRONT_VALUE, expression: 'http.host eq "www.example.com"', enabled: 'true' });
-  expect(byId(out.cspPolicies.checkout.id)).toMatchObject({ action: 'allow', value: CHECKOUT_VALUE, expression: 'http.host eq "checkout.example.com"', enabled: 'true' });
+  expect(byId(out.cspPolicies.storefront.id)).toMatchObject({
+    action: 'log',
+    value: STOREFRONT_VALUE,
+    expression: 'http.host eq "www.example.com"',
+    enabled: 'true',
+  });
+  expect(byId(out.cspPolicies.checkout.id)).toMatchObject({
+    action: 'allow',
+    value: CHECKOUT_VALUE,
+    expression: 'http.host eq "checkout.example.com"',
+    enabled: 'true',
+  });
   expect(out.pageSecurityEnabled).toBe(true);
   expect((await ok('GET', `zones/${ZONE}/page_security`)).enabled).toBe(true);
   expect(out.zone).toBe(ZONE);
@@ -179,7 +194,10 @@ test('drift made through the API is found by refresh and put back by the next up
   const storefrontId: string = out.cspPolicies.storefront.id;
   const storefront = await ok('GET', `zones/${ZONE}/page_security/policies/${storefrontId}`);
   const { id: _id, ...storefrontBody } = storefront;
-  await ok('PUT', `zones/${ZONE}/page_security/policies/${storefrontId}`, { ...storefrontBody, value: "script-src 'self' cdn.attacker.example.net" });
+  await ok('PUT', `zones/${ZONE}/page_security/policies/${storefrontId}`, {
+    ...storefrontBody,
+    value: "script-src 'self' cdn.attacker.example.net",
+  });
   const alert = await ok('GET', `accounts/${ACCOUNT}/alerting/v3/policies/${out.healthNotificationId}`);
   await ok('PUT', `accounts/${ACCOUNT}/alerting/v3/policies/${alert.id}`, {
     name: alert.name,
@@ -190,7 +208,9 @@ test('drift made through the API is found by refresh and put back by the next up
     filters: { ...alert.filters, new_health: ['Unhealthy'] },
   });
   const [firstPool] = await pools();
-  await ok('PATCH', `accounts/${ACCOUNT}/load_balancers/pools/${firstPool.id}`, { notification_email: 'legacy-alerts@example.com' });
+  await ok('PATCH', `accounts/${ACCOUNT}/load_balancers/pools/${firstPool.id}`, {
+    notification_email: 'legacy-alerts@example.com',
+  });
   // The customer points the hostname elsewhere (the TXT record goes with the old records).
   await publishDns([{ type: 'CNAME', value: 'shop.other-cdn.example.net' }]);
   expect((await hostnameRecord()).status).toBe('moved');
@@ -210,7 +230,9 @@ test('drift made through the API is found by refresh and put back by the next up
   expect(stateOutputs('customer-one').status).toBe('moved');
   const plan = await engine.preview({ diff: true });
   expect(plan.changeSummary).toEqual({ same: 3, update: 4 });
-  expect(plan.stdout).toMatch(/~ value\s*: "script-src 'self' cdn\.attacker\.example\.net" => "script-src 'self' www\.googletagmanager\.com/);
+  expect(plan.stdout).toMatch(
+    /~ value\s*: "script-src 'self' cdn\.attacker\.example\.net" => "script-src 'self' www\.googletagmanager\.com/,
+  );
   expect(plan.stdout).toMatch(/~ newHealth\s*: \[\s*~ \[0\]: "Unhealthy" => "Healthy"\s*\+ \[1\]: "Unhealthy"/);
 
   // The customer points the hostname back into the zone. `moved` stays until an edit restarts

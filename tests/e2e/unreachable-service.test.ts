@@ -53,7 +53,8 @@ test('a new stack: each failing resource and program step says once what failed 
   expect(errors.some((line) => line.includes('list load-balancing pools (GET accounts/'))).toBe(true);
   expect(errors.some((line) => line.includes('list page security scripts (GET zones/'))).toBe(true);
   expect(errors.some((line) => line.includes('get page security settings (GET zones/'))).toBe(true);
-  for (const line of errors) expect(line).toContain(`got no response: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1); ${HINT}`);
+  for (const line of errors)
+    expect(line).toContain(`got no response: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1); ${HINT}`);
   expect(new Set(errors).size).toBe(errors.length);
 }, 180_000);
 

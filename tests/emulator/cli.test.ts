@@ -51,12 +51,14 @@ function start(args: string[]): Promise<Child> {
 
 /** The exit code (null when a signal ended it), also when the process is already gone. */
 function exited(child: Child): Promise<number | null> {
-  if (child.process.exitCode !== null || child.process.signalCode !== null) return Promise.resolve(child.process.exitCode);
+  if (child.process.exitCode !== null || child.process.signalCode !== null)
+    return Promise.resolve(child.process.exitCode);
   return new Promise((resolve) => child.process.on('exit', (code) => resolve(code)));
 }
 
 const auth = { authorization: `Bearer ${TOKEN}` };
-const control = (child: Child, route: string, body: unknown) => call('POST', child.baseUrl.replace('/client/v4', `/__emulator/${route}`), { body });
+const control = (child: Child, route: string, body: unknown) =>
+  call('POST', child.baseUrl.replace('/client/v4', `/__emulator/${route}`), { body });
 
 test('prints exactly the start-up line, serves, and exits 0 on SIGTERM', async () => {
   const child = await start(['--seed', 'none']);
@@ -82,14 +84,20 @@ test('a new data directory gets the demo seed; a restarted one keeps its state i
   const first = await start(['--data-dir', dataDir]);
   const pools = `${first.baseUrl}/accounts/${DEMO.accountId}/load_balancers/pools`;
   expect((await call('GET', pools, { headers: auth })).body.result).toHaveLength(60);
-  const cleared = await call('PATCH', pools, { headers: auth, body: { notification_email: '' }, query: { per_page: 1000 } });
+  const cleared = await call('PATCH', pools, {
+    headers: auth,
+    body: { notification_email: '' },
+    query: { per_page: 1000 },
+  });
   expect(cleared.status).toBe(200);
   first.process.kill('SIGINT');
   expect(await exited(first)).toBe(0);
 
   const second = await start(['--data-dir', dataDir]);
   try {
-    const after = await call('GET', `${second.baseUrl}/accounts/${DEMO.accountId}/load_balancers/pools`, { headers: auth });
+    const after = await call('GET', `${second.baseUrl}/accounts/${DEMO.accountId}/load_balancers/pools`, {
+      headers: auth,
+    });
     expect(after.body.result).toHaveLength(60);
     expect(after.body.result.filter((p: { notification_email: string }) => p.notification_email !== '')).toEqual([]);
   } finally {
@@ -101,7 +109,14 @@ test('a new data directory gets the demo seed; a restarted one keeps its state i
 test('kill -9 during a burst of writes loses no acknowledged write', async () => {
   const dataDir = tempDir();
   const first = await start(['--data-dir', dataDir, '--seed', 'none']);
-  expect((await control(first, 'seed', { accounts: [{ id: ACCOUNT, name: 'Acme' }], zones: [{ id: ZONE, name: 'example.com', account_id: ACCOUNT }] })).status).toBe(200);
+  expect(
+    (
+      await control(first, 'seed', {
+        accounts: [{ id: ACCOUNT, name: 'Acme' }],
+        zones: [{ id: ZONE, name: 'example.com', account_id: ACCOUNT }],
+      })
+    ).status,
+  ).toBe(200);
 
   const acknowledged: string[] = [];
   let stop = false;
@@ -111,7 +126,13 @@ test('kill -9 during a burst of writes loses no acknowledged write', async () =>
       try {
         reply = await call('POST', `${first.baseUrl}/zones/${ZONE}/page_security/policies`, {
           headers: auth,
-          body: { description: `w${worker}-${i}`, action: 'log', expression: 'http.host eq "shop.example.com"', enabled: 'true', value: "script-src 'self'" },
+          body: {
+            description: `w${worker}-${i}`,
+            action: 'log',
+            expression: 'http.host eq "shop.example.com"',
+            enabled: 'true',
+            value: "script-src 'self'",
+          },
         });
       } catch {
         return; // the connection died with the process: this write was never acknowledged
@@ -153,9 +174,20 @@ test('--seed FILE loads a seed document; --admin-token guards the control API; -
       pools: [{ account_id: ACCOUNT, name: 'only-pool', notification_email: 'noc@example.com' }],
     }),
   );
-  const child = await start(['--seed', seedFile, '--admin-token', 'admin-cli-secret', '--email', 'ops@example.com', '--key', 'cli-key-123']);
+  const child = await start([
+    '--seed',
+    seedFile,
+    '--admin-token',
+    'admin-cli-secret',
+    '--email',
+    'ops@example.com',
+    '--key',
+    'cli-key-123',
+  ]);
   try {
-    const pools = await call('GET', `${child.baseUrl}/accounts/${ACCOUNT}/load_balancers/pools`, { headers: { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'cli-key-123' } });
+    const pools = await call('GET', `${child.baseUrl}/accounts/${ACCOUNT}/load_balancers/pools`, {
+      headers: { 'x-auth-email': 'ops@example.com', 'x-auth-key': 'cli-key-123' },
+    });
     expect(pools.status).toBe(200);
     expect(pools.body.result.map((p: { name: string }) => p.name)).toEqual(['only-pool']);
     const controlUrl = child.baseUrl.replace('/client/v4', '/__emulator/clock');

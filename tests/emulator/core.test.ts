@@ -45,7 +45,12 @@ describe('envelope and routing', () => {
   test('an unknown route is a 404 envelope with code 7000', async () => {
     const reply = await emu.api('GET', 'nope/nothing');
     expect(reply.status).toBe(404);
-    expect(reply.body).toEqual({ result: null, success: false, errors: [{ code: 7000, message: expect.stringContaining('no route') }], messages: [] });
+    expect(reply.body).toEqual({
+      result: null,
+      success: false,
+      errors: [{ code: 7000, message: expect.stringContaining('no route') }],
+      messages: [],
+    });
   });
 
   test('a known route with the wrong method is 405 with Allow', async () => {
@@ -57,7 +62,10 @@ describe('envelope and routing', () => {
 
   test('a body that is not JSON is 415 and changes nothing', async () => {
     const before = await settingsEnabled();
-    const reply = await emu.api('PUT', SETTINGS, { rawBody: 'enabled=true', headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'text/plain' } });
+    const reply = await emu.api('PUT', SETTINGS, {
+      rawBody: 'enabled=true',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'text/plain' },
+    });
     expect(reply.status).toBe(415);
     expect(reply.body.errors[0]).toEqual({ code: 6003, message: expect.stringContaining('Content-Type') });
     expect(await settingsEnabled()).toBe(before);
@@ -70,7 +78,10 @@ describe('envelope and routing', () => {
     ['a JSON string', '"yes"'],
   ])('%s is 400 naming the body and changes nothing', async (_name, raw) => {
     const before = await settingsEnabled();
-    const reply = await emu.api('PUT', SETTINGS, { rawBody: raw, headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' } });
+    const reply = await emu.api('PUT', SETTINGS, {
+      rawBody: raw,
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.success).toBe(false);
     expect(reply.body.result).toBeNull();
@@ -126,7 +137,13 @@ describe('request log', () => {
     await emu.api('GET', POOLS, { headers: {} });
     const entries = await emu.requests(mark);
     expect(entries).toEqual([
-      expect.objectContaining({ method: 'GET', path: `/client/v4/${POOLS}`, query: { page: '2' }, status: 200, credential: 'token' }),
+      expect.objectContaining({
+        method: 'GET',
+        path: `/client/v4/${POOLS}`,
+        query: { page: '2' },
+        status: 200,
+        credential: 'token',
+      }),
       expect.objectContaining({ method: 'GET', status: 401, credential: 'none' }),
     ]);
     expect(entries[0]!.seq).toBe(mark + 1);
@@ -143,7 +160,9 @@ describe('request log', () => {
 describe('fault injection', () => {
   test('error_rate 1 answers the status without handling the request', async () => {
     const before = await settingsEnabled();
-    expect((await emu.control('POST', 'faults', { error_rate: 1, status: 503, paths: ['zones/*/page_security'] })).status).toBe(200);
+    expect(
+      (await emu.control('POST', 'faults', { error_rate: 1, status: 503, paths: ['zones/*/page_security'] })).status,
+    ).toBe(200);
     const reply = await emu.api('PUT', SETTINGS, { body: { enabled: !before } });
     expect(reply.status).toBe(503);
     expect(reply.body.errors[0].code).toBe(1000);
@@ -233,7 +252,9 @@ describe('a separate emulator', () => {
       expect(refused.status).toBe(401);
       // The test helper's log reader fails loudly rather than reporting no requests.
       await expect(guarded.requests()).rejects.toThrow(/HTTP 401/);
-      const allowed = await call('GET', `${guarded.emulator.controlUrl}/clock`, { headers: { authorization: 'Bearer admin-secret-123' } });
+      const allowed = await call('GET', `${guarded.emulator.controlUrl}/clock`, {
+        headers: { authorization: 'Bearer admin-secret-123' },
+      });
       expect(allowed.status).toBe(200);
       expect((await guarded.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(404);
     } finally {
@@ -245,15 +266,33 @@ describe('a separate emulator', () => {
     const scratch = await startTestEmulator();
     try {
       const scripts = `zones/${ZONE_ID}/page_security/scripts`;
-      const fixture = { accounts: [{ id: ACCOUNT_ID }], zones: [{ id: ZONE_ID, name: 'example.com', account_id: ACCOUNT_ID }] };
-      expect((await scratch.control('POST', 'seed', { scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/old.js' }] })).status).toBe(200);
+      const fixture = {
+        accounts: [{ id: ACCOUNT_ID }],
+        zones: [{ id: ZONE_ID, name: 'example.com', account_id: ACCOUNT_ID }],
+      };
+      expect(
+        (
+          await scratch.control('POST', 'seed', {
+            scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/old.js' }],
+          })
+        ).status,
+      ).toBe(200);
       expect((await scratch.api('GET', scripts)).body.result).toHaveLength(1);
       expect((await scratch.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(200);
       expect((await scratch.control('POST', 'reset')).status).toBe(200);
       expect((await scratch.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(404);
       // The same zone seeded again lists only what was seeded after the reset.
-      expect((await scratch.control('POST', 'seed', { ...fixture, scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/new.js' }] })).status).toBe(200);
-      expect((await scratch.api('GET', scripts)).body.result.map((s: { url: string }) => s.url)).toEqual(['https://cdn.example.net/new.js']);
+      expect(
+        (
+          await scratch.control('POST', 'seed', {
+            ...fixture,
+            scripts: [{ zone_id: ZONE_ID, url: 'https://cdn.example.net/new.js' }],
+          })
+        ).status,
+      ).toBe(200);
+      expect((await scratch.api('GET', scripts)).body.result.map((s: { url: string }) => s.url)).toEqual([
+        'https://cdn.example.net/new.js',
+      ]);
     } finally {
       await scratch.close();
     }
@@ -263,7 +302,12 @@ describe('a separate emulator', () => {
     const acme = await startTestEmulator({ vendor: 'acme' });
     try {
       const reply = await acme.api('GET', `zones/${ZONE_ID}/page_security`);
-      expect(Object.keys(reply.body.result).sort()).toEqual(['enabled', 'updated_at', 'use_acme_reporting_endpoint', 'use_connection_url_path']);
+      expect(Object.keys(reply.body.result).sort()).toEqual([
+        'enabled',
+        'updated_at',
+        'use_acme_reporting_endpoint',
+        'use_connection_url_path',
+      ]);
     } finally {
       await acme.close();
     }
@@ -287,7 +331,9 @@ describe('a separate emulator', () => {
         const scripts = await second.api('GET', `zones/${ZONE_ID}/page_security/scripts`);
         expect(scripts.body.result.map((s: { url: string }) => s.url)).toEqual(['https://cdn.example.net/kept.js']);
         expect((await second.control('GET', 'clock')).body.result.offset_seconds).toBe(offset);
-        const scoped = await second.api('GET', `zones/${ZONE_ID}/page_security`, { headers: { authorization: 'Bearer durable-scoped-token' } });
+        const scoped = await second.api('GET', `zones/${ZONE_ID}/page_security`, {
+          headers: { authorization: 'Bearer durable-scoped-token' },
+        });
         expect(scoped.status).toBe(200);
       } finally {
         await second.close();
@@ -303,7 +349,7 @@ describe('a separate emulator', () => {
   test('the demo seed is the default for a new emulator', async () => {
     const demo = await startTestEmulator({ seed: undefined, fixture: false });
     try {
-          const pools = await demo.api('GET', `accounts/${DEMO.accountId}/load_balancers/pools`);
+      const pools = await demo.api('GET', `accounts/${DEMO.accountId}/load_balancers/pools`);
       expect(pools.body.result).toHaveLength(60);
       expect(pools.body.result.every((p: { notification_email: string }) => p.notification_email !== '')).toBe(true);
       const scripts = await demo.api('GET', `zones/${DEMO.zoneId}/page_security/scripts`, { query: { per_page: 100 } });
@@ -311,10 +357,14 @@ describe('a separate emulator', () => {
       expect(scores.filter((s: number) => s < 10).length).toBeGreaterThanOrEqual(3);
       const hosts = new Set(scripts.body.result.map((s: { host: string }) => s.host));
       expect(hosts.size).toBeGreaterThanOrEqual(4);
-      const infrequent = await demo.api('GET', `zones/${DEMO.zoneId}/page_security/scripts`, { query: { status: 'infrequent' } });
+      const infrequent = await demo.api('GET', `zones/${DEMO.zoneId}/page_security/scripts`, {
+        query: { status: 'infrequent' },
+      });
       expect(infrequent.body.result.length).toBeGreaterThan(0);
       const connections = await demo.api('GET', `zones/${DEMO.zoneId}/page_security/connections`);
-      expect(connections.body.result.some((c: { domain_reported_malicious: boolean }) => c.domain_reported_malicious)).toBe(true);
+      expect(
+        connections.body.result.some((c: { domain_reported_malicious: boolean }) => c.domain_reported_malicious),
+      ).toBe(true);
       const cookies = await demo.api('GET', `zones/${DEMO.zoneId}/page_security/cookies`);
       expect(cookies.body.result.every((c: { type: string }) => c.type === 'first_party')).toBe(true);
     } finally {
@@ -325,7 +375,10 @@ describe('a separate emulator', () => {
 
 test('HEAD and OPTIONS are not 5xx', async () => {
   for (const method of ['HEAD', 'OPTIONS'] as const) {
-    const response = await request(`${emu.baseUrl}/${SETTINGS}`, { method, headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    const response = await request(`${emu.baseUrl}/${SETTINGS}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_TOKEN}` },
+    });
     await response.body.dump();
     expect(response.statusCode).toBeLessThan(500);
   }

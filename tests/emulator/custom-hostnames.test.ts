@@ -50,7 +50,12 @@ function create(zone: TestZone, body: unknown, on: TestEmulator = emu): Promise<
   return on.api('POST', collection(zone), { body });
 }
 
-async function created(zone: TestZone, hostname: string, ssl: Record<string, unknown> = SSL, on: TestEmulator = emu): Promise<any> {
+async function created(
+  zone: TestZone,
+  hostname: string,
+  ssl: Record<string, unknown> = SSL,
+  on: TestEmulator = emu,
+): Promise<any> {
   const reply = await create(zone, { hostname, ssl }, on);
   expect(reply.status).toBe(200);
   return reply.body.result;
@@ -66,7 +71,10 @@ async function status(zone: TestZone, id: string): Promise<string> {
   return reply.body.result.status;
 }
 
-async function publish(hostname: string, records: Array<{ type: string; name?: string; value: string }>): Promise<void> {
+async function publish(
+  hostname: string,
+  records: Array<{ type: string; name?: string; value: string }>,
+): Promise<void> {
   const reply = await emu.control('POST', 'dns', { hostname, records });
   expect(reply.status).toBe(200);
 }
@@ -76,7 +84,11 @@ async function advance(seconds: number, on: TestEmulator = emu): Promise<void> {
   expect(reply.status).toBe(200);
 }
 
-async function listAll(zone: TestZone, query: Record<string, string | number> = {}, on: TestEmulator = emu): Promise<Reply> {
+async function listAll(
+  zone: TestZone,
+  query: Record<string, string | number> = {},
+  on: TestEmulator = emu,
+): Promise<Reply> {
   return on.api('GET', collection(zone), { query: { per_page: 1000, ...query } });
 }
 
@@ -96,7 +108,11 @@ describe('create', () => {
         verification_errors: [NOT_CNAMED],
         ssl: { method: 'txt', type: 'dv', certificate_authority: 'google', status: 'pending_validation' },
         edgeguard_branding: false,
-        ownership_verification: { type: 'txt', name: '_edgeguard-custom-hostname.shop.customer-one.com', value: expect.stringMatching(UUID) },
+        ownership_verification: {
+          type: 'txt',
+          name: '_edgeguard-custom-hostname.shop.customer-one.com',
+          value: expect.stringMatching(UUID),
+        },
         created_at: expect.stringMatching(ISO),
       },
     });
@@ -109,10 +125,18 @@ describe('create', () => {
     const zone = await freshZone();
     const reply = await emu.api('POST', collection(zone), {
       headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY },
-      body: { hostname: 'http.customer-two.com', ssl: { method: 'http', type: 'dv', certificate_authority: 'lets_encrypt' } },
+      body: {
+        hostname: 'http.customer-two.com',
+        ssl: { method: 'http', type: 'dv', certificate_authority: 'lets_encrypt' },
+      },
     });
     expect(reply.status).toBe(200);
-    expect(reply.body.result.ssl).toEqual({ method: 'http', type: 'dv', certificate_authority: 'lets_encrypt', status: 'pending_validation' });
+    expect(reply.body.result.ssl).toEqual({
+      method: 'http',
+      type: 'dv',
+      certificate_authority: 'lets_encrypt',
+      status: 'pending_validation',
+    });
     const byKey = await emu.api('GET', collection(zone), { headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY } });
     expect(byKey.status).toBe(200);
     expect(byKey.body.result).toHaveLength(1);
@@ -120,13 +144,18 @@ describe('create', () => {
 
   test('without credentials: 401', async () => {
     const zone = await freshZone();
-    const reply = await emu.api('POST', collection(zone), { headers: {}, body: { hostname: 'x.customer.com', ssl: SSL } });
+    const reply = await emu.api('POST', collection(zone), {
+      headers: {},
+      body: { hostname: 'x.customer.com', ssl: SSL },
+    });
     expect(reply.status).toBe(401);
     expect(reply.body.errors[0].code).toBe(10000);
   });
 
   test('an unknown zone: 404; a malformed zone id: 400 code 7003', async () => {
-    const unknown = await emu.api('POST', collection('f'.repeat(32)), { body: { hostname: 'x.customer.com', ssl: SSL } });
+    const unknown = await emu.api('POST', collection('f'.repeat(32)), {
+      body: { hostname: 'x.customer.com', ssl: SSL },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.errors[0].code).toBe(7003);
     const malformed = await emu.api('GET', collection('not-a-zone'));
@@ -198,10 +227,22 @@ describe('create', () => {
     [{ hostname: 'a.customer.com' }, /^ssl: is required: an object/],
     [{ hostname: 'a.customer.com', ssl: 'txt' }, /^ssl: must be an object/],
     [{ hostname: 'a.customer.com', ssl: { type: 'dv' } }, /^ssl\.method: is required/],
-    [{ hostname: 'a.customer.com', ssl: { method: 'email', type: 'dv' } }, /^ssl\.method: must be one of "txt", "http" \(got "email"\)$/],
-    [{ hostname: 'a.customer.com', ssl: { method: 'txt', type: 'ov' } }, /^ssl\.type: must be one of "dv" \(got "ov"\)$/],
-    [{ hostname: 'a.customer.com', ssl: { ...SSL, certificate_authority: 'digicert' } }, /^ssl\.certificate_authority: must be one of "", "google", "lets_encrypt" \(got "digicert"\)$/],
-    [{ hostname: 'a.customer.com', ssl: SSL, edgeguard_branding: 'yes' }, /^edgeguard_branding: must be true or false \(got "yes"\)$/],
+    [
+      { hostname: 'a.customer.com', ssl: { method: 'email', type: 'dv' } },
+      /^ssl\.method: must be one of "txt", "http" \(got "email"\)$/,
+    ],
+    [
+      { hostname: 'a.customer.com', ssl: { method: 'txt', type: 'ov' } },
+      /^ssl\.type: must be one of "dv" \(got "ov"\)$/,
+    ],
+    [
+      { hostname: 'a.customer.com', ssl: { ...SSL, certificate_authority: 'digicert' } },
+      /^ssl\.certificate_authority: must be one of "", "google", "lets_encrypt" \(got "digicert"\)$/,
+    ],
+    [
+      { hostname: 'a.customer.com', ssl: SSL, edgeguard_branding: 'yes' },
+      /^edgeguard_branding: must be true or false \(got "yes"\)$/,
+    ],
   ])('invalid body %j: 400 naming the field', async (body, message) => {
     const zone = await freshZone();
     const reply = await create(zone, body);
@@ -222,7 +263,14 @@ describe('create', () => {
     const first = await created(zone, 'dup.customer.com');
     const again = await create(zone, { hostname: 'DUP.customer.com', ssl: SSL });
     expect(again.status).toBe(409);
-    expect(again.body.errors).toEqual([{ code: 1406, message: expect.stringContaining(`hostname: dup.customer.com already exists in this zone as custom hostname ${first.id}`) }]);
+    expect(again.body.errors).toEqual([
+      {
+        code: 1406,
+        message: expect.stringContaining(
+          `hostname: dup.customer.com already exists in this zone as custom hostname ${first.id}`,
+        ),
+      },
+    ]);
     expect((await listAll(zone)).body.result).toHaveLength(1);
     const other = await freshZone();
     expect((await create(other, { hostname: 'dup.customer.com', ssl: SSL })).status).toBe(200);
@@ -235,10 +283,14 @@ describe('ownership validation', () => {
     const record = await created(zone, 'txt.customer.com');
     expect(await status(zone, record.id)).toBe('pending');
 
-    await publish('txt.customer.com', [{ type: 'TXT', name: record.ownership_verification.name, value: 'not-the-token' }]);
+    await publish('txt.customer.com', [
+      { type: 'TXT', name: record.ownership_verification.name, value: 'not-the-token' },
+    ]);
     expect(await status(zone, record.id)).toBe('pending');
 
-    await publish('txt.customer.com', [{ type: 'TXT', name: record.ownership_verification.name, value: `"${record.ownership_verification.value}"` }]);
+    await publish('txt.customer.com', [
+      { type: 'TXT', name: record.ownership_verification.name, value: `"${record.ownership_verification.value}"` },
+    ]);
     const reply = await read(zone, record.id);
     expect(reply.body.result).toMatchObject({
       status: 'active',
@@ -263,7 +315,11 @@ describe('ownership validation', () => {
     const zone = await freshZone();
     await publish('early.customer.com', [{ type: 'CNAME', value: zone.name }]);
     const record = await created(zone, 'early.customer.com');
-    expect(record).toMatchObject({ status: 'active', verification_errors: [], ssl: { certificate_authority: 'google', status: 'active' } });
+    expect(record).toMatchObject({
+      status: 'active',
+      verification_errors: [],
+      ssl: { certificate_authority: 'google', status: 'active' },
+    });
   });
 });
 
@@ -286,7 +342,10 @@ describe('certificate authority and CAA', () => {
       { type: 'CAA', value: '0 issue "letsencrypt.org"' },
     ]);
     const record = await created(zone, 'caa-le.customer.com');
-    expect(record).toMatchObject({ status: 'active', ssl: { certificate_authority: 'lets_encrypt', status: 'active' } });
+    expect(record).toMatchObject({
+      status: 'active',
+      ssl: { certificate_authority: 'lets_encrypt', status: 'active' },
+    });
   });
 
   test('default CA with CAA permitting neither: caa_error naming the CAs and the records to add; fixed CAA validates', async () => {
@@ -310,7 +369,11 @@ describe('certificate authority and CAA', () => {
       { type: 'CAA', value: 'issue pki.goog' },
     ]);
     const fixed = await read(zone, record.id);
-    expect(fixed.body.result).toMatchObject({ status: 'active', verification_errors: [], ssl: { certificate_authority: 'google', status: 'active' } });
+    expect(fixed.body.result).toMatchObject({
+      status: 'active',
+      verification_errors: [],
+      ssl: { certificate_authority: 'google', status: 'active' },
+    });
   });
 
   test('a named CA that CAA forbids: caa_error, no fallback', async () => {
@@ -322,7 +385,9 @@ describe('certificate authority and CAA', () => {
     const record = await created(zone, 'caa-named.customer.com', { ...SSL, certificate_authority: 'google' });
     expect(record).toMatchObject({
       status: 'caa_error',
-      verification_errors: ['CAA records for caa-named.customer.com do not permit google (pki.goog); add 0 issue "pki.goog" or request another certificate_authority'],
+      verification_errors: [
+        'CAA records for caa-named.customer.com do not permit google (pki.goog); add 0 issue "pki.goog" or request another certificate_authority',
+      ],
       ssl: { certificate_authority: 'google', status: 'caa_error' },
     });
   });
@@ -335,7 +400,10 @@ describe('certificate authority and CAA', () => {
       { type: 'CAA', value: '0 issue "pki.goog"' },
       { type: 'CAA', value: '0 issuewild "letsencrypt.org"' },
     ]);
-    expect((await read(zone, record.id)).body.result).toMatchObject({ status: 'active', ssl: { certificate_authority: 'lets_encrypt', status: 'active' } });
+    expect((await read(zone, record.id)).body.result).toMatchObject({
+      status: 'active',
+      ssl: { certificate_authority: 'lets_encrypt', status: 'active' },
+    });
 
     const named = await created(zone, '*.wild-caa2.com', { ...SSL, certificate_authority: 'google' });
     await publish('wild-caa2.com', [
@@ -345,7 +413,9 @@ describe('certificate authority and CAA', () => {
     ]);
     expect((await read(zone, named.id)).body.result).toMatchObject({
       status: 'caa_error',
-      verification_errors: ['CAA records for wild-caa2.com do not permit google (pki.goog); add 0 issuewild "pki.goog" or request another certificate_authority'],
+      verification_errors: [
+        'CAA records for wild-caa2.com do not permit google (pki.goog); add 0 issuewild "pki.goog" or request another certificate_authority',
+      ],
     });
   });
 
@@ -357,7 +427,10 @@ describe('certificate authority and CAA', () => {
     expect(record).toMatchObject({ status: 'active', ssl: { certificate_authority: 'lets_encrypt' } });
     const named = await created(zone, 'c.parent-caa.com', { ...SSL, certificate_authority: 'google' });
     await publish('c.parent-caa.com', [{ type: 'CNAME', value: zone.name }]);
-    expect((await read(zone, named.id)).body.result).toMatchObject({ status: 'caa_error', verification_errors: [expect.stringMatching(/^CAA records for parent-caa\.com do not permit google/)] });
+    expect((await read(zone, named.id)).body.result).toMatchObject({
+      status: 'caa_error',
+      verification_errors: [expect.stringMatching(/^CAA records for parent-caa\.com do not permit google/)],
+    });
   });
 
   test('an active hostname keeps its certificate when CAA changes, until a PATCH restarts validation', async () => {
@@ -388,13 +461,21 @@ describe('zone holds', () => {
     const record = await created(zone, hostname);
     expect(record).toMatchObject({
       status: 'blocked',
-      verification_errors: [expect.stringMatching(/associated with a held zone.*the zone owner must release the hold before the hostname can become active/)],
+      verification_errors: [
+        expect.stringMatching(
+          /associated with a held zone.*the zone owner must release the hold before the hostname can become active/,
+        ),
+      ],
       ssl: { certificate_authority: 'google', status: 'pending_validation' },
     });
     expect(await status(zone, record.id)).toBe('blocked');
 
     expect((await emu.control('DELETE', `zones/${held.id}/hold`)).status).toBe(200);
-    expect((await read(zone, record.id)).body.result).toMatchObject({ status: 'active', verification_errors: [], ssl: { status: 'active' } });
+    expect((await read(zone, record.id)).body.result).toMatchObject({
+      status: 'active',
+      verification_errors: [],
+      ssl: { status: 'active' },
+    });
   });
 
   test('a hold without subdomains blocks the zone name itself, not its subdomains', async () => {
@@ -415,7 +496,11 @@ describe('moved', () => {
     expect(record.status).toBe('active');
     await publish(hostname, [{ type: 'CNAME', value: 'edge.competitor.net' }]);
     const moved = await read(zone, record.id);
-    expect(moved.body.result).toMatchObject({ status: 'moved', verification_errors: [NOT_CNAMED], ssl: { certificate_authority: 'google', status: 'active' } });
+    expect(moved.body.result).toMatchObject({
+      status: 'moved',
+      verification_errors: [NOT_CNAMED],
+      ssl: { certificate_authority: 'google', status: 'active' },
+    });
     return record;
   }
 
@@ -438,11 +523,20 @@ describe('moved', () => {
   test('a PATCH on a moved hostname restarts validation: pending while DNS is away, active once it is back', async () => {
     const zone = await freshZone();
     const record = await activeThenMoved(zone, 'moved2.customer.com');
-    const patched = await emu.api('PATCH', `${collection(zone)}/${record.id}`, { body: { ssl: { certificate_authority: 'lets_encrypt' } } });
+    const patched = await emu.api('PATCH', `${collection(zone)}/${record.id}`, {
+      body: { ssl: { certificate_authority: 'lets_encrypt' } },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.result).toMatchObject({ status: 'pending', verification_errors: [NOT_CNAMED], ssl: { certificate_authority: 'lets_encrypt', status: 'pending_validation' } });
+    expect(patched.body.result).toMatchObject({
+      status: 'pending',
+      verification_errors: [NOT_CNAMED],
+      ssl: { certificate_authority: 'lets_encrypt', status: 'pending_validation' },
+    });
     await publish('moved2.customer.com', [{ type: 'CNAME', value: zone.name }]);
-    expect((await read(zone, record.id)).body.result).toMatchObject({ status: 'active', ssl: { certificate_authority: 'lets_encrypt', status: 'active' } });
+    expect((await read(zone, record.id)).body.result).toMatchObject({
+      status: 'active',
+      ssl: { certificate_authority: 'lets_encrypt', status: 'active' },
+    });
   });
 
   test('a PATCH on a moved hostname whose DNS is back: active at once', async () => {
@@ -487,7 +581,11 @@ describe('edit', () => {
     const record = await created(zone, 'edit1.customer.com');
     expect(record.ssl.certificate_authority).toBe('google');
     const patched = await emu.api('PATCH', `${collection(zone)}/${record.id}`, {
-      body: { ssl: { method: 'http', certificate_authority: 'lets_encrypt' }, hostname: 'other.customer.com', edgeguard_branding: true },
+      body: {
+        ssl: { method: 'http', certificate_authority: 'lets_encrypt' },
+        hostname: 'other.customer.com',
+        edgeguard_branding: true,
+      },
     });
     expect(patched.status).toBe(200);
     expect(patched.body.result).toEqual({
@@ -500,9 +598,14 @@ describe('edit', () => {
   test('an invalid edit: 400 naming the field, nothing changed', async () => {
     const zone = await freshZone();
     const record = await created(zone, 'edit2.customer.com');
-    const patched = await emu.api('PATCH', `${collection(zone)}/${record.id}`, { body: { ssl: { certificate_authority: 'sectigo' } } });
+    const patched = await emu.api('PATCH', `${collection(zone)}/${record.id}`, {
+      body: { ssl: { certificate_authority: 'sectigo' } },
+    });
     expect(patched.status).toBe(400);
-    expect(patched.body.errors[0]).toEqual({ code: 1004, message: expect.stringMatching(/^ssl\.certificate_authority: must be one of/) });
+    expect(patched.body.errors[0]).toEqual({
+      code: 1004,
+      message: expect.stringMatching(/^ssl\.certificate_authority: must be one of/),
+    });
     expect((await read(zone, record.id)).body.result).toEqual(record);
   });
 
@@ -550,14 +653,32 @@ describe('list and delete', () => {
     const page2 = await still.api('GET', collection(zone), { query: { page: 2, per_page: 2 } });
     expect(page2.status).toBe(200);
     expect(page2.body.result.map((r: any) => r.id)).toEqual(expected.slice(2, 4));
-    expect(page2.body.result_info).toEqual({ page: 2, per_page: 2, count: 2, total_count: total, total_pages: Math.ceil(total / 2) });
+    expect(page2.body.result_info).toEqual({
+      page: 2,
+      per_page: 2,
+      count: 2,
+      total_count: total,
+      total_pages: Math.ceil(total / 2),
+    });
 
     const defaults = await still.api('GET', collection(zone));
-    expect(defaults.body.result_info).toEqual({ page: 1, per_page: 20, count: total, total_count: total, total_pages: 1 });
+    expect(defaults.body.result_info).toEqual({
+      page: 1,
+      per_page: 20,
+      count: total,
+      total_count: total,
+      total_pages: 1,
+    });
 
     const past = await still.api('GET', collection(zone), { query: { page: 99, per_page: 2 } });
     expect(past.body.result).toEqual([]);
-    expect(past.body.result_info).toEqual({ page: 99, per_page: 2, count: 0, total_count: total, total_pages: Math.ceil(total / 2) });
+    expect(past.body.result_info).toEqual({
+      page: 99,
+      per_page: 2,
+      count: 0,
+      total_count: total,
+      total_pages: Math.ceil(total / 2),
+    });
   });
 
   test('filters by exact hostname, case-insensitively', async () => {
@@ -662,7 +783,9 @@ describe('certificate issuance limit', () => {
     await createMany(blocked, 'limit-e', 15);
     expectRefused(await create(blocked, { hostname: 'limit-e15.customer.com', ssl: SSL }, still), 30);
     expect((await create(other, { hostname: 'limit-e15.customer.com', ssl: SSL }, still)).status).toBe(200);
-    expect((await still.api('POST', collection(ZONE_ID), { body: { hostname: 'limit-e15.customer.com', ssl: SSL } })).status).toBe(200);
+    expect(
+      (await still.api('POST', collection(ZONE_ID), { body: { hostname: 'limit-e15.customer.com', ssl: SSL } })).status,
+    ).toBe(200);
   });
 
   test('a restart keeps the block and the window', async () => {

@@ -41,10 +41,15 @@ async function accountWith(pools: SeedPool[]): Promise<string> {
 
 /** `count` pools `p-00`... each with the legacy e-mail, seeded in reverse order. */
 function numberedPools(count: number, email = OLD): SeedPool[] {
-  return Array.from({ length: count }, (_, i) => ({ name: `p-${String(i).padStart(2, '0')}`, notification_email: email })).reverse();
+  return Array.from({ length: count }, (_, i) => ({
+    name: `p-${String(i).padStart(2, '0')}`,
+    notification_email: email,
+  })).reverse();
 }
 
-async function listPools(accountId: string): Promise<Array<{ id: string; name: string; notification_email: string; created_on: string; modified_on: string }>> {
+async function listPools(
+  accountId: string,
+): Promise<Array<{ id: string; name: string; notification_email: string; created_on: string; modified_on: string }>> {
   const reply = await emu.api('GET', poolsPath(accountId));
   expect(reply.status).toBe(200);
   return reply.body.result;
@@ -55,7 +60,8 @@ async function namesWithEmail(accountId: string): Promise<string[]> {
   return (await listPools(accountId)).filter((pool) => pool.notification_email !== '').map((pool) => pool.name);
 }
 
-const names = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `p-${String(from + i).padStart(2, '0')}`);
+const names = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `p-${String(from + i).padStart(2, '0')}`);
 const allNames = (count: number) => names(0, count - 1);
 const without = (all: string[], removed: string[]) => all.filter((name) => !removed.includes(name));
 
@@ -73,7 +79,13 @@ describe('list pools', () => {
 
     const reply = await emu.api('GET', poolsPath(accountId));
     expect(reply.status).toBe(200);
-    expect(reply.body.result.map((p: { name: string }) => p.name)).toEqual(['Zeta', 'ap-south', 'ap-south', 'eu-west', 'us-east']);
+    expect(reply.body.result.map((p: { name: string }) => p.name)).toEqual([
+      'Zeta',
+      'ap-south',
+      'ap-south',
+      'eu-west',
+      'us-east',
+    ]);
     expect(reply.body.result[1].id).toBe(low);
     expect(reply.body.result[2].id).toBe(high);
     expect(reply.body.result_info).toEqual({ page: 1, per_page: 5, count: 5, total_count: 5, total_pages: 1 });
@@ -99,7 +111,9 @@ describe('list pools', () => {
   test('seeding a pool again by account and name replaces it instead of adding a copy', async () => {
     const accountId = await accountWith([{ name: 'eu-west', notification_email: OLD }]);
     const [before] = await listPools(accountId);
-    await emu.control('POST', 'seed', { pools: [{ account_id: accountId, name: 'eu-west', notification_email: 'new@example.com' }] });
+    await emu.control('POST', 'seed', {
+      pools: [{ account_id: accountId, name: 'eu-west', notification_email: 'new@example.com' }],
+    });
     const after = await listPools(accountId);
     expect(after).toHaveLength(1);
     expect(after[0]!.id).toBe(before!.id);
@@ -107,7 +121,9 @@ describe('list pools', () => {
   });
 
   test('a seed pool with an invalid notification_email is refused', async () => {
-    const reply = await emu.control('POST', 'seed', { pools: [{ account_id: ACCOUNT_ID, name: 'x', notification_email: 'nope' }] });
+    const reply = await emu.control('POST', 'seed', {
+      pools: [{ account_id: ACCOUNT_ID, name: 'x', notification_email: 'nope' }],
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.errors[0]?.message).toMatch(/^pools\[0\]\.notification_email: /);
   });
@@ -127,7 +143,10 @@ describe('bulk PATCH of notification_email', () => {
 
   test('per_page + page updates exactly that page', async () => {
     const accountId = await accountWith(numberedPools(60));
-    const reply = await emu.api('PATCH', poolsPath(accountId), { query: { per_page: 10, page: 3 }, body: { notification_email: '' } });
+    const reply = await emu.api('PATCH', poolsPath(accountId), {
+      query: { per_page: 10, page: 3 },
+      body: { notification_email: '' },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.result.map((p: { name: string }) => p.name)).toEqual(names(20, 29));
     expect(reply.body.result_info).toEqual({ page: 3, per_page: 10, count: 10, total_count: 60, total_pages: 6 });
@@ -136,7 +155,10 @@ describe('bulk PATCH of notification_email', () => {
 
   test('page alone uses 25 per page', async () => {
     const accountId = await accountWith(numberedPools(60));
-    const reply = await emu.api('PATCH', poolsPath(accountId), { query: { page: 2 }, body: { notification_email: '' } });
+    const reply = await emu.api('PATCH', poolsPath(accountId), {
+      query: { page: 2 },
+      body: { notification_email: '' },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.result_info).toEqual({ page: 2, per_page: 25, count: 25, total_count: 60, total_pages: 3 });
     expect(await namesWithEmail(accountId)).toEqual(without(allNames(60), names(25, 49)));
@@ -144,7 +166,10 @@ describe('bulk PATCH of notification_email', () => {
 
   test('per_page alone starts at page 1', async () => {
     const accountId = await accountWith(numberedPools(60));
-    const reply = await emu.api('PATCH', poolsPath(accountId), { query: { per_page: 1000 }, body: { notification_email: '' } });
+    const reply = await emu.api('PATCH', poolsPath(accountId), {
+      query: { per_page: 1000 },
+      body: { notification_email: '' },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.result_info).toEqual({ page: 1, per_page: 1000, count: 60, total_count: 60, total_pages: 1 });
     expect(await namesWithEmail(accountId)).toEqual([]);
@@ -152,23 +177,36 @@ describe('bulk PATCH of notification_email', () => {
 
   test('limit + offset updates exactly that window and reports it as page/per_page', async () => {
     const accountId = await accountWith(numberedPools(60));
-    const reply = await emu.api('PATCH', poolsPath(accountId), { query: { limit: 7, offset: 10 }, body: { notification_email: 'new@example.com' } });
+    const reply = await emu.api('PATCH', poolsPath(accountId), {
+      query: { limit: 7, offset: 10 },
+      body: { notification_email: 'new@example.com' },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.result.map((p: { name: string }) => p.name)).toEqual(names(10, 16));
-    expect(reply.body.result.every((p: { notification_email: string }) => p.notification_email === 'new@example.com')).toBe(true);
+    expect(
+      reply.body.result.every((p: { notification_email: string }) => p.notification_email === 'new@example.com'),
+    ).toBe(true);
     expect(reply.body.result_info).toEqual({ page: 2, per_page: 7, count: 7, total_count: 60, total_pages: 9 });
     const list = await listPools(accountId);
     expect(list.filter((p) => p.notification_email === 'new@example.com').map((p) => p.name)).toEqual(names(10, 16));
-    expect(list.filter((p) => p.notification_email === OLD).map((p) => p.name)).toEqual(without(allNames(60), names(10, 16)));
+    expect(list.filter((p) => p.notification_email === OLD).map((p) => p.name)).toEqual(
+      without(allNames(60), names(10, 16)),
+    );
   });
 
   test('offset alone uses a limit of 25; limit alone starts at offset 0', async () => {
     const accountId = await accountWith(numberedPools(60));
-    const tail = await emu.api('PATCH', poolsPath(accountId), { query: { offset: 50 }, body: { notification_email: '' } });
+    const tail = await emu.api('PATCH', poolsPath(accountId), {
+      query: { offset: 50 },
+      body: { notification_email: '' },
+    });
     expect(tail.status).toBe(200);
     expect(tail.body.result.map((p: { name: string }) => p.name)).toEqual(names(50, 59));
     expect(tail.body.result_info).toEqual({ page: 3, per_page: 25, count: 10, total_count: 60, total_pages: 3 });
-    const head = await emu.api('PATCH', poolsPath(accountId), { query: { limit: 5 }, body: { notification_email: '' } });
+    const head = await emu.api('PATCH', poolsPath(accountId), {
+      query: { limit: 5 },
+      body: { notification_email: '' },
+    });
     expect(head.body.result.map((p: { name: string }) => p.name)).toEqual(names(0, 4));
     expect(await namesWithEmail(accountId)).toEqual(names(5, 49));
   });
@@ -189,7 +227,10 @@ describe('bulk PATCH of notification_email', () => {
   ])('an invalid %s (%j) is a 400 naming it, and no pool changes', async (parameter, query) => {
     const accountId = await accountWith(numberedPools(30));
     const before = await listPools(accountId);
-    const reply = await emu.api('PATCH', poolsPath(accountId), { query: query as Record<string, string | number>, body: { notification_email: '' } });
+    const reply = await emu.api('PATCH', poolsPath(accountId), {
+      query: query as Record<string, string | number>,
+      body: { notification_email: '' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.success).toBe(false);
     expect(reply.body.result).toBeNull();
@@ -236,7 +277,10 @@ describe('bulk PATCH of notification_email', () => {
     const accountId = await accountWith(numberedPools(60));
     const counts: number[] = [];
     for (const page of [1, 2, 3]) {
-      const reply = await emu.api('PATCH', poolsPath(accountId), { query: { per_page: 25, page }, body: { notification_email: '' } });
+      const reply = await emu.api('PATCH', poolsPath(accountId), {
+        query: { per_page: 25, page },
+        body: { notification_email: '' },
+      });
       expect(reply.status).toBe(200);
       counts.push(reply.body.result_info?.count ?? -1);
     }
@@ -249,11 +293,17 @@ describe('bulk PATCH of notification_email', () => {
   test('a page past the end updates nothing and returns []', async () => {
     const accountId = await accountWith(numberedPools(60));
     const before = await listPools(accountId);
-    const pastPage = await emu.api('PATCH', poolsPath(accountId), { query: { per_page: 25, page: 4 }, body: { notification_email: '' } });
+    const pastPage = await emu.api('PATCH', poolsPath(accountId), {
+      query: { per_page: 25, page: 4 },
+      body: { notification_email: '' },
+    });
     expect(pastPage.status).toBe(200);
     expect(pastPage.body.result).toEqual([]);
     expect(pastPage.body.result_info).toEqual({ page: 4, per_page: 25, count: 0, total_count: 60, total_pages: 3 });
-    const pastOffset = await emu.api('PATCH', poolsPath(accountId), { query: { limit: 10, offset: 60 }, body: { notification_email: '' } });
+    const pastOffset = await emu.api('PATCH', poolsPath(accountId), {
+      query: { limit: 10, offset: 60 },
+      body: { notification_email: '' },
+    });
     expect(pastOffset.status).toBe(200);
     expect(pastOffset.body.result).toEqual([]);
     expect(pastOffset.body.result_info).toEqual({ page: 7, per_page: 10, count: 0, total_count: 60, total_pages: 6 });
@@ -271,7 +321,9 @@ describe('bulk PATCH of notification_email', () => {
     await emu.control('POST', 'clock', { advance_seconds: 5 });
     const reply = await emu.api('PATCH', poolsPath(accountId), { body: { notification_email: 'keep@example.com' } });
     expect(reply.status).toBe(200);
-    const byName = Object.fromEntries((reply.body.result as Array<{ name: string; modified_on: string; created_on: string }>).map((p) => [p.name, p]));
+    const byName = Object.fromEntries(
+      (reply.body.result as Array<{ name: string; modified_on: string; created_on: string }>).map((p) => [p.name, p]),
+    );
     expect(byName.a!.modified_on).toBe(past);
     expect(byName.c!.modified_on).toBe(past);
     expect(byName.b!.modified_on > past).toBe(true);
@@ -282,7 +334,10 @@ describe('bulk PATCH of notification_email', () => {
 
   test('PATCH with the e-mail + key credentials is accepted', async () => {
     const accountId = await accountWith(numberedPools(2));
-    const reply = await emu.api('PATCH', poolsPath(accountId), { headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY }, body: { notification_email: '' } });
+    const reply = await emu.api('PATCH', poolsPath(accountId), {
+      headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY },
+      body: { notification_email: '' },
+    });
     expect(reply.status).toBe(200);
     expect(await namesWithEmail(accountId)).toEqual([]);
   });
@@ -290,7 +345,10 @@ describe('bulk PATCH of notification_email', () => {
 
 describe('one pool', () => {
   test('GET returns the pool and PATCH sets its e-mail, returning the pool', async () => {
-    const accountId = await accountWith([{ name: 'eu-west', notification_email: OLD }, { name: 'us-east', notification_email: OLD }]);
+    const accountId = await accountWith([
+      { name: 'eu-west', notification_email: OLD },
+      { name: 'us-east', notification_email: OLD },
+    ]);
     const [euWest] = await listPools(accountId);
     const got = await emu.api('GET', `${poolsPath(accountId)}/${euWest!.id}`);
     expect(got.status).toBe(200);
@@ -298,15 +356,21 @@ describe('one pool', () => {
     expect(got.body.result_info).toBeUndefined();
 
     await emu.control('POST', 'clock', { advance_seconds: 2 });
-    const cleared = await emu.api('PATCH', `${poolsPath(accountId)}/${euWest!.id}`, { body: { notification_email: '' } });
+    const cleared = await emu.api('PATCH', `${poolsPath(accountId)}/${euWest!.id}`, {
+      body: { notification_email: '' },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.result).toEqual({ ...euWest, notification_email: '', modified_on: expect.any(String) });
     expect(cleared.body.result.modified_on > euWest!.modified_on).toBe(true);
     expect(await namesWithEmail(accountId)).toEqual(['us-east']);
 
-    const restored = await emu.api('PATCH', `${poolsPath(accountId)}/${euWest!.id}`, { body: { notification_email: OLD } });
+    const restored = await emu.api('PATCH', `${poolsPath(accountId)}/${euWest!.id}`, {
+      body: { notification_email: OLD },
+    });
     expect(restored.body.result.notification_email).toBe(OLD);
-    const again = await emu.api('PATCH', `${poolsPath(accountId)}/${euWest!.id}`, { body: { notification_email: OLD } });
+    const again = await emu.api('PATCH', `${poolsPath(accountId)}/${euWest!.id}`, {
+      body: { notification_email: OLD },
+    });
     expect(again.body.result.modified_on).toBe(restored.body.result.modified_on);
     expect(await namesWithEmail(accountId)).toEqual(['eu-west', 'us-east']);
   });
@@ -314,7 +378,9 @@ describe('one pool', () => {
   test('PATCH with an invalid e-mail is a 400 and changes nothing', async () => {
     const accountId = await accountWith([{ name: 'eu-west', notification_email: OLD }]);
     const [pool] = await listPools(accountId);
-    const reply = await emu.api('PATCH', `${poolsPath(accountId)}/${pool!.id}`, { body: { notification_email: 'ops@' } });
+    const reply = await emu.api('PATCH', `${poolsPath(accountId)}/${pool!.id}`, {
+      body: { notification_email: 'ops@' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.errors).toEqual([{ code: 1004, message: expect.stringMatching(/^notification_email: /) }]);
     expect(await listPools(accountId)).toEqual([pool]);
@@ -326,7 +392,11 @@ describe('one pool', () => {
     const [theirs] = await listPools(otherAccount);
     for (const poolId of [hexId(), theirs!.id]) {
       for (const method of ['GET', 'PATCH']) {
-        const reply = await emu.api(method, `${poolsPath(accountId)}/${poolId}`, method === 'PATCH' ? { body: { notification_email: '' } } : {});
+        const reply = await emu.api(
+          method,
+          `${poolsPath(accountId)}/${poolId}`,
+          method === 'PATCH' ? { body: { notification_email: '' } } : {},
+        );
         expect(reply.status).toBe(404);
         expect(reply.body.errors).toEqual([{ code: 1008, message: `pool ${poolId} not found` }]);
       }
@@ -340,7 +410,10 @@ describe('one pool', () => {
 
 describe('account access', () => {
   test('a malformed account id is a 400 with code 7003', async () => {
-    for (const [method, options] of [['GET', {}], ['PATCH', { body: { notification_email: '' } }]] as const) {
+    for (const [method, options] of [
+      ['GET', {}],
+      ['PATCH', { body: { notification_email: '' } }],
+    ] as const) {
       const reply = await emu.api(method, poolsPath('ACME'), options);
       expect(reply.status).toBe(400);
       expect(reply.body.errors).toEqual([{ code: 7003, message: expect.stringMatching(/^account_id: /) }]);
@@ -349,7 +422,10 @@ describe('account access', () => {
 
   test('an unknown account is a 404 with code 7003', async () => {
     const unknown = hexId();
-    for (const [method, options] of [['GET', {}], ['PATCH', { body: { notification_email: '' } }]] as const) {
+    for (const [method, options] of [
+      ['GET', {}],
+      ['PATCH', { body: { notification_email: '' } }],
+    ] as const) {
       const reply = await emu.api(method, poolsPath(unknown), options);
       expect(reply.status).toBe(404);
       expect(reply.body.errors).toEqual([{ code: 7003, message: `account ${unknown} not found` }]);
@@ -403,13 +479,24 @@ describe('scale', () => {
     expect(list.body.result_info?.total_count).toBe(10_000);
     expect(list.body.result.map((pool: { name: string }) => pool.name)).toEqual(names);
     for (let page = 1; page <= 10; page += 1) {
-      const reply = await emu.api('PATCH', poolsPath(accountId), { query: { per_page: 1000, page }, body: { notification_email: '' } });
+      const reply = await emu.api('PATCH', poolsPath(accountId), {
+        query: { per_page: 1000, page },
+        body: { notification_email: '' },
+      });
       expect(reply.status).toBe(200);
-      expect(reply.body.result_info).toEqual({ page, per_page: 1000, count: 1000, total_count: 10_000, total_pages: 10 });
+      expect(reply.body.result_info).toEqual({
+        page,
+        per_page: 1000,
+        count: 1000,
+        total_count: 10_000,
+        total_pages: 10,
+      });
       const slice = names.slice((page - 1) * 1000, page * 1000);
-      expect(reply.body.result.map((pool: { name: string; notification_email: string }) => `${pool.name} ${pool.notification_email}`)).toEqual(
-        slice.map((name) => `${name} `),
-      );
+      expect(
+        reply.body.result.map(
+          (pool: { name: string; notification_email: string }) => `${pool.name} ${pool.notification_email}`,
+        ),
+      ).toEqual(slice.map((name) => `${name} `));
       expect(await namesWithEmail(accountId)).toEqual(names.slice(page * 1000));
     }
   });

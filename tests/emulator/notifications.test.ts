@@ -65,13 +65,33 @@ describe('policy lifecycle', () => {
     const body = validBody([poolA, poolB]);
     const reply = await emu.api('POST', policiesPath(accountId), { body });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ result: { id: expect.stringMatching(/^[0-9a-f]{32}$/) }, success: true, errors: [], messages: [] });
+    expect(reply.body).toEqual({
+      result: { id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      success: true,
+      errors: [],
+      messages: [],
+    });
     const id = reply.body.result.id;
 
     const got = await emu.api('GET', `${policiesPath(accountId)}/${id}`);
     expect(got.status).toBe(200);
-    expect(got.body.result).toEqual({ id, ...body, created: expect.stringMatching(ISO), modified: got.body.result.created });
-    expect(Object.keys(got.body.result).sort()).toEqual(['alert_type', 'created', 'description', 'enabled', 'filters', 'id', 'mechanisms', 'modified', 'name']);
+    expect(got.body.result).toEqual({
+      id,
+      ...body,
+      created: expect.stringMatching(ISO),
+      modified: got.body.result.created,
+    });
+    expect(Object.keys(got.body.result).sort()).toEqual([
+      'alert_type',
+      'created',
+      'description',
+      'enabled',
+      'filters',
+      'id',
+      'mechanisms',
+      'modified',
+      'name',
+    ]);
   });
 
   test('optional parts: description defaults to "", absent filters stay absent, unknown fields are ignored', async () => {
@@ -98,7 +118,7 @@ describe('policy lifecycle', () => {
     });
   });
 
-  test('the list holds the account\'s policies by name, on one page', async () => {
+  test("the list holds the account's policies by name, on one page", async () => {
     const { accountId, poolA } = await accountWithPools();
     const other = await accountWithPools();
     await create(other.accountId, validBody([other.poolA]));
@@ -107,7 +127,13 @@ describe('policy lifecycle', () => {
     const reply = await emu.api('GET', policiesPath(accountId));
     expect(reply.status).toBe(200);
     expect(reply.body.result.map((p: { id: string }) => p.id)).toEqual([idA, idB]);
-    expect(reply.body.result[0]).toEqual({ ...validBody([poolA]), name: 'alpha', id: idA, created: expect.stringMatching(ISO), modified: expect.stringMatching(ISO) });
+    expect(reply.body.result[0]).toEqual({
+      ...validBody([poolA]),
+      name: 'alpha',
+      id: idA,
+      created: expect.stringMatching(ISO),
+      modified: expect.stringMatching(ISO),
+    });
     expect(reply.body.result_info).toEqual({ page: 1, per_page: 2, count: 2, total_count: 2, total_pages: 1 });
   });
 
@@ -129,7 +155,13 @@ describe('policy lifecycle', () => {
     expect(reply.body.result).toEqual({ id });
 
     const after = (await emu.api('GET', `${policiesPath(accountId)}/${id}`)).body.result;
-    expect(after).toEqual({ id, ...replacement, description: '', created: before.created, modified: expect.stringMatching(ISO) });
+    expect(after).toEqual({
+      id,
+      ...replacement,
+      description: '',
+      created: before.created,
+      modified: expect.stringMatching(ISO),
+    });
     expect(after.modified > before.modified).toBe(true);
     expect(await listPolicies(accountId)).toEqual([after]);
   });
@@ -141,7 +173,11 @@ describe('policy lifecycle', () => {
     const reply = await emu.api('DELETE', `${policiesPath(accountId)}/${id}`);
     expect(reply.status).toBe(200);
     expect(reply.body.result).toEqual({ id });
-    for (const [method, options] of [['GET', {}], ['PUT', { body: validBody([poolA]) }], ['DELETE', {}]] as const) {
+    for (const [method, options] of [
+      ['GET', {}],
+      ['PUT', { body: validBody([poolA]) }],
+      ['DELETE', {}],
+    ] as const) {
       const gone = await emu.api(method, `${policiesPath(accountId)}/${id}`, options);
       expect(gone.status).toBe(404);
       expect(gone.body.errors).toEqual([{ code: 1009, message: `alert policy ${id} not found` }]);
@@ -153,7 +189,11 @@ describe('policy lifecycle', () => {
     const mine = await accountWithPools();
     const theirs = await accountWithPools();
     const theirId = await create(theirs.accountId, validBody([theirs.poolA]));
-    for (const [method, options] of [['GET', {}], ['PUT', { body: validBody([mine.poolA]) }], ['DELETE', {}]] as const) {
+    for (const [method, options] of [
+      ['GET', {}],
+      ['PUT', { body: validBody([mine.poolA]) }],
+      ['DELETE', {}],
+    ] as const) {
       const reply = await emu.api(method, `${policiesPath(mine.accountId)}/${theirId}`, options);
       expect(reply.status).toBe(404);
       expect(reply.body.errors[0]?.code).toBe(1009);
@@ -165,7 +205,10 @@ describe('policy lifecycle', () => {
   });
 });
 
-type Mutation = (body: Record<string, any>, pools: { poolA: string; poolB: string; foreignPool: string; unknownPool: string }) => unknown;
+type Mutation = (
+  body: Record<string, any>,
+  pools: { poolA: string; poolB: string; foreignPool: string; unknownPool: string },
+) => unknown;
 
 /** [what, change to a valid body, field path named, text the message must hold]. */
 const invalidBodies: Array<[string, Mutation, string, string?]> = [
@@ -178,32 +221,119 @@ const invalidBodies: Array<[string, Mutation, string, string?]> = [
   ['enabled missing', (b) => ({ ...b, enabled: undefined }), 'enabled', 'required'],
   ['enabled a string', (b) => ({ ...b, enabled: 'true' }), 'enabled', 'true or false'],
   ['alert_type missing', (b) => ({ ...b, alert_type: undefined }), 'alert_type', 'load_balancing_health_alert'],
-  ['alert_type unknown', (b) => ({ ...b, alert_type: 'billing_usage_alert' }), 'alert_type', '"load_balancing_health_alert" (got "billing_usage_alert")'],
+  [
+    'alert_type unknown',
+    (b) => ({ ...b, alert_type: 'billing_usage_alert' }),
+    'alert_type',
+    '"load_balancing_health_alert" (got "billing_usage_alert")',
+  ],
   ['mechanisms missing', (b) => ({ ...b, mechanisms: undefined }), 'mechanisms', 'required'],
   ['mechanisms an array', (b) => ({ ...b, mechanisms: [] }), 'mechanisms', 'must be an object'],
-  ['mechanisms.email not an array', (b) => ({ ...b, mechanisms: { email: 'ops@example.com' } }), 'mechanisms.email', 'must be an array'],
-  ['mechanisms.email[0].id not an address', (b) => ({ ...b, mechanisms: { email: [{ id: 'ops@example.com' }, { id: 'not-an-address' }] } }), 'mechanisms.email[1].id', 'e-mail address'],
-  ['mechanisms.webhooks[0].id not an id', (b) => ({ ...b, mechanisms: { webhooks: [{ id: 'hook-1' }] } }), 'mechanisms.webhooks[0].id', '32 lowercase hexadecimal'],
+  [
+    'mechanisms.email not an array',
+    (b) => ({ ...b, mechanisms: { email: 'ops@example.com' } }),
+    'mechanisms.email',
+    'must be an array',
+  ],
+  [
+    'mechanisms.email[0].id not an address',
+    (b) => ({ ...b, mechanisms: { email: [{ id: 'ops@example.com' }, { id: 'not-an-address' }] } }),
+    'mechanisms.email[1].id',
+    'e-mail address',
+  ],
+  [
+    'mechanisms.webhooks[0].id not an id',
+    (b) => ({ ...b, mechanisms: { webhooks: [{ id: 'hook-1' }] } }),
+    'mechanisms.webhooks[0].id',
+    '32 lowercase hexadecimal',
+  ],
   ['filters missing', (b) => ({ ...b, filters: undefined }), 'filters', 'required'],
   ['filters.pool_id missing', (b) => ({ ...b, filters: { new_health: ['Healthy'] } }), 'filters.pool_id', 'required'],
   ['filters.pool_id empty', (b) => ({ ...b, filters: { pool_id: [] } }), 'filters.pool_id', 'at least one pool'],
-  ['filters.pool_id not an array', (b, p) => ({ ...b, filters: { pool_id: p.poolA } }), 'filters.pool_id', 'must be an array'],
-  ['filters.pool_id[0] malformed', (b) => ({ ...b, filters: { pool_id: ['pool-1'] } }), 'filters.pool_id[0]', '32 lowercase hexadecimal'],
-  ['filters.pool_id[1] unknown', (b, p) => ({ ...b, filters: { pool_id: [p.poolA, p.unknownPool] } }), 'filters.pool_id[1]', 'no pool'],
-  ['filters.pool_id[0] of another account', (b, p) => ({ ...b, filters: { pool_id: [p.foreignPool, p.poolB] } }), 'filters.pool_id[0]', 'no pool'],
-  ['filters.pool_id duplicated', (b, p) => ({ ...b, filters: { pool_id: [p.poolA, p.poolB, p.poolA] } }), 'filters.pool_id[2]', 'duplicate of [0]'],
-  ['filters.new_health bad value', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], new_health: ['Healthy', 'Degraded'] } }), 'filters.new_health[1]', '"Unhealthy" or "Healthy"'],
-  ['filters.new_health empty', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], new_health: [] } }), 'filters.new_health', 'must not be empty'],
-  ['filters.new_health duplicated', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], new_health: ['Healthy', 'Healthy'] } }), 'filters.new_health[1]', 'duplicate'],
-  ['filters.event_source bad value', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], event_source: ['zone'] } }), 'filters.event_source[0]', '"pool" or "origin"'],
-  ['filters.event_source empty', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], event_source: [] } }), 'filters.event_source', 'must not be empty'],
-  ['filters.event_source duplicated', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], event_source: ['origin', 'origin'] } }), 'filters.event_source[1]', 'duplicate'],
-  ['an unknown filter key', (b, p) => ({ ...b, filters: { pool_id: [p.poolA], foo: ['x'] } }), 'filters.foo', 'not a filter of load_balancing_health_alert'],
+  [
+    'filters.pool_id not an array',
+    (b, p) => ({ ...b, filters: { pool_id: p.poolA } }),
+    'filters.pool_id',
+    'must be an array',
+  ],
+  [
+    'filters.pool_id[0] malformed',
+    (b) => ({ ...b, filters: { pool_id: ['pool-1'] } }),
+    'filters.pool_id[0]',
+    '32 lowercase hexadecimal',
+  ],
+  [
+    'filters.pool_id[1] unknown',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA, p.unknownPool] } }),
+    'filters.pool_id[1]',
+    'no pool',
+  ],
+  [
+    'filters.pool_id[0] of another account',
+    (b, p) => ({ ...b, filters: { pool_id: [p.foreignPool, p.poolB] } }),
+    'filters.pool_id[0]',
+    'no pool',
+  ],
+  [
+    'filters.pool_id duplicated',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA, p.poolB, p.poolA] } }),
+    'filters.pool_id[2]',
+    'duplicate of [0]',
+  ],
+  [
+    'filters.new_health bad value',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], new_health: ['Healthy', 'Degraded'] } }),
+    'filters.new_health[1]',
+    '"Unhealthy" or "Healthy"',
+  ],
+  [
+    'filters.new_health empty',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], new_health: [] } }),
+    'filters.new_health',
+    'must not be empty',
+  ],
+  [
+    'filters.new_health duplicated',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], new_health: ['Healthy', 'Healthy'] } }),
+    'filters.new_health[1]',
+    'duplicate',
+  ],
+  [
+    'filters.event_source bad value',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], event_source: ['zone'] } }),
+    'filters.event_source[0]',
+    '"pool" or "origin"',
+  ],
+  [
+    'filters.event_source empty',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], event_source: [] } }),
+    'filters.event_source',
+    'must not be empty',
+  ],
+  [
+    'filters.event_source duplicated',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], event_source: ['origin', 'origin'] } }),
+    'filters.event_source[1]',
+    'duplicate',
+  ],
+  [
+    'an unknown filter key',
+    (b, p) => ({ ...b, filters: { pool_id: [p.poolA], foo: ['x'] } }),
+    'filters.foo',
+    'not a filter of load_balancing_health_alert',
+  ],
   ['a body that is an array', () => [], 'body', 'JSON object'],
 ];
 
 describe('validation', () => {
-  let fixture: { accountId: string; poolA: string; poolB: string; foreignPool: string; unknownPool: string; existing: string };
+  let fixture: {
+    accountId: string;
+    poolA: string;
+    poolB: string;
+    foreignPool: string;
+    unknownPool: string;
+    existing: string;
+  };
   beforeAll(async () => {
     const { accountId, poolA, poolB } = await accountWithPools();
     const foreign = await accountWithPools();
@@ -211,47 +341,79 @@ describe('validation', () => {
     fixture = { accountId, poolA, poolB, foreignPool: foreign.poolA, unknownPool: hexId(), existing };
   });
 
-  test.each(invalidBodies)('create with %s is a 400 naming the field; nothing is created', async (_what, mutate, field, text) => {
-    const before = await listPolicies(fixture.accountId);
-    const reply = await emu.api('POST', policiesPath(fixture.accountId), { body: mutate(validBody([fixture.poolA]), fixture) });
-    expect(reply.status).toBe(400);
-    expect(reply.body.success).toBe(false);
-    expect(reply.body.result).toBeNull();
-    expect(reply.body.errors).toEqual([{ code: 1004, message: expect.stringMatching(new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}: `)) }]);
-    if (text) expect(reply.body.errors[0]?.message).toContain(text);
-    expect(await listPolicies(fixture.accountId)).toEqual(before);
-  });
+  test.each(invalidBodies)(
+    'create with %s is a 400 naming the field; nothing is created',
+    async (_what, mutate, field, text) => {
+      const before = await listPolicies(fixture.accountId);
+      const reply = await emu.api('POST', policiesPath(fixture.accountId), {
+        body: mutate(validBody([fixture.poolA]), fixture),
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body.success).toBe(false);
+      expect(reply.body.result).toBeNull();
+      expect(reply.body.errors).toEqual([
+        { code: 1004, message: expect.stringMatching(new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}: `)) },
+      ]);
+      if (text) expect(reply.body.errors[0]?.message).toContain(text);
+      expect(await listPolicies(fixture.accountId)).toEqual(before);
+    },
+  );
 
-  test.each(invalidBodies)('update with %s is a 400 naming the field; the policy is unchanged', async (_what, mutate, field) => {
-    const path = `${policiesPath(fixture.accountId)}/${fixture.existing}`;
-    const before = (await emu.api('GET', path)).body.result;
-    const reply = await emu.api('PUT', path, { body: mutate({ ...validBody([fixture.poolB]), name: 'changed' }, fixture) });
-    expect(reply.status).toBe(400);
-    expect(reply.body.errors[0]?.message.startsWith(`${field}: `)).toBe(true);
-    expect((await emu.api('GET', path)).body.result).toEqual(before);
-  });
+  test.each(invalidBodies)(
+    'update with %s is a 400 naming the field; the policy is unchanged',
+    async (_what, mutate, field) => {
+      const path = `${policiesPath(fixture.accountId)}/${fixture.existing}`;
+      const before = (await emu.api('GET', path)).body.result;
+      const reply = await emu.api('PUT', path, {
+        body: mutate({ ...validBody([fixture.poolB]), name: 'changed' }, fixture),
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body.errors[0]?.message.startsWith(`${field}: `)).toBe(true);
+      expect((await emu.api('GET', path)).body.result).toEqual(before);
+    },
+  );
 
   test('an unknown alert type is reported alone, without lecturing about its filters', async () => {
-    const reply = await emu.api('POST', policiesPath(fixture.accountId), { body: { ...validBody([fixture.poolA]), alert_type: 'dos_attack_l7', filters: { zones: ['x'] } } });
+    const reply = await emu.api('POST', policiesPath(fixture.accountId), {
+      body: { ...validBody([fixture.poolA]), alert_type: 'dos_attack_l7', filters: { zones: ['x'] } },
+    });
     expect(reply.status).toBe(400);
-    expect(reply.body.errors).toEqual([{ code: 1004, message: expect.stringMatching(/^alert_type: .*load_balancing_health_alert/) }]);
+    expect(reply.body.errors).toEqual([
+      { code: 1004, message: expect.stringMatching(/^alert_type: .*load_balancing_health_alert/) },
+    ]);
   });
 
   test('an unknown filter key is named beside a bad value of a known one', async () => {
-    const reply = await emu.api('POST', policiesPath(fixture.accountId), { body: { ...validBody([fixture.poolA]), filters: { pool_id: [fixture.poolA], new_health: 'Healthy', zone_id: ['x'] } } });
+    const reply = await emu.api('POST', policiesPath(fixture.accountId), {
+      body: {
+        ...validBody([fixture.poolA]),
+        filters: { pool_id: [fixture.poolA], new_health: 'Healthy', zone_id: ['x'] },
+      },
+    });
     expect(reply.status).toBe(400);
-    expect(reply.body.errors.map((e: { message: string }) => e.message.split(':')[0])).toEqual(['filters.new_health', 'filters.zone_id']);
+    expect(reply.body.errors.map((e: { message: string }) => e.message.split(':')[0])).toEqual([
+      'filters.new_health',
+      'filters.zone_id',
+    ]);
   });
 
   test('several unknown pools are each named', async () => {
     const [x, y] = [hexId(), hexId()];
-    const reply = await emu.api('POST', policiesPath(fixture.accountId), { body: { ...validBody([x, fixture.poolA, y]) } });
+    const reply = await emu.api('POST', policiesPath(fixture.accountId), {
+      body: { ...validBody([x, fixture.poolA, y]) },
+    });
     expect(reply.status).toBe(400);
-    expect(reply.body.errors.map((e: { message: string }) => e.message.split(':')[0])).toEqual(['filters.pool_id[0]', 'filters.pool_id[2]']);
+    expect(reply.body.errors.map((e: { message: string }) => e.message.split(':')[0])).toEqual([
+      'filters.pool_id[0]',
+      'filters.pool_id[2]',
+    ]);
   });
 
   test('a body that is not JSON is refused', async () => {
-    const reply = await emu.api('POST', policiesPath(fixture.accountId), { rawBody: '{"name":', headers: { authorization: 'Bearer test-token-0123456789', 'content-type': 'application/json' } });
+    const reply = await emu.api('POST', policiesPath(fixture.accountId), {
+      rawBody: '{"name":',
+      headers: { authorization: 'Bearer test-token-0123456789', 'content-type': 'application/json' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.success).toBe(false);
   });
@@ -259,7 +421,10 @@ describe('validation', () => {
 
 describe('account access', () => {
   test('a malformed account id is a 400 with code 7003', async () => {
-    for (const [method, options] of [['GET', {}], ['POST', { body: {} }]] as const) {
+    for (const [method, options] of [
+      ['GET', {}],
+      ['POST', { body: {} }],
+    ] as const) {
       const reply = await emu.api(method, policiesPath('not-an-account'), options);
       expect(reply.status).toBe(400);
       expect(reply.body.errors).toEqual([{ code: 7003, message: expect.stringMatching(/^account_id: /) }]);
@@ -268,7 +433,11 @@ describe('account access', () => {
 
   test('an unknown account is a 404 with code 7003', async () => {
     const unknown = hexId();
-    for (const [method, path] of [['GET', policiesPath(unknown)], ['POST', policiesPath(unknown)], ['GET', `${policiesPath(unknown)}/${hexId()}`]] as const) {
+    for (const [method, path] of [
+      ['GET', policiesPath(unknown)],
+      ['POST', policiesPath(unknown)],
+      ['GET', `${policiesPath(unknown)}/${hexId()}`],
+    ] as const) {
       const reply = await emu.api(method, path, method === 'POST' ? { body: validBody([hexId()]) } : {});
       expect(reply.status).toBe(404);
       expect(reply.body.errors).toEqual([{ code: 7003, message: `account ${unknown} not found` }]);
@@ -279,17 +448,25 @@ describe('account access', () => {
     const { accountId, poolA } = await accountWithPools();
     const other = await accountWithPools();
     await emu.control('POST', 'seed', { tokens: [{ value: 'alerting-elsewhere-token', accounts: [other.accountId] }] });
-    const reply = await emu.api('POST', policiesPath(accountId), { body: validBody([poolA]), headers: { authorization: 'Bearer alerting-elsewhere-token' } });
+    const reply = await emu.api('POST', policiesPath(accountId), {
+      body: validBody([poolA]),
+      headers: { authorization: 'Bearer alerting-elsewhere-token' },
+    });
     expect(reply.status).toBe(403);
     expect(reply.body.errors[0]?.code).toBe(9109);
-    const list = await emu.api('GET', policiesPath(accountId), { headers: { authorization: 'Bearer alerting-elsewhere-token' } });
+    const list = await emu.api('GET', policiesPath(accountId), {
+      headers: { authorization: 'Bearer alerting-elsewhere-token' },
+    });
     expect(list.status).toBe(403);
     expect(await listPolicies(accountId)).toEqual([]);
   });
 
   test('e-mail + key credentials may manage policies', async () => {
     const { accountId, poolA } = await accountWithPools();
-    const reply = await emu.api('POST', policiesPath(accountId), { body: validBody([poolA]), headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY } });
+    const reply = await emu.api('POST', policiesPath(accountId), {
+      body: validBody([poolA]),
+      headers: { 'x-auth-email': EMAIL, 'x-auth-key': KEY },
+    });
     expect(reply.status).toBe(200);
     expect((await listPolicies(accountId)).map((p) => p.id)).toEqual([reply.body.result.id]);
   });

@@ -33,8 +33,24 @@ const SCRIPT_LIST_FIELDS = [
   'magecart_score',
   'fetched_at',
 ].sort();
-const VERSION_FIELDS = ['hash', 'js_integrity_score', 'obfuscation_score', 'dataflow_score', 'malware_score', 'cryptomining_score', 'magecart_score', 'fetched_at'].sort();
-const SCORE_FIELDS = ['js_integrity_score', 'obfuscation_score', 'dataflow_score', 'malware_score', 'cryptomining_score', 'magecart_score'];
+const VERSION_FIELDS = [
+  'hash',
+  'js_integrity_score',
+  'obfuscation_score',
+  'dataflow_score',
+  'malware_score',
+  'cryptomining_score',
+  'magecart_score',
+  'fetched_at',
+].sort();
+const SCORE_FIELDS = [
+  'js_integrity_score',
+  'obfuscation_score',
+  'dataflow_score',
+  'malware_score',
+  'cryptomining_score',
+  'magecart_score',
+];
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HEX_ID = /^[0-9a-f]{32}$/;
@@ -85,7 +101,10 @@ function expectError(reply: Reply, status: number, code: number, messageStart: s
   expect(reply.status).toBe(status);
   expect(reply.body.success).toBe(false);
   expect(reply.body.result).toBeNull();
-  expect(reply.body.errors[0]).toEqual({ code, message: expect.stringMatching(new RegExp(`^${messageStart.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)) });
+  expect(reply.body.errors[0]).toEqual({
+    code,
+    message: expect.stringMatching(new RegExp(`^${messageStart.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
+  });
 }
 
 async function emulatorNow(): Promise<string> {
@@ -98,7 +117,12 @@ describe('settings (spec 2.2)', () => {
     const reply = await emu.api('GET', ps(zone));
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      result: { enabled: false, updated_at: '2025-01-02T03:04:05.678Z', use_edgeguard_reporting_endpoint: true, use_connection_url_path: false },
+      result: {
+        enabled: false,
+        updated_at: '2025-01-02T03:04:05.678Z',
+        use_edgeguard_reporting_endpoint: true,
+        use_connection_url_path: false,
+      },
       success: true,
       errors: [],
       messages: [],
@@ -147,9 +171,15 @@ describe('settings (spec 2.2)', () => {
     const zone = await newZone();
     const before = (await emu.api('GET', ps(zone))).body.result;
     const auth = { authorization: `Bearer test-token-0123456789` };
-    const malformed = await emu.api('PUT', ps(zone), { rawBody: '{"enabled": tru', headers: { ...auth, 'content-type': 'application/json' } });
+    const malformed = await emu.api('PUT', ps(zone), {
+      rawBody: '{"enabled": tru',
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expectError(malformed, 400, 6007, 'body: ');
-    const text = await emu.api('PUT', ps(zone), { rawBody: '{"enabled": true}', headers: { ...auth, 'content-type': 'text/plain' } });
+    const text = await emu.api('PUT', ps(zone), {
+      rawBody: '{"enabled": true}',
+      headers: { ...auth, 'content-type': 'text/plain' },
+    });
     expectError(text, 415, 6003, 'Content-Type: ');
     expect((await emu.api('GET', ps(zone))).body.result).toEqual(before);
   });
@@ -170,19 +200,27 @@ describe('authentication and scope (spec 5, contract)', () => {
       expectError(await emu.api(method!, path!, { headers: KEY_HEADERS }), 403, 9109, '');
     }
     const before = (await emu.api('GET', ps(ZONE_ID))).body.result;
-    const put = await emu.api('PUT', ps(ZONE_ID), { body: { enabled: !before.enabled }, headers: { ...KEY_HEADERS, 'content-type': 'application/json' } });
+    const put = await emu.api('PUT', ps(ZONE_ID), {
+      body: { enabled: !before.enabled },
+      headers: { ...KEY_HEADERS, 'content-type': 'application/json' },
+    });
     expectError(put, 403, 9109, '');
     expect(put.body.errors[0].message).toContain('API token');
     expect((await emu.api('GET', ps(ZONE_ID))).body.result).toEqual(before);
 
     const listBefore = (await emu.api('GET', ps(ZONE_ID, '/policies'))).body.result;
-    const post = await emu.api('POST', ps(ZONE_ID, '/policies'), { body: GOOD_POLICY, headers: { ...KEY_HEADERS, 'content-type': 'application/json' } });
+    const post = await emu.api('POST', ps(ZONE_ID, '/policies'), {
+      body: GOOD_POLICY,
+      headers: { ...KEY_HEADERS, 'content-type': 'application/json' },
+    });
     expectError(post, 403, 9109, '');
     expect((await emu.api('GET', ps(ZONE_ID, '/policies'))).body.result).toEqual(listBefore);
   });
 
   test('the same e-mail + key is a valid credential (a wrong key is a 401, not a 403)', async () => {
-    const wrong = await emu.api('GET', ps(ZONE_ID), { headers: { 'x-auth-email': EMAIL, 'x-auth-key': 'not-the-key' } });
+    const wrong = await emu.api('GET', ps(ZONE_ID), {
+      headers: { 'x-auth-email': EMAIL, 'x-auth-key': 'not-the-key' },
+    });
     expectError(wrong, 401, 10000, '');
   });
 
@@ -192,7 +230,10 @@ describe('authentication and scope (spec 5, contract)', () => {
       expectError(await emu.api(method!, path!, { headers: scoped }), 403, 9109, '');
     }
     const before = (await emu.api('GET', ps(ZONE_ID))).body.result;
-    const put = await emu.api('PUT', ps(ZONE_ID), { body: { enabled: !before.enabled }, headers: { ...scoped, 'content-type': 'application/json' } });
+    const put = await emu.api('PUT', ps(ZONE_ID), {
+      body: { enabled: !before.enabled },
+      headers: { ...scoped, 'content-type': 'application/json' },
+    });
     expectError(put, 403, 9109, '');
     expect((await emu.api('GET', ps(ZONE_ID))).body.result).toEqual(before);
 
@@ -231,7 +272,11 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     expect(urls(active)).toEqual(urls(byDefault));
 
     const infrequent = await emu.api('GET', ps(zone, '/scripts'), { query: { status: 'infrequent' } });
-    expect(urls(infrequent)).toEqual(['https://c.example.net/three.js', 'https://d.example.net/four.js', 'https://e.example.net/five.js']);
+    expect(urls(infrequent)).toEqual([
+      'https://c.example.net/three.js',
+      'https://d.example.net/four.js',
+      'https://e.example.net/five.js',
+    ]);
     expect(infrequent.body.result_info).toEqual({ page: 1, per_page: 20, count: 3, total_count: 3, total_pages: 1 });
   });
 
@@ -314,7 +359,13 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
   test('scripts seen at the same time are ordered by id', async () => {
     const zone = await newZone();
     const at = '2025-04-01T00:00:00.000Z';
-    await seed({ scripts: Array.from({ length: 6 }, (_, i) => ({ zone_id: zone, url: `https://same${i}.example.net/x.js`, first_seen_at: at })) });
+    await seed({
+      scripts: Array.from({ length: 6 }, (_, i) => ({
+        zone_id: zone,
+        url: `https://same${i}.example.net/x.js`,
+        first_seen_at: at,
+      })),
+    });
     const ids = (await emu.api('GET', ps(zone, '/scripts'))).body.result.map((s: { id: string }) => s.id);
     expect(ids).toEqual([...ids].sort());
   });
@@ -332,31 +383,55 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     const model = new Map<string, Seeded>();
     const put = async (items: Seeded[]) => {
       await seed({ scripts: items.map((item) => ({ zone_id: zone, ...item })) });
-      for (const item of items) model.set(createHash('sha256').update(`${zone}\u0000${item.url}`).digest('hex').slice(0, 32), item);
+      for (const item of items)
+        model.set(createHash('sha256').update(`${zone}\u0000${item.url}`).digest('hex').slice(0, 32), item);
     };
     /** The spec's order of the model: oldest first_seen_at first, then id. */
     const expected = (status: string, hosts: string[]) =>
       [...model]
         .filter(([, item]) => item.status === status && (hosts.length === 0 || hosts.includes(item.host.toLowerCase())))
-        .sort(([idA, a], [idB, b]) => (a.first_seen_at !== b.first_seen_at ? (a.first_seen_at < b.first_seen_at ? -1 : 1) : idA < idB ? -1 : 1))
+        .sort(([idA, a], [idB, b]) =>
+          a.first_seen_at !== b.first_seen_at ? (a.first_seen_at < b.first_seen_at ? -1 : 1) : idA < idB ? -1 : 1,
+        )
         .map(([, item]) => item.url);
     /** Every list this test reads, page by page (per_page 3), against the model. */
     const check = async () => {
       for (const status of ['active', 'infrequent']) {
-        for (const hosts of [[], ['a.example.net'], ['b.example.net'], ['a.example.net', 'b.example.net', 'c.example.net']]) {
+        for (const hosts of [
+          [],
+          ['a.example.net'],
+          ['b.example.net'],
+          ['a.example.net', 'b.example.net', 'c.example.net'],
+        ]) {
           const want = expected(status, hosts);
           const seen: string[] = [];
           for (let page = 1; page <= Math.max(1, Math.ceil(want.length / 3)); page++) {
-            const query: Record<string, string | number> = { status, page, per_page: 3, ...(hosts.length > 0 ? { hosts: hosts.join(',') } : {}) };
+            const query: Record<string, string | number> = {
+              status,
+              page,
+              per_page: 3,
+              ...(hosts.length > 0 ? { hosts: hosts.join(',') } : {}),
+            };
             const reply = await emu.api('GET', ps(zone, '/scripts'), { query });
-            expect(reply.body.result_info).toEqual({ page, per_page: 3, count: Math.min(3, want.length - (page - 1) * 3), total_count: want.length, total_pages: Math.ceil(want.length / 3) });
+            expect(reply.body.result_info).toEqual({
+              page,
+              per_page: 3,
+              count: Math.min(3, want.length - (page - 1) * 3),
+              total_count: want.length,
+              total_pages: Math.ceil(want.length / 3),
+            });
             seen.push(...(reply.body.result as { url: string }[]).map((item) => item.url));
           }
           expect({ status, hosts, urls: seen }).toEqual({ status, hosts, urls: want });
         }
       }
     };
-    const script = (n: number, minutes: number, host = n % 2 === 0 ? 'a.example.net' : 'b.example.net', status = 'active'): Seeded => ({
+    const script = (
+      n: number,
+      minutes: number,
+      host = n % 2 === 0 ? 'a.example.net' : 'b.example.net',
+      status = 'active',
+    ): Seeded => ({
       url: `https://${host}/s${n}.js`,
       first_seen_at: at(minutes),
       status,
@@ -376,7 +451,16 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     ]);
     await check();
     // Many changes at once (a seed of hundreds), into the same lists.
-    await put(Array.from({ length: 200 }, (_, i) => script(100 + i, (i * 37) % 150, ['a.example.net', 'b.example.net', 'c.example.net'][i % 3], i % 4 === 0 ? 'infrequent' : 'active')));
+    await put(
+      Array.from({ length: 200 }, (_, i) =>
+        script(
+          100 + i,
+          (i * 37) % 150,
+          ['a.example.net', 'b.example.net', 'c.example.net'][i % 3],
+          i % 4 === 0 ? 'infrequent' : 'active',
+        ),
+      ),
+    );
     await check();
   });
 
@@ -419,7 +503,13 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     const url = 'https://evil.example.org/skim.js';
     await seed({
       scripts: [
-        { zone_id: zone, url, js_integrity_score: 4, url_reported_malicious: true, malicious_url_categories: ['Malware'] },
+        {
+          zone_id: zone,
+          url,
+          js_integrity_score: 4,
+          url_reported_malicious: true,
+          malicious_url_categories: ['Malware'],
+        },
         { zone_id: zone, url: 'https://www.example.com/cdn-cgi/challenge.js' },
       ],
     });
@@ -469,7 +559,10 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     [{ status: 'gone' }, 'scripts[0].status'],
     [{ first_seen_at: 'yesterday' }, 'scripts[0].first_seen_at'],
     [{ url: 'ftp://files.example.net/a.js' }, 'scripts[0].url'],
-    [{ first_seen_at: '2025-02-01T00:00:00.000Z', last_seen_at: '2025-01-01T00:00:00.000Z' }, 'scripts[0].last_seen_at'],
+    [
+      { first_seen_at: '2025-02-01T00:00:00.000Z', last_seen_at: '2025-01-01T00:00:00.000Z' },
+      'scripts[0].last_seen_at',
+    ],
     [{ hash: 'not hex' }, 'scripts[0].hash'],
     [{ colour: 'red' }, 'scripts[0]'],
   ])('a seed script with %j is refused naming %s, and nothing is added', async (fields, field) => {
@@ -505,7 +598,12 @@ describe('detected connections (spec 2.4)', () => {
       connections: [
         { zone_id: zone, url: 'https://api.example.org/collect' },
         { zone_id: zone, url: 'https://beacon.example.org/b', status: 'infrequent' },
-        { zone_id: zone, url: 'https://bad.example.org/x', domain_reported_malicious: true, malicious_domain_categories: ['Phishing'] },
+        {
+          zone_id: zone,
+          url: 'https://bad.example.org/x',
+          domain_reported_malicious: true,
+          malicious_domain_categories: ['Phishing'],
+        },
       ],
     });
     const list = await emu.api('GET', ps(zone, '/connections'));
@@ -545,7 +643,10 @@ describe('detected connections (spec 2.4)', () => {
 
     const bad = await emu.api('GET', ps(zone, '/connections'), { query: { hosts: 'bad.example.org' } });
     expect(bad.body.result).toHaveLength(1);
-    expect(bad.body.result[0]).toMatchObject({ domain_reported_malicious: true, malicious_domain_categories: ['Phishing'] });
+    expect(bad.body.result[0]).toMatchObject({
+      domain_reported_malicious: true,
+      malicious_domain_categories: ['Phishing'],
+    });
 
     const single = await emu.api('GET', ps(zone, `/connections/${api.id}`));
     expect(single.status).toBe(200);
@@ -563,7 +664,14 @@ describe('detected cookies (spec 2.5)', () => {
     await seed({
       cookies: [
         { zone_id: zone, name: 'session', host: 'shop.example.com' },
-        { zone_id: zone, name: '_ga', host: 'www.example.com', same_site_attribute: 'lax', max_age_attribute: 3600, secure_attribute: false },
+        {
+          zone_id: zone,
+          name: '_ga',
+          host: 'www.example.com',
+          same_site_attribute: 'lax',
+          max_age_attribute: 3600,
+          secure_attribute: false,
+        },
         { zone_id: zone, name: 'old', host: 'www.example.com', status: 'infrequent' },
       ],
     });
@@ -596,7 +704,12 @@ describe('detected cookies (spec 2.5)', () => {
 
     const ga = await emu.api('GET', ps(zone, '/cookies'), { query: { hosts: 'www.example.com' } });
     expect(ga.body.result).toHaveLength(1);
-    expect(ga.body.result[0]).toMatchObject({ name: '_ga', same_site_attribute: 'lax', max_age_attribute: 3600, secure_attribute: false });
+    expect(ga.body.result[0]).toMatchObject({
+      name: '_ga',
+      same_site_attribute: 'lax',
+      max_age_attribute: 3600,
+      secure_attribute: false,
+    });
 
     const old = await emu.api('GET', ps(zone, '/cookies'), { query: { status: 'infrequent' } });
     expect(old.body.result.map((c: { name: string }) => c.name)).toEqual(['old']);
@@ -609,7 +722,9 @@ describe('detected cookies (spec 2.5)', () => {
 
   test('a seed cookie with a host that is not a hostname is refused naming it', async () => {
     const zone = await newZone();
-    const reply = await emu.control('POST', 'seed', { cookies: [{ zone_id: zone, name: 'session', host: 'not a host' }] });
+    const reply = await emu.control('POST', 'seed', {
+      cookies: [{ zone_id: zone, name: 'session', host: 'not a host' }],
+    });
     expectError(reply, 400, 1004, 'cookies[0].host');
     expect((await emu.api('GET', ps(zone, '/cookies'))).body.result).toEqual([]);
   });
@@ -647,7 +762,11 @@ describe('CSP policies (spec 2.6, contract)', () => {
 
   test('expression and value are stored exactly as sent', async () => {
     const zone = await newZone();
-    const body = { ...GOOD_POLICY, expression: 'http.host eq shop.example.com', value: "script-src  cdn.example.com 'self'" };
+    const body = {
+      ...GOOD_POLICY,
+      expression: 'http.host eq shop.example.com',
+      value: "script-src  cdn.example.com 'self'",
+    };
     const created = await emu.api('POST', ps(zone, '/policies'), { body });
     expect(created.status).toBe(200);
     const read = await emu.api('GET', ps(zone, `/policies/${created.body.result.id}`));
@@ -657,9 +776,18 @@ describe('CSP policies (spec 2.6, contract)', () => {
 
   test('get and list read back what was created, in creation order, with result_info', async () => {
     const zone = await newZone();
-    expect((await policies(zone)).body).toEqual({ result: [], success: true, errors: [], messages: [], result_info: { page: 1, per_page: 1, count: 0, total_count: 0, total_pages: 0 } });
-    const a = (await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, description: 'a' } })).body.result;
-    const b = (await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, description: 'b', action: 'log' } })).body.result;
+    expect((await policies(zone)).body).toEqual({
+      result: [],
+      success: true,
+      errors: [],
+      messages: [],
+      result_info: { page: 1, per_page: 1, count: 0, total_count: 0, total_pages: 0 },
+    });
+    const a = (await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, description: 'a' } })).body
+      .result;
+    const b = (
+      await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, description: 'b', action: 'log' } })
+    ).body.result;
 
     const got = await emu.api('GET', ps(zone, `/policies/${a.id}`));
     expect(got.status).toBe(200);
@@ -694,15 +822,26 @@ describe('CSP policies (spec 2.6, contract)', () => {
     const zone = await newZone();
     const created = (await emu.api('POST', ps(zone, '/policies'), { body: GOOD_POLICY })).body.result;
     const { value: _value, ...partial } = GOOD_POLICY;
-    expectError(await emu.api('PUT', ps(zone, `/policies/${created.id}`), { body: { ...partial, action: 'log' } }), 400, 1004, 'value: ');
-    expectError(await emu.api('PUT', ps(zone, `/policies/${created.id}`), { body: { ...GOOD_POLICY, action: 'deny' } }), 400, 1004, 'action: ');
+    expectError(
+      await emu.api('PUT', ps(zone, `/policies/${created.id}`), { body: { ...partial, action: 'log' } }),
+      400,
+      1004,
+      'value: ',
+    );
+    expectError(
+      await emu.api('PUT', ps(zone, `/policies/${created.id}`), { body: { ...GOOD_POLICY, action: 'deny' } }),
+      400,
+      1004,
+      'action: ',
+    );
     expect((await emu.api('GET', ps(zone, `/policies/${created.id}`))).body.result).toEqual(created);
   });
 
   test('DELETE answers {id}; the policy is then 404, and a second delete 404 too', async () => {
     const zone = await newZone();
     const created = (await emu.api('POST', ps(zone, '/policies'), { body: GOOD_POLICY })).body.result;
-    const kept = (await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, description: 'kept' } })).body.result;
+    const kept = (await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, description: 'kept' } })).body
+      .result;
     const deleted = await emu.api('DELETE', ps(zone, `/policies/${created.id}`));
     expect(deleted.status).toBe(200);
     expect(deleted.body.result).toEqual({ id: created.id });
@@ -724,17 +863,20 @@ describe('CSP policies (spec 2.6, contract)', () => {
     ['enabled', '1', { enabled: 1 }, 'got 1'],
     ['description', 'of 1025 characters', { description: 'x'.repeat(1025) }, 'got 1025'],
     ['description', 'that is a number', { description: 7 }, 'must be a string'],
-  ])('a bad %s (%s) is a 400 naming the field and the offending part, and creates nothing', async (field, _label, change, part) => {
-    const zone = await newZone();
-    await emu.api('POST', ps(zone, '/policies'), { body: GOOD_POLICY });
-    const before = (await policies(zone)).body.result;
-    expect(before).toHaveLength(1);
-    const reply = await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, ...change } });
-    expectError(reply, 400, 1004, `${field}: `);
-    expect(reply.body.errors).toHaveLength(1);
-    expect(reply.body.errors[0].message).toContain(part);
-    expect((await policies(zone)).body.result).toEqual(before);
-  });
+  ])(
+    'a bad %s (%s) is a 400 naming the field and the offending part, and creates nothing',
+    async (field, _label, change, part) => {
+      const zone = await newZone();
+      await emu.api('POST', ps(zone, '/policies'), { body: GOOD_POLICY });
+      const before = (await policies(zone)).body.result;
+      expect(before).toHaveLength(1);
+      const reply = await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, ...change } });
+      expectError(reply, 400, 1004, `${field}: `);
+      expect(reply.body.errors).toHaveLength(1);
+      expect(reply.body.errors[0].message).toContain(part);
+      expect((await policies(zone)).body.result).toEqual(before);
+    },
+  );
 
   test.each(['description', 'action', 'expression', 'value'])('a body without %s is a 400 naming it', async (field) => {
     const zone = await newZone();
@@ -763,9 +905,15 @@ describe('CSP policies (spec 2.6, contract)', () => {
   test('a malformed JSON body is a 400, a text/plain body a 415, a JSON array a 400; none creates anything', async () => {
     const zone = await newZone();
     const auth = { authorization: 'Bearer test-token-0123456789' };
-    const malformed = await emu.api('POST', ps(zone, '/policies'), { rawBody: '{"description": "x",', headers: { ...auth, 'content-type': 'application/json' } });
+    const malformed = await emu.api('POST', ps(zone, '/policies'), {
+      rawBody: '{"description": "x",',
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expectError(malformed, 400, 6007, 'body: ');
-    const text = await emu.api('POST', ps(zone, '/policies'), { rawBody: JSON.stringify(GOOD_POLICY), headers: { ...auth, 'content-type': 'text/plain' } });
+    const text = await emu.api('POST', ps(zone, '/policies'), {
+      rawBody: JSON.stringify(GOOD_POLICY),
+      headers: { ...auth, 'content-type': 'text/plain' },
+    });
     expectError(text, 415, 6003, 'Content-Type: ');
     const array = await emu.api('POST', ps(zone, '/policies'), { body: [GOOD_POLICY] });
     expectError(array, 400, 1004, 'body: ');

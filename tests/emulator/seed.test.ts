@@ -62,7 +62,12 @@ test('an account with no field at all', async () => {
 
 test('a zone with only its account_id', async () => {
   const zone = await addedBy('zones', () => seed({ zones: [{ account_id: ACCOUNT_ID }] }));
-  expect(zone).toEqual({ id: expect.stringMatching(HEX_ID), name: expect.stringMatching(DOMAIN), account_id: ACCOUNT_ID, created_on: NOW });
+  expect(zone).toEqual({
+    id: expect.stringMatching(HEX_ID),
+    name: expect.stringMatching(DOMAIN),
+    account_id: ACCOUNT_ID,
+    created_on: NOW,
+  });
   const settings = await emu.api('GET', ps(zone.id as string, ''));
   expect(settings.status).toBe(200);
   expect(settings.body.result).toMatchObject({ enabled: false, updated_at: NOW });
@@ -71,7 +76,9 @@ test('a zone with only its account_id', async () => {
 test('two zones seeded without names get names of their own', async () => {
   const before = await stored('zones');
   await seed({ zones: [{ account_id: ACCOUNT_ID }, { account_id: ACCOUNT_ID }] });
-  const names = [...(await stored('zones')).values()].filter((zone) => !before.has(zone.id as string)).map((zone) => zone.name);
+  const names = [...(await stored('zones')).values()]
+    .filter((zone) => !before.has(zone.id as string))
+    .map((zone) => zone.name);
   expect(names).toHaveLength(2);
   expect(names[0]).not.toBe(names[1]);
 });
@@ -167,7 +174,9 @@ test('a connection with only its zone_id', async () => {
     status: 'active',
     url_contains_cdn_cgi_path: false,
   });
-  expect((await emu.api('GET', ps(zone.id, `/connections/${connection.id as string}`))).body.result).toEqual(connection);
+  expect((await emu.api('GET', ps(zone.id, `/connections/${connection.id as string}`))).body.result).toEqual(
+    connection,
+  );
 });
 
 test('a cookie with only its zone_id is a first-party cookie on the zone', async () => {
@@ -203,7 +212,13 @@ test('a pool with only its account_id', async () => {
   const list = await emu.api('GET', `accounts/${accountId}/load_balancers/pools`);
   expect(list.status).toBe(200);
   expect(list.body.result).toEqual([
-    { id: expect.stringMatching(HEX_ID), name: expect.stringMatching(/\S/), notification_email: '', created_on: NOW, modified_on: NOW },
+    {
+      id: expect.stringMatching(HEX_ID),
+      name: expect.stringMatching(/\S/),
+      notification_email: '',
+      created_on: NOW,
+      modified_on: NOW,
+    },
   ]);
 });
 

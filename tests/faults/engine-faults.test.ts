@@ -108,7 +108,9 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
     engine = await engineStack({ projectDir: REPO, inPlace: true, emu, token: TOKEN });
   }, 60_000);
   afterAll(async () => {
-    process.stdout.write(`engine-faults figures (flagship under faults):\n${figures.map((f) => `  ${JSON.stringify(f)}`).join('\n')}\n`);
+    process.stdout.write(
+      `engine-faults figures (flagship under faults):\n${figures.map((f) => `  ${JSON.stringify(f)}`).join('\n')}\n`,
+    );
     await engine?.dispose();
     await emu?.close();
   });
@@ -124,15 +126,19 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
   }, 300_000);
 
   // Each cycle is one more draw of faults on every kind of request: deletes, then creates again.
-  test.each([1, 2, 3, 4])('cycle %i: destroy under the same faults leaves nothing behind, and up again makes exactly the declared objects', async (cycle) => {
-    const destroyed = await underFaults(`destroy ${cycle}`, 10 * cycle + 1, () => engine.destroy());
-    expect(destroyed.summary.resourceChanges).toEqual({ delete: 7 });
-    await expectNothingLeft(emu, TOKEN);
+  test.each([1, 2, 3, 4])(
+    'cycle %i: destroy under the same faults leaves nothing behind, and up again makes exactly the declared objects',
+    async (cycle) => {
+      const destroyed = await underFaults(`destroy ${cycle}`, 10 * cycle + 1, () => engine.destroy());
+      expect(destroyed.summary.resourceChanges).toEqual({ delete: 7 });
+      await expectNothingLeft(emu, TOKEN);
 
-    const up = await underFaults(`up ${cycle + 1}`, 10 * cycle + 2, () => engine.up());
-    expect(up.summary.resourceChanges).toEqual({ create: 7 });
-    await expectExactlyDeclared(emu, TOKEN, engine);
-  }, 300_000);
+      const up = await underFaults(`up ${cycle + 1}`, 10 * cycle + 2, () => engine.up());
+      expect(up.summary.resourceChanges).toEqual({ create: 7 });
+      await expectExactlyDeclared(emu, TOKEN, engine);
+    },
+    300_000,
+  );
 
   test('with the faults cleared a preview shows no changes; both kinds of fault hit, and no token leaked', async () => {
     const mark = emu.mark();
@@ -143,7 +149,10 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
     // Across the nine operations both kinds of fault hit (the seeds fix the draws; the figures
     // printed at the end say how many, and on what).
     expect(figures).toHaveLength(9);
-    const total = figures.reduce((sum, f) => ({ errors: sum.errors + f.errors, resets: sum.resets + f.resets }), { errors: 0, resets: 0 });
+    const total = figures.reduce((sum, f) => ({ errors: sum.errors + f.errors, resets: sum.resets + f.resets }), {
+      errors: 0,
+      resets: 0,
+    });
     expect(total.errors).toBeGreaterThan(5);
     expect(total.resets).toBeGreaterThan(0);
     expect(engine.stateText()).not.toContain(TOKEN);
@@ -167,7 +176,8 @@ describe('a create whose response is lost after the service applied it', () => {
 
   test('does not create a second object: each create path loses its first response, and up still makes exactly one of each', async () => {
     const mark = emu.mark();
-    const creates = (entries: LoggedRequest[], pattern: RegExp) => entries.filter((e) => e.method === 'POST' && pattern.test(apiPath(e)));
+    const creates = (entries: LoggedRequest[], pattern: RegExp) =>
+      entries.filter((e) => e.method === 'POST' && pattern.test(apiPath(e)));
     const patterns = {
       cspPolicy: /^zones\/[0-9a-f]{32}\/page_security\/policies$/,
       customHostname: /^zones\/[0-9a-f]{32}\/custom_hostnames$/,
@@ -175,7 +185,10 @@ describe('a create whose response is lost after the service applied it', () => {
     };
     // Every POST to the three create paths commits and then loses its response, until each path
     // has lost one; then the faults are cleared, so a second POST would go through and be seen.
-    expect((await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: Object.values(CREATE_PATHS) })).status).toBe(200);
+    expect(
+      (await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: Object.values(CREATE_PATHS) }))
+        .status,
+    ).toBe(200);
     let cleared = false;
     const watcher = (async () => {
       while (!cleared) {

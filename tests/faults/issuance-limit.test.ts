@@ -27,7 +27,10 @@ const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
   emu = await startTestEmulator({ tokens: [TOKEN] });
-  expect((await emu.control('POST', 'seed', { zones: [{ id: BUSY_ZONE, name: 'busy.example', account_id: ACCOUNT_ID }] })).status).toBe(200);
+  expect(
+    (await emu.control('POST', 'seed', { zones: [{ id: BUSY_ZONE, name: 'busy.example', account_id: ACCOUNT_ID }] }))
+      .status,
+  ).toBe(200);
 });
 afterAll(async () => {
   process.stdout.write(`issuance-limit figures: ${JSON.stringify(figures)}\n`);
@@ -58,7 +61,10 @@ function creates(entries: readonly LoggedRequest[], zoneId: string): LoggedReque
 
 /** The most successful creates found in any window of 60 s (by the emulator's clock). */
 function busiestWindow(entries: readonly LoggedRequest[]): number {
-  const times = entries.filter((e) => e.status === 200).map((e) => Date.parse(e.time)).sort((a, b) => a - b);
+  const times = entries
+    .filter((e) => e.status === 200)
+    .map((e) => Date.parse(e.time))
+    .sort((a, b) => a - b);
   let most = 0;
   for (let i = 0, j = 0; i < times.length; i++) {
     while (times[i]! - times[j]! >= WINDOW_MS) j++;
@@ -73,7 +79,8 @@ async function hostnamesOf(zoneId: string): Promise<string[]> {
   return list.map((h) => h.hostname).sort();
 }
 
-const expected = (domain: string) => Array.from({ length: COUNT }, (_, i) => `customer-${String(i + 1).padStart(2, '0')}.${domain}`).sort();
+const expected = (domain: string) =>
+  Array.from({ length: COUNT }, (_, i) => `customer-${String(i + 1).padStart(2, '0')}.${domain}`).sort();
 
 /**
  * For each refused create, how long after the create that filled its window slot (the 15th
@@ -84,7 +91,8 @@ function refusalGaps(posts: readonly LoggedRequest[]): number[] {
   const gaps: number[] = [];
   for (const post of posts) {
     const at = Date.parse(post.time);
-    if (post.status === 429 && acceptedTimes.length >= LIMIT) gaps.push(at - acceptedTimes[acceptedTimes.length - LIMIT]!);
+    if (post.status === 429 && acceptedTimes.length >= LIMIT)
+      gaps.push(at - acceptedTimes[acceptedTimes.length - LIMIT]!);
     if (post.status === 200) acceptedTimes.push(at);
   }
   return gaps;

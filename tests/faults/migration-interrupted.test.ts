@@ -64,9 +64,23 @@ class ChildEmulator {
 
   /** Starts it and resolves once it prints its listening line. */
   async start(seed: 'demo' | 'none'): Promise<void> {
-    const child = spawn(process.execPath, [path.join(REPO, 'dist', 'emulator', 'cli.js'), '--port', String(this.port), '--data-dir', this.dataDir, '--token', TOKEN, '--seed', seed], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO, 'dist', 'emulator', 'cli.js'),
+        '--port',
+        String(this.port),
+        '--data-dir',
+        this.dataDir,
+        '--token',
+        TOKEN,
+        '--seed',
+        seed,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.child = child;
     child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
     await new Promise<void>((resolve, reject) => {
@@ -75,7 +89,9 @@ class ChildEmulator {
         out += chunk.toString();
         if (out.includes(`edgeguard-emulator listening on ${this.baseUrl}`)) resolve();
       });
-      child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before listening: ${this.stderr.join('')}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`emulator exited with ${code} before listening: ${this.stderr.join('')}`)),
+      );
     });
   }
 
@@ -98,7 +114,10 @@ class ChildEmulator {
   }
 
   api(method: string, apiPath: string, body?: unknown): Promise<Reply> {
-    return call(method, `${this.baseUrl}/${apiPath}`, { headers: { authorization: `Bearer ${TOKEN}` }, ...(body !== undefined ? { body } : {}) });
+    return call(method, `${this.baseUrl}/${apiPath}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      ...(body !== undefined ? { body } : {}),
+    });
   }
 
   control(method: string, controlPath: string, body?: unknown): Promise<Reply> {
@@ -160,7 +179,13 @@ async function refuseBulkEditsAfterTheFirst(emu: ChildEmulator): Promise<void> {
   expect((await emu.control('POST', 'faults', REFUSED_AFTER_THE_FIRST)).status).toBe(200);
   const refused: boolean[] = [];
   for (let i = 0; i < 9; i++) {
-    refused.push((await emu.api('PATCH', `accounts/${'f'.repeat(32)}/load_balancers/pools?per_page=1&page=1`, { notification_email: '' })).status === 503);
+    refused.push(
+      (
+        await emu.api('PATCH', `accounts/${'f'.repeat(32)}/load_balancers/pools?per_page=1&page=1`, {
+          notification_email: '',
+        })
+      ).status === 503,
+    );
   }
   expect(refused).toEqual([false, ...Array<boolean>(8).fill(true)]);
   expect((await emu.control('POST', 'faults', REFUSED_AFTER_THE_FIRST)).status).toBe(200);
@@ -238,7 +263,9 @@ test('the emulator killed with SIGKILL after the first bulk edit: up fails, the 
   const failure = await failedUp;
   figures.firstUpSeconds = secondsSince(started);
   expect(failure).toBeInstanceOf(Error);
-  expect(failure!.message).toMatch(/bulk edit load-balancing pools \(PATCH accounts\/[0-9a-f]{32}\/load_balancers\/pools\?per_page=500&page=\d\) got no response/);
+  expect(failure!.message).toMatch(
+    /bulk edit load-balancing pools \(PATCH accounts\/[0-9a-f]{32}\/load_balancers\/pools\?per_page=500&page=\d\) got no response/,
+  );
   expect(failure!.message).not.toContain(TOKEN);
 
   // Restart on the same state and port, loading nothing (a seed would put the demo e-mails back).
@@ -295,7 +322,9 @@ test('the dynamic-provider process killed with SIGKILL after the first bulk edit
   const fresh = await newStack();
   try {
     for (let page = 1; page <= Math.ceil(TOTAL_POOLS / 1000); page++) {
-      const reply = await emu.api('PATCH', `${POOLS}?per_page=1000&page=${page}`, { notification_email: 'legacy-again@example.com' });
+      const reply = await emu.api('PATCH', `${POOLS}?per_page=1000&page=${page}`, {
+        notification_email: 'legacy-again@example.com',
+      });
       expect(reply.status).toBe(200);
     }
     expect((await emu.pools()).filter((pool) => pool.notification_email === '')).toEqual([]);
@@ -312,7 +341,10 @@ test('the dynamic-provider process killed with SIGKILL after the first bulk edit
     const failure = await failedUp;
     expect(failure).toBeInstanceOf(Error);
     expect(failure!.message).not.toContain(TOKEN);
-    figures.providerKillMessage = failure!.message.split('\n').filter((line) => /error/i.test(line)).slice(0, 3);
+    figures.providerKillMessage = failure!.message
+      .split('\n')
+      .filter((line) => /error/i.test(line))
+      .slice(0, 3);
     await emu.control('POST', 'faults', {});
     const middle = await emu.pools();
     const cleared = middle.filter((pool) => pool.notification_email === '').length;

@@ -33,7 +33,13 @@ function client(maxAttempts?: number): HttpClient {
   });
 }
 
-const getSettings = (http: HttpClient) => http.send({ operation: 'get settings', method: 'GET', path: SETTINGS_PATH, result: z.object({ enabled: z.boolean() }) });
+const getSettings = (http: HttpClient) =>
+  http.send({
+    operation: 'get settings',
+    method: 'GET',
+    path: SETTINGS_PATH,
+    result: z.object({ enabled: z.boolean() }),
+  });
 
 /** Share of single attempts that fail under FAULTS (seeded, so every run measures the same draws). */
 async function failingShare(attempts: number): Promise<number> {

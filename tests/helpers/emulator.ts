@@ -67,7 +67,9 @@ export async function call<T = any>(method: string, url: string, options: CallOp
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    throw new Error(`${method} ${url}: HTTP ${response.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`);
+    throw new Error(
+      `${method} ${url}: HTTP ${response.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`,
+    );
   }
   return { status: response.statusCode, headers: response.headers, body: parsed };
 }

@@ -41,7 +41,8 @@ export function copyProject(projectDir: string): string {
   const target = path.join(WORK, `project-${randomUUID().slice(0, 8)}`);
   fs.mkdirSync(target, { recursive: true });
   for (const name of fs.readdirSync(projectDir)) {
-    if (name === 'Pulumi.yaml' || name.endsWith('.ts') || name === 'README.md') fs.copyFileSync(path.join(projectDir, name), path.join(target, name));
+    if (name === 'Pulumi.yaml' || name.endsWith('.ts') || name === 'README.md')
+      fs.copyFileSync(path.join(projectDir, name), path.join(target, name));
   }
   return target;
 }

@@ -6,7 +6,11 @@ import { TEST_TOKEN, type TestEmulator } from './emulator';
  * through `configure` with the stack's `edgeguard:*` configuration.
  */
 export async function configureProvider(emu: TestEmulator, extra: Record<string, string> = {}): Promise<void> {
-  const config: Record<string, string> = { 'edgeguard:baseUrl': emu.baseUrl, 'edgeguard:apiToken': TEST_TOKEN, ...extra };
+  const config: Record<string, string> = {
+    'edgeguard:baseUrl': emu.baseUrl,
+    'edgeguard:apiToken': TEST_TOKEN,
+    ...extra,
+  };
   await configure({
     config: {
       get: (key: string) => config[key],

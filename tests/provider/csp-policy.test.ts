@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '../../provider/client/errors';
 import { UNKNOWN } from '../../provider/runtime/check';
-import { changedProperties, provider, type CspPolicyInputs, type CspPolicyOutputs } from '../../provider/runtime/csp-policy';
+import {
+  changedProperties,
+  provider,
+  type CspPolicyInputs,
+  type CspPolicyOutputs,
+} from '../../provider/runtime/csp-policy';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { configureProvider } from '../helpers/provider';
 
@@ -33,8 +38,18 @@ describe('check', () => {
   });
 
   test.each([
-    ['a bad action', { action: 'block' }, 'action', 'got "block"; it must be: "log" (report the scripts the value does not allow) or "allow" (block them)'],
-    ['a missing action', { action: undefined }, 'action', 'is required: "log" (report the scripts the value does not allow) or "allow" (block them)'],
+    [
+      'a bad action',
+      { action: 'block' },
+      'action',
+      'got "block"; it must be: "log" (report the scripts the value does not allow) or "allow" (block them)',
+    ],
+    [
+      'a missing action',
+      { action: undefined },
+      'action',
+      'is required: "log" (report the scripts the value does not allow) or "allow" (block them)',
+    ],
     [
       'an unknown expression field',
       { expression: 'http.hots eq a.com' },
@@ -47,14 +62,24 @@ describe('check', () => {
       'expression',
       'invalid operator "==" at position 10: unknown operator; use eq, the only supported operator, as in http.host eq "shop.example.com"',
     ],
-    ['a bad expression hostname', { expression: 'http.host eq "a..com"' }, 'expression', 'invalid hostname "a..com" at position 15: two dots in a row leave an empty label'],
+    [
+      'a bad expression hostname',
+      { expression: 'http.host eq "a..com"' },
+      'expression',
+      'invalid hostname "a..com" at position 15: two dots in a row leave an empty label',
+    ],
     [
       'a scheme without //',
       { value: "script-src 'self' https:/cdn.example.com" },
       'value',
       'invalid source "https:/cdn.example.com" at position 18: a scheme must be followed by "://" (write https://cdn.example.com)',
     ],
-    ['an unquoted keyword', { value: 'script-src self' }, 'value', "invalid source \"self\" at position 11: keywords, nonces and hashes must be in single quotes (write 'self')"],
+    [
+      'an unquoted keyword',
+      { value: 'script-src self' },
+      'value',
+      'invalid source "self" at position 11: keywords, nonces and hashes must be in single quotes (write \'self\')',
+    ],
     [
       'a port out of range',
       { value: "script-src 'self' cdn.example.com:99999" },
@@ -69,11 +94,31 @@ describe('check', () => {
     ],
     ['a missing zoneId', { zoneId: undefined }, 'zoneId', "is required: the zone's id: 32 hexadecimal characters"],
     ['a short zoneId', { zoneId: 'abc' }, 'zoneId', 'must be the zone\'s id: 32 hexadecimal characters (got "abc")'],
-    ['a zoneId that is not a string', { zoneId: 42 }, 'zoneId', 'must be the zone\'s id: 32 hexadecimal characters (got 42)'],
+    [
+      'a zoneId that is not a string',
+      { zoneId: 42 },
+      'zoneId',
+      "must be the zone's id: 32 hexadecimal characters (got 42)",
+    ],
     ['enabled as a string', { enabled: 'yes' }, 'enabled', 'must be true or false (got "yes")'],
-    ['a missing description', { description: undefined }, 'description', 'is required (it may be empty): what the policy is for'],
-    ['a description too long', { description: 'x'.repeat(1025) }, 'description', 'must be at most 1024 characters (got 1025); shorten it'],
-    ['a missing value', { value: undefined }, 'value', "is required: the CSP directive, as in script-src 'self' cdn.example.com"],
+    [
+      'a missing description',
+      { description: undefined },
+      'description',
+      'is required (it may be empty): what the policy is for',
+    ],
+    [
+      'a description too long',
+      { description: 'x'.repeat(1025) },
+      'description',
+      'must be at most 1024 characters (got 1025); shorten it',
+    ],
+    [
+      'a missing value',
+      { value: undefined },
+      'value',
+      "is required: the CSP directive, as in script-src 'self' cdn.example.com",
+    ],
   ])('%s fails on its property', async (_name, patch, property, reason) => {
     const news = { ...GOOD, ...patch };
     await expect(check(news)).resolves.toEqual({ inputs: news, failures: [{ property, reason }] });
@@ -95,13 +140,22 @@ describe('check', () => {
 
 describe('diff', () => {
   const olds: CspPolicyOutputs = { policyId: 'p'.repeat(32), ...GOOD, action: 'allow', enabled: true };
-  const news = (patch: Partial<Record<keyof CspPolicyInputs, unknown>>): CspPolicyInputs => ({ ...olds, ...patch }) as CspPolicyInputs;
+  const news = (patch: Partial<Record<keyof CspPolicyInputs, unknown>>): CspPolicyInputs =>
+    ({ ...olds, ...patch }) as CspPolicyInputs;
 
   test.each([
     ['nothing', {}, []],
     ['reordered sources', { value: "script-src https://js.example.net/app.js cdn.example.com 'self'" }, []],
-    ['extra whitespace and a trailing ;', { value: "  script-src\t'self'   cdn.example.com\nhttps://js.example.net/app.js ; " }, []],
-    ['a repeated source and other case', { value: "SCRIPT-SRC 'SELF' CDN.example.com cdn.example.com https://js.example.net/app.js" }, []],
+    [
+      'extra whitespace and a trailing ;',
+      { value: "  script-src\t'self'   cdn.example.com\nhttps://js.example.net/app.js ; " },
+      [],
+    ],
+    [
+      'a repeated source and other case',
+      { value: "SCRIPT-SRC 'SELF' CDN.example.com cdn.example.com https://js.example.net/app.js" },
+      [],
+    ],
     ['the hostname unquoted, in other case', { expression: 'http.host   eq SHOP.example.com' }, []],
     ['a source added', { value: `${GOOD.value} https://other.example.org` }, ['value']],
     ['a source removed', { value: "script-src 'self' cdn.example.com" }, ['value']],
@@ -118,9 +172,16 @@ describe('diff', () => {
   });
 
   test('a zoneId change replaces; other changes update in place; no change is no change', async () => {
-    await expect(provider.diff!('id', olds, news({ zoneId: OTHER_ZONE, value: "script-src 'none'" }))).resolves.toEqual({ changes: true, replaces: ['zoneId'] });
-    await expect(provider.diff!('id', olds, news({ value: "script-src 'none'" }))).resolves.toEqual({ changes: true, replaces: [] });
-    await expect(provider.diff!('id', olds, news({ value: "script-src cdn.example.com https://js.example.net/app.js 'self'" }))).resolves.toEqual({
+    await expect(provider.diff!('id', olds, news({ zoneId: OTHER_ZONE, value: "script-src 'none'" }))).resolves.toEqual(
+      { changes: true, replaces: ['zoneId'] },
+    );
+    await expect(provider.diff!('id', olds, news({ value: "script-src 'none'" }))).resolves.toEqual({
+      changes: true,
+      replaces: [],
+    });
+    await expect(
+      provider.diff!('id', olds, news({ value: "script-src cdn.example.com https://js.example.net/app.js 'self'" })),
+    ).resolves.toEqual({
       changes: false,
       replaces: [],
     });
@@ -141,14 +202,22 @@ describe('against the emulator', () => {
 
   async function newZone(): Promise<string> {
     const id = randomBytes(16).toString('hex');
-    const reply = await emu.control('POST', 'seed', { zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }] });
+    const reply = await emu.control('POST', 'seed', {
+      zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
+    });
     expect(reply.status).toBe(200);
     return id;
   }
 
   const policiesPath = (zone: string) => `/client/v4/zones/${zone}/page_security/policies`;
   const calls = async (since: number) => (await emu.requests(since)).map((r) => `${r.method} ${r.path} ${r.status}`);
-  const inputs = (zoneId: string, patch: Partial<CspPolicyInputs> = {}): CspPolicyInputs => ({ ...GOOD, action: 'allow', enabled: true, zoneId, ...patch });
+  const inputs = (zoneId: string, patch: Partial<CspPolicyInputs> = {}): CspPolicyInputs => ({
+    ...GOOD,
+    action: 'allow',
+    enabled: true,
+    zoneId,
+    ...patch,
+  });
 
   async function livePolicies(zone: string): Promise<Array<Record<string, unknown>>> {
     const reply = await emu.api('GET', `zones/${zone}/page_security/policies`);
@@ -164,7 +233,14 @@ describe('against the emulator', () => {
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
     expect(created.outs).toEqual({ policyId: created.id, ...inputs(zone, { enabled: false }) });
     expect(await livePolicies(zone)).toEqual([
-      { id: created.id, description: GOOD.description, action: 'allow', expression: GOOD.expression, enabled: 'false', value: GOOD.value },
+      {
+        id: created.id,
+        description: GOOD.description,
+        action: 'allow',
+        expression: GOOD.expression,
+        enabled: 'false',
+        value: GOOD.value,
+      },
     ]);
   });
 
@@ -182,12 +258,21 @@ describe('against the emulator', () => {
     const { id, outs } = await provider.create(inputs(zone));
     const changedValue = "script-src 'self' evil.example.org";
     const put = await emu.api('PUT', `zones/${zone}/page_security/policies/${id}`, {
-      body: { description: GOOD.description, action: 'log', expression: GOOD.expression, enabled: 'false', value: changedValue },
+      body: {
+        description: GOOD.description,
+        action: 'log',
+        expression: GOOD.expression,
+        enabled: 'false',
+        value: changedValue,
+      },
     });
     expect(put.status).toBe(200);
     const read = await provider.read!(id, outs);
     expect(read.inputs).toEqual(inputs(zone, { action: 'log', enabled: false, value: changedValue }));
-    expect(read.props).toEqual({ policyId: id, ...inputs(zone, { action: 'log', enabled: false, value: changedValue }) });
+    expect(read.props).toEqual({
+      policyId: id,
+      ...inputs(zone, { action: 'log', enabled: false, value: changedValue }),
+    });
     expect(changedProperties(read.props, inputs(zone))).toEqual(['action', 'value', 'enabled']);
   });
 
@@ -199,7 +284,16 @@ describe('against the emulator', () => {
     const updated = await provider.update!(id, outs, news);
     expect(await calls(mark)).toEqual([`PUT ${policiesPath(zone)}/${id} 200`]);
     expect(updated.outs).toEqual({ policyId: id, ...news });
-    expect(await livePolicies(zone)).toEqual([{ id, description: 'log only', action: 'log', expression: GOOD.expression, enabled: 'false', value: "script-src 'self'" }]);
+    expect(await livePolicies(zone)).toEqual([
+      {
+        id,
+        description: 'log only',
+        action: 'log',
+        expression: GOOD.expression,
+        enabled: 'false',
+        value: "script-src 'self'",
+      },
+    ]);
   });
 
   test('delete removes the policy; a second delete of the gone policy succeeds; read of it says gone', async () => {
@@ -208,14 +302,21 @@ describe('against the emulator', () => {
     const mark = emu.mark();
     await provider.delete!(id, outs);
     await provider.delete!(id, outs);
-    expect(await calls(mark)).toEqual([`DELETE ${policiesPath(zone)}/${id} 200`, `DELETE ${policiesPath(zone)}/${id} 404`]);
+    expect(await calls(mark)).toEqual([
+      `DELETE ${policiesPath(zone)}/${id} 200`,
+      `DELETE ${policiesPath(zone)}/${id} 404`,
+    ]);
     expect(await livePolicies(zone)).toEqual([]);
     await expect(provider.read!(id, outs)).resolves.toEqual({});
   });
 
   test('a create whose response is lost after the service applied it adopts that policy instead of making a second', async () => {
     const zone = await newZone();
-    const faults = await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
+    const faults = await emu.control('POST', 'faults', {
+      reset_rate: 1,
+      methods: ['POST'],
+      paths: ['zones/*/page_security/policies'],
+    });
     expect(faults.status).toBe(200);
     const mark = emu.mark();
     const created = await provider.create(inputs(zone));
@@ -228,22 +329,32 @@ describe('against the emulator', () => {
 
   test('recovery does not adopt a policy that differs in a field', async () => {
     const zone = await newZone();
-    const other = await emu.api('POST', `zones/${zone}/page_security/policies`, { body: { ...GOOD, description: 'someone else', enabled: 'true' } });
+    const other = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+      body: { ...GOOD, description: 'someone else', enabled: 'true' },
+    });
     expect(other.status).toBe(200);
-    await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
+    await emu.control('POST', 'faults', {
+      reset_rate: 1,
+      methods: ['POST'],
+      paths: ['zones/*/page_security/policies'],
+    });
     const created = await provider.create(inputs(zone));
     expect(created.id).not.toBe(other.body.result.id);
     expect((await livePolicies(zone)).map((p) => p.description)).toEqual(['someone else', GOOD.description]);
   });
 
   test('read without a zoneId in props says what to pass', async () => {
-    await expect(provider.read!('f'.repeat(32), {})).rejects.toThrow(`CspPolicy ${'f'.repeat(32)}: its zone is not known; pass zoneId in the resource's arguments (with get, in its state argument) to read it`);
+    await expect(provider.read!('f'.repeat(32), {})).rejects.toThrow(
+      `CspPolicy ${'f'.repeat(32)}: its zone is not known; pass zoneId in the resource's arguments (with get, in its state argument) to read it`,
+    );
   });
 
   test('create in an unknown zone fails with an error naming the operation and the status', async () => {
     const missing = randomBytes(16).toString('hex');
     const attempt = provider.create(inputs(missing));
     await expect(attempt).rejects.toBeInstanceOf(NotFoundError);
-    await expect(attempt).rejects.toThrow(`create CSP policy (POST zones/${missing}/page_security/policies) failed: HTTP 404`);
+    await expect(attempt).rejects.toThrow(
+      `create CSP policy (POST zones/${missing}/page_security/policies) failed: HTTP 404`,
+    );
   });
 });

@@ -81,16 +81,36 @@ describe('check', () => {
   });
 
   test.each([
-    ['a wildcard counts its "*." toward 64', 'hostname', { hostname: `*.${hostnameOfLength(63)}` }, /is 65 characters long.*error 1469.*branding/],
-    ['a space', 'hostname', { hostname: 'shop customer.net' }, /^invalid hostname "shop customer\.net" at position 4: the character " " is not allowed/],
+    [
+      'a wildcard counts its "*." toward 64',
+      'hostname',
+      { hostname: `*.${hostnameOfLength(63)}` },
+      /is 65 characters long.*error 1469.*branding/,
+    ],
+    [
+      'a space',
+      'hostname',
+      { hostname: 'shop customer.net' },
+      /^invalid hostname "shop customer\.net" at position 4: the character " " is not allowed/,
+    ],
     ['an underscore', 'hostname', { hostname: 'shop_1.customer.net' }, /the character "_" is not allowed/],
     ['a single label', 'hostname', { hostname: 'localhost' }, /needs at least two/],
     ['a wildcard inside', 'hostname', { hostname: 'shop.*.customer.net' }, /can only be the whole first label/],
     ['no hostname', 'hostname', { hostname: undefined }, /^is required: a DNS name/],
     ['a short zone id', 'zoneId', { zoneId: 'c0ffee' }, /32 hexadecimal characters \(got "c0ffee"\)/],
-    ['an unknown ssl.method', 'ssl.method', { ssl: { method: 'email', type: 'dv' } }, /^must be one of "txt", "http" \(got "email"\)/],
+    [
+      'an unknown ssl.method',
+      'ssl.method',
+      { ssl: { method: 'email', type: 'dv' } },
+      /^must be one of "txt", "http" \(got "email"\)/,
+    ],
     ['an unknown ssl.type', 'ssl.type', { ssl: { method: 'txt', type: 'ev' } }, /^must be one of "dv" \(got "ev"\)/],
-    ['an unknown certificate authority', 'ssl.certificateAuthority', { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'digicert' } }, /^must be one of "", "google", "lets_encrypt" \(got "digicert"\)/],
+    [
+      'an unknown certificate authority',
+      'ssl.certificateAuthority',
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'digicert' } },
+      /^must be one of "", "google", "lets_encrypt" \(got "digicert"\)/,
+    ],
     ['no ssl', 'ssl', { ssl: undefined }, /^is required: the certificate settings/],
     ['branding as a string', 'branding', { branding: 'yes' }, /^must be true or false \(got "yes"\)/],
     ['a zero timeout', 'waitTimeoutSeconds', { waitTimeoutSeconds: 0 }, /^must be at least 1 second/],
@@ -103,7 +123,13 @@ describe('check', () => {
   });
 
   test('every bad field is reported at once, the length rule only once hostname and branding are valid', async () => {
-    const failures = (await provider.check({}, inputs({ zoneId: 'x', hostname: hostnameOfLength(70), ssl: { method: 'dns', type: 'dv' }, branding: 1 }))).failures ?? [];
+    const failures =
+      (
+        await provider.check(
+          {},
+          inputs({ zoneId: 'x', hostname: hostnameOfLength(70), ssl: { method: 'dns', type: 'dv' }, branding: 1 }),
+        )
+      ).failures ?? [];
     expect(failures.map((f) => f.property)).toEqual(['zoneId', 'ssl.method', 'branding']);
   });
 
@@ -137,24 +163,76 @@ describe('diff', () => {
     ownershipRecordValue: 'token',
     createdAt: '2025-01-01T00:00:00.000Z',
   };
-  const news: CustomHostnameInputs = { zoneId: olds.zoneId, hostname: olds.hostname, ssl: olds.ssl, branding: false, waitForActive: false, waitTimeoutSeconds: 300 };
+  const news: CustomHostnameInputs = {
+    zoneId: olds.zoneId,
+    hostname: olds.hostname,
+    ssl: olds.ssl,
+    branding: false,
+    waitForActive: false,
+    waitTimeoutSeconds: 300,
+  };
 
   test.each<[string, Partial<CustomHostnameOutputs>, Partial<CustomHostnameInputs>, pulumi.dynamic.DiffResult]>([
     ['nothing changed', {}, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
-    ['the hostname in another case', {}, { hostname: 'Shop.Customer.Net' }, { changes: false, replaces: [], deleteBeforeReplace: false }],
-    ['a requested "" against a state without it', { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } }, { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } }, { changes: false, replaces: [], deleteBeforeReplace: false }],
-    ['another hostname', {}, { hostname: 'www.customer.net' }, { changes: true, replaces: ['hostname'], deleteBeforeReplace: false }],
-    ['another zone', {}, { zoneId: 'c0000000000000000000000000000002' }, { changes: true, replaces: ['zoneId'], deleteBeforeReplace: true }],
-    ['branding turned on', {}, { branding: true }, { changes: true, replaces: ['branding'], deleteBeforeReplace: true }],
-    ['a hostname unknown in preview', {}, { hostname: UNKNOWN }, { changes: true, replaces: ['hostname'], deleteBeforeReplace: false }],
-    ['another certificate authority', {}, { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' } }, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ['another ssl.method', {}, { ssl: { method: 'http', type: 'dv', certificateAuthority: '' } }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    [
+      'the hostname in another case',
+      {},
+      { hostname: 'Shop.Customer.Net' },
+      { changes: false, replaces: [], deleteBeforeReplace: false },
+    ],
+    [
+      'a requested "" against a state without it',
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } },
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } },
+      { changes: false, replaces: [], deleteBeforeReplace: false },
+    ],
+    [
+      'another hostname',
+      {},
+      { hostname: 'www.customer.net' },
+      { changes: true, replaces: ['hostname'], deleteBeforeReplace: false },
+    ],
+    [
+      'another zone',
+      {},
+      { zoneId: 'c0000000000000000000000000000002' },
+      { changes: true, replaces: ['zoneId'], deleteBeforeReplace: true },
+    ],
+    [
+      'branding turned on',
+      {},
+      { branding: true },
+      { changes: true, replaces: ['branding'], deleteBeforeReplace: true },
+    ],
+    [
+      'a hostname unknown in preview',
+      {},
+      { hostname: UNKNOWN },
+      { changes: true, replaces: ['hostname'], deleteBeforeReplace: false },
+    ],
+    [
+      'another certificate authority',
+      {},
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' } },
+      { changes: true, replaces: [], deleteBeforeReplace: false },
+    ],
+    [
+      'another ssl.method',
+      {},
+      { ssl: { method: 'http', type: 'dv', certificateAuthority: '' } },
+      { changes: true, replaces: [], deleteBeforeReplace: false },
+    ],
     ['waitTimeoutSeconds', {}, { waitTimeoutSeconds: 60 }, { changes: true, replaces: [], deleteBeforeReplace: false }],
     ['status moved', { status: 'moved' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
     ['status caa_error', { status: 'caa_error' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
     ['status blocked', { status: 'blocked' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
     ['status pending', { status: 'pending' }, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
-    ['status pending while waitForActive asks for active', { status: 'pending', waitForActive: true }, { waitForActive: true }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    [
+      'status pending while waitForActive asks for active',
+      { status: 'pending', waitForActive: true },
+      { waitForActive: true },
+      { changes: true, replaces: [], deleteBeforeReplace: false },
+    ],
   ])('%s', (_name, oldOverrides, newOverrides, expected) => {
     expect(diffCustomHostname({ ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
   });
@@ -170,15 +248,29 @@ describe('resource class', () => {
       },
       call: () => ({}),
     });
-    const declared = new CustomHostname('shop', { zoneId: ZONE, hostname: 'shop.customer.net', ssl: { method: 'txt', type: 'dv' }, waitForActive: true });
+    const declared = new CustomHostname('shop', {
+      zoneId: ZONE,
+      hostname: 'shop.customer.net',
+      ssl: { method: 'txt', type: 'dv' },
+      waitForActive: true,
+    });
     const looked = CustomHostname.get('existing', 'e'.repeat(32), { zoneId: ZONE });
     const status = await new Promise((resolve) => declared.status.apply(resolve));
     const lookedId = await new Promise((resolve) => looked.id.apply(resolve));
     expect([status, lookedId]).toEqual(['pending', 'e'.repeat(32)]);
 
-    const [lookup, declaration] = [registered.find((r) => r.name === 'existing'), registered.find((r) => r.name === 'shop')];
+    const [lookup, declaration] = [
+      registered.find((r) => r.name === 'existing'),
+      registered.find((r) => r.name === 'shop'),
+    ];
     expect(declaration?.type).toBe('pulumi-nodejs:dynamic/edgeguard:CustomHostname');
-    expect(Object.keys(declaration?.inputs ?? {}).sort()).toEqual(['__provider', 'hostname', 'ssl', 'waitForActive', 'zoneId']);
+    expect(Object.keys(declaration?.inputs ?? {}).sort()).toEqual([
+      '__provider',
+      'hostname',
+      'ssl',
+      'waitForActive',
+      'zoneId',
+    ]);
     const serialized = String(declaration?.inputs.__provider);
     expect(serialized).toContain('pulumi-edgeguard/runtime/${runtime}');
     expect(serialized).toContain('runtime: "custom-hostname"');
@@ -206,7 +298,10 @@ describe('against the emulator', () => {
     return zone;
   }
 
-  async function publish(hostname: string, records: Array<{ type: string; name?: string; value: string }>): Promise<void> {
+  async function publish(
+    hostname: string,
+    records: Array<{ type: string; name?: string; value: string }>,
+  ): Promise<void> {
     const reply = await emu.control('POST', 'dns', { hostname, records });
     expect(reply.status).toBe(200);
   }
@@ -217,14 +312,18 @@ describe('against the emulator', () => {
 
   /** `METHOD path status` of the API requests after `mark`, the path below the zone. */
   async function calls(mark: number): Promise<string[]> {
-    return (await emu.requests(mark)).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]{32}\//, '')}${r.query.hostname ? `?hostname=${String(r.query.hostname)}` : ''} ${r.status}`);
+    return (await emu.requests(mark)).map(
+      (r) =>
+        `${r.method} ${r.path.replace(/^\/client\/v4\/zones\/[0-9a-f]{32}\//, '')}${r.query.hostname ? `?hostname=${String(r.query.hostname)}` : ''} ${r.status}`,
+    );
   }
 
   /** Waits until `line` (as {@link calls} shows it) is in the request log after `mark`: an event to act on, not a guess of when it happens. */
   async function untilCalled(mark: number, line: string): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (!(await calls(mark)).includes(line)) {
-      if (Date.now() > deadline) throw new Error(`no "${line}" in the request log within 20 s: ${JSON.stringify(await calls(mark))}`);
+      if (Date.now() > deadline)
+        throw new Error(`no "${line}" in the request log within 20 s: ${JSON.stringify(await calls(mark))}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -233,7 +332,10 @@ describe('against the emulator', () => {
     const checked = await provider.check({}, news);
     expect(checked.failures).toBeUndefined();
     // As the dynamic-provider host does, the serialized provider goes along with the checked inputs.
-    const created = await provider.create({ ...checked.inputs, ...(news.__provider !== undefined ? { __provider: news.__provider } : {}) });
+    const created = await provider.create({
+      ...checked.inputs,
+      ...(news.__provider !== undefined ? { __provider: news.__provider } : {}),
+    });
     return { id: created.id, outs: created.outs as CustomHostnameOutputs };
   }
 
@@ -289,21 +391,45 @@ describe('against the emulator', () => {
     expect(await calls(mark)).toEqual([`GET custom_hostnames/${id} 200`]);
     expect(read.id).toBe(id);
     expect(read.props).toEqual({ ...outs, status: 'active', sslStatus: 'active', verificationErrors: [] });
-    expect(read.inputs).toEqual({ zoneId: zone.id, hostname: 'read.customer.net', ssl: { method: 'txt', type: 'dv', certificateAuthority: '' }, branding: false, waitForActive: false, waitTimeoutSeconds: 300 });
-    expect(diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs).changes).toBe(false);
+    expect(read.inputs).toEqual({
+      zoneId: zone.id,
+      hostname: 'read.customer.net',
+      ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+      branding: false,
+      waitForActive: false,
+      waitTimeoutSeconds: 300,
+    });
+    expect(diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs).changes).toBe(
+      false,
+    );
   });
 
   test('drift: a certificate authority changed through the API shows on read, and update PATCHes it back', async () => {
     const zone = await freshZone();
-    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname: 'drift.customer.net', ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' } }))).inputs;
+    const news = (
+      await provider.check(
+        {},
+        inputs({
+          zoneId: zone.id,
+          hostname: 'drift.customer.net',
+          ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' },
+        }),
+      )
+    ).inputs;
     const { id, outs } = await provider.create(news);
-    const patched = await emu.api('PATCH', `zones/${zone.id}/custom_hostnames/${id}`, { body: { ssl: { certificate_authority: 'lets_encrypt' } } });
+    const patched = await emu.api('PATCH', `zones/${zone.id}/custom_hostnames/${id}`, {
+      body: { ssl: { certificate_authority: 'lets_encrypt' } },
+    });
     expect(patched.status).toBe(200);
 
     const read = await provider.read(id, outs);
     expect(read.inputs.ssl).toEqual({ method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' });
     expect(read.props.certificateAuthorityInUse).toBe('lets_encrypt');
-    expect(await provider.diff(id, read.props, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(id, read.props, news)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     const mark = emu.mark();
     const updated = await provider.update(id, read.props, news);
@@ -315,7 +441,9 @@ describe('against the emulator', () => {
   test('update of waitTimeoutSeconds alone reads the hostname and does not restart validation', async () => {
     const zone = await freshZone();
     const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'settings.customer.net' }));
-    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname: 'settings.customer.net', waitTimeoutSeconds: 60 }))).inputs;
+    const news = (
+      await provider.check({}, inputs({ zoneId: zone.id, hostname: 'settings.customer.net', waitTimeoutSeconds: 60 }))
+    ).inputs;
     const mark = emu.mark();
     const updated = await provider.update(id, outs, news);
     expect(await calls(mark)).toEqual([`GET custom_hostnames/${id} 200`]);
@@ -336,13 +464,21 @@ describe('against the emulator', () => {
     // The POST answered pending, so only reads after it can have seen the hostname active.
     const made = await calls(mark);
     expect(made.length).toBeGreaterThan(1);
-    expect(made).toEqual(['POST custom_hostnames 200', ...Array<string>(made.length - 1).fill(`GET custom_hostnames/${id} 200`)]);
+    expect(made).toEqual([
+      'POST custom_hostnames 200',
+      ...Array<string>(made.length - 1).fill(`GET custom_hostnames/${id} 200`),
+    ]);
   });
 
   test('waitForActive: a timeout fails the step saying what to publish, and keeps the hostname in the state', async () => {
     const zone = await freshZone();
     const started = Date.now();
-    const error = await notReady(create({ ...inputs({ zoneId: zone.id, hostname: 'late.customer.net', waitForActive: true, waitTimeoutSeconds: 2 }), __provider: SERIALIZED }));
+    const error = await notReady(
+      create({
+        ...inputs({ zoneId: zone.id, hostname: 'late.customer.net', waitForActive: true, waitTimeoutSeconds: 2 }),
+        __provider: SERIALIZED,
+      }),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
     const token = String(error.properties.ownershipRecordValue);
     expect(error.message).toBe(
@@ -352,12 +488,22 @@ describe('against the emulator', () => {
         'The service reports: "custom hostname does not CNAME to this zone."',
     );
     expect(error.reasons).toEqual([error.message]);
-    expect(error.properties).toMatchObject({ customHostnameId: error.id, status: 'pending', waitForActive: true, __provider: SERIALIZED });
+    expect(error.properties).toMatchObject({
+      customHostnameId: error.id,
+      status: 'pending',
+      waitForActive: true,
+      __provider: SERIALIZED,
+    });
     expect((await emu.api('GET', `zones/${zone.id}/custom_hostnames/${error.id}`)).status).toBe(200);
 
     // The engine updates a partially failed resource on the next `pulumi up`: with the TXT record published, it succeeds.
-    await publish('late.customer.net', [{ type: 'TXT', name: '_edgeguard-custom-hostname.late.customer.net', value: token }]);
-    const updated = await provider.update(error.id, error.properties, { ...inputs({ zoneId: zone.id, hostname: 'late.customer.net', waitForActive: true, waitTimeoutSeconds: 2 }), __provider: SERIALIZED });
+    await publish('late.customer.net', [
+      { type: 'TXT', name: '_edgeguard-custom-hostname.late.customer.net', value: token },
+    ]);
+    const updated = await provider.update(error.id, error.properties, {
+      ...inputs({ zoneId: zone.id, hostname: 'late.customer.net', waitForActive: true, waitTimeoutSeconds: 2 }),
+      __provider: SERIALIZED,
+    });
     expect(updated.outs.status).toBe('active');
   });
 
@@ -366,18 +512,28 @@ describe('against the emulator', () => {
     const hostname = 'caa.customer.net';
     const cname = { type: 'CNAME', value: `edge.${zone.name}` };
     await publish(hostname, [cname, { type: 'CAA', value: '0 issue "letsencrypt.org"' }]);
-    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname, ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' } }))).inputs;
+    const news = (
+      await provider.check(
+        {},
+        inputs({ zoneId: zone.id, hostname, ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' } }),
+      )
+    ).inputs;
     const mark = emu.mark();
     const error = await notReady(provider.create({ ...news, __provider: SERIALIZED }));
     expect(await calls(mark)).toEqual(['POST custom_hostnames 200']);
     expect(error.message).toBe(
       `custom hostname "caa.customer.net" (${error.id} in zone ${zone.id}) has status caa_error: ` +
-        'the domain\'s CAA records do not permit the certificate authority in use, google. ' +
+        "the domain's CAA records do not permit the certificate authority in use, google. " +
         'Add a CAA record 0 issue "pki.goog" to the domain that holds the CAA records of caa.customer.net ' +
         '(or set ssl.certificateAuthority to a certificate authority those records permit), then run pulumi up again: the update restarts validation. ' +
         'The service reports: "CAA records for caa.customer.net do not permit google (pki.goog); add 0 issue \\"pki.goog\\" or request another certificate_authority"',
     );
-    expect(error.properties).toMatchObject({ status: 'caa_error', sslStatus: 'caa_error', certificateAuthorityInUse: 'google', __provider: SERIALIZED });
+    expect(error.properties).toMatchObject({
+      status: 'caa_error',
+      sslStatus: 'caa_error',
+      certificateAuthorityInUse: 'google',
+      __provider: SERIALIZED,
+    });
 
     await publish(hostname, [cname, { type: 'CAA', value: '0 issue "pki.goog"' }]);
     const retry = emu.mark();
@@ -392,7 +548,9 @@ describe('against the emulator', () => {
     await publish('wild.customer.net', [{ type: 'CAA', value: '0 issuewild ";"' }]);
     await publish(hostname, [{ type: 'CNAME', value: `edge.${zone.name}` }]);
     const error = await notReady(create(inputs({ zoneId: zone.id, hostname })));
-    expect(error.message).toContain('Add a CAA record 0 issuewild "pki.goog" to the domain that holds the CAA records of wild.customer.net (or 0 issuewild "letsencrypt.org", which lets the service use lets_encrypt)');
+    expect(error.message).toContain(
+      'Add a CAA record 0 issuewild "pki.goog" to the domain that holds the CAA records of wild.customer.net (or 0 issuewild "letsencrypt.org", which lets the service use lets_encrypt)',
+    );
   });
 
   test('blocked under a held zone fails the create saying the hold must be released', async () => {
@@ -424,16 +582,27 @@ describe('against the emulator', () => {
 
     await publish(hostname, [{ type: 'CNAME', value: 'elsewhere.example.net' }]);
     const moved = await provider.read(id, active.props);
-    expect(moved.props).toMatchObject({ status: 'moved', verificationErrors: ['custom hostname does not CNAME to this zone.'] });
+    expect(moved.props).toMatchObject({
+      status: 'moved',
+      verificationErrors: ['custom hostname does not CNAME to this zone.'],
+    });
     expect(moved.inputs).toEqual(news);
-    expect(await provider.diff(id, moved.props, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(id, moved.props, news)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     await publishOwnership(outs);
     const mark = emu.mark();
     const updated = await provider.update(id, moved.props, news);
     expect(await calls(mark)).toEqual([`PATCH custom_hostnames/${id} 200`]);
     expect(updated.outs.status).toBe('active');
-    expect(await provider.diff(id, updated.outs, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(id, updated.outs, news)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   test('a hostname the service deleted (7 days moved) reads as gone, and deleting it succeeds', async () => {
@@ -456,8 +625,15 @@ describe('against the emulator', () => {
     const zone = await freshZone();
     const { id, outs } = await create(inputs({ zoneId: zone.id, hostname: 'gone.customer.net' }));
     expect((await emu.api('DELETE', `zones/${zone.id}/custom_hostnames/${id}`)).status).toBe(200);
-    const news = (await provider.check({}, inputs({ zoneId: zone.id, hostname: 'gone.customer.net', ssl: { method: 'http', type: 'dv' } }))).inputs;
-    await expect(provider.update(id, outs, news)).rejects.toThrow(`custom hostname ${id} no longer exists in zone ${zone.id}`);
+    const news = (
+      await provider.check(
+        {},
+        inputs({ zoneId: zone.id, hostname: 'gone.customer.net', ssl: { method: 'http', type: 'dv' } }),
+      )
+    ).inputs;
+    await expect(provider.update(id, outs, news)).rejects.toThrow(
+      `custom hostname ${id} no longer exists in zone ${zone.id}`,
+    );
   });
 
   test('delete twice: the second finds it gone and succeeds', async () => {
@@ -471,7 +647,9 @@ describe('against the emulator', () => {
 
   test('a hostname that already exists in the zone fails the create, saying how to adopt it', async () => {
     const zone = await freshZone();
-    const existing = await emu.api('POST', `zones/${zone.id}/custom_hostnames`, { body: { hostname: 'taken.customer.net', ssl: { method: 'txt', type: 'dv' } } });
+    const existing = await emu.api('POST', `zones/${zone.id}/custom_hostnames`, {
+      body: { hostname: 'taken.customer.net', ssl: { method: 'txt', type: 'dv' } },
+    });
     const existingId: string = existing.body.result.id;
     const mark = emu.mark();
     const failure = create(inputs({ zoneId: zone.id, hostname: 'taken.customer.net' }));
@@ -482,20 +660,45 @@ describe('against the emulator', () => {
         '(create custom hostname (POST',
     );
     await expect(failure).rejects.toThrow(/HTTP 409: \[1406\]/);
-    expect(await calls(mark)).toEqual(['POST custom_hostnames 409', 'GET custom_hostnames?hostname=taken.customer.net 200']);
+    expect(await calls(mark)).toEqual([
+      'POST custom_hostnames 409',
+      'GET custom_hostnames?hostname=taken.customer.net 200',
+    ]);
   });
 
   test('a read-only get (only zoneId known) reads the live hostname', async () => {
     const zone = await freshZone();
-    const { id } = await create(inputs({ zoneId: zone.id, hostname: 'get.customer.net', ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' } }));
+    const { id } = await create(
+      inputs({
+        zoneId: zone.id,
+        hostname: 'get.customer.net',
+        ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' },
+      }),
+    );
     const read = await provider.read(id, { zoneId: zone.id, __provider: SERIALIZED });
-    expect(read.inputs).toEqual({ zoneId: zone.id, hostname: 'get.customer.net', ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' }, branding: false, waitForActive: false, waitTimeoutSeconds: 300 });
+    expect(read.inputs).toEqual({
+      zoneId: zone.id,
+      hostname: 'get.customer.net',
+      ssl: { method: 'http', type: 'dv', certificateAuthority: 'lets_encrypt' },
+      branding: false,
+      waitForActive: false,
+      waitTimeoutSeconds: 300,
+    });
     expect(read.props.customHostnameId).toBe(id);
   });
 
   test('after a lost response the create finds its own hostname instead of creating a second', async () => {
     const zone = await freshZone();
-    expect((await emu.control('POST', 'faults', { reset_rate: 1, reset_phase: 'after', methods: ['POST'], paths: ['zones/*/custom_hostnames'] })).status).toBe(200);
+    expect(
+      (
+        await emu.control('POST', 'faults', {
+          reset_rate: 1,
+          reset_phase: 'after',
+          methods: ['POST'],
+          paths: ['zones/*/custom_hostnames'],
+        })
+      ).status,
+    ).toBe(200);
     const mark = emu.mark();
     let created: { id: string; outs: CustomHostnameOutputs };
     try {
@@ -512,14 +715,17 @@ describe('against the emulator', () => {
     expect(all.body.result.map((r: { id: string }) => r.id)).toEqual([created.id]);
   });
 
-  test('pacing: 20 creates in one zone, over the service\'s limit of 15 per window, all succeed without a 429', async () => {
+  test("pacing: 20 creates in one zone, over the service's limit of 15 per window, all succeed without a 429", async () => {
     // The service allows 15 creates per zone in 60 s of its clock, then refuses creates for 30 s.
     // This emulator's clock runs 60 times faster than the real one, so its window is 1 real second;
     // told so (issuanceWindowSeconds 1), the provider must hold the last 5 creates back until the
     // first 15 have left the window. Without pacing, the 16th would be answered 429.
     const origin = Date.now();
     const fast = await startTestEmulator({ now: () => origin + (Date.now() - origin) * 60 });
-    const previous = { limit: process.env.EDGEGUARD_ISSUANCE_LIMIT, window: process.env.EDGEGUARD_ISSUANCE_WINDOW_SECONDS };
+    const previous = {
+      limit: process.env.EDGEGUARD_ISSUANCE_LIMIT,
+      window: process.env.EDGEGUARD_ISSUANCE_WINDOW_SECONDS,
+    };
     process.env.EDGEGUARD_ISSUANCE_LIMIT = '15';
     process.env.EDGEGUARD_ISSUANCE_WINDOW_SECONDS = '1';
     const started = Date.now();
@@ -531,12 +737,18 @@ describe('against the emulator', () => {
       const watch = (async () => {
         while (creating) {
           const refused = (await fast.requests()).filter((r) => r.status === 429).length;
-          if (refused > 0) throw new Error(`the service answered 429 to ${refused} create(s): the creates were not paced under its limit`);
+          if (refused > 0)
+            throw new Error(
+              `the service answered 429 to ${refused} create(s): the creates were not paced under its limit`,
+            );
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       })();
       try {
-        await Promise.race([Promise.all(names.map((hostname) => create(inputs({ zoneId: ZONE_ID, hostname })))), watch]);
+        await Promise.race([
+          Promise.all(names.map((hostname) => create(inputs({ zoneId: ZONE_ID, hostname })))),
+          watch,
+        ]);
       } finally {
         creating = false;
       }
@@ -546,7 +758,10 @@ describe('against the emulator', () => {
       const live = await fast.api('GET', `zones/${ZONE_ID}/custom_hostnames`, { query: { per_page: 50 } });
       expect(live.body.result.map((r: { hostname: string }) => r.hostname).sort()).toEqual([...names].sort());
     } finally {
-      for (const [name, value] of [['EDGEGUARD_ISSUANCE_LIMIT', previous.limit], ['EDGEGUARD_ISSUANCE_WINDOW_SECONDS', previous.window]] as const) {
+      for (const [name, value] of [
+        ['EDGEGUARD_ISSUANCE_LIMIT', previous.limit],
+        ['EDGEGUARD_ISSUANCE_WINDOW_SECONDS', previous.window],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -559,14 +774,23 @@ describe('against the emulator', () => {
     const zone = await freshZone();
     const path = `zones/${zone.id}/custom_hostnames`;
     for (let i = 0; i < 15; i++) {
-      expect((await emu.api('POST', path, { body: { hostname: `other${i}.customer.net`, ssl: { method: 'txt', type: 'dv' } } })).status).toBe(200);
+      expect(
+        (
+          await emu.api('POST', path, {
+            body: { hostname: `other${i}.customer.net`, ssl: { method: 'txt', type: 'dv' } },
+          })
+        ).status,
+      ).toBe(200);
     }
     // The clock is set before the create, never raced against it. 45 s on, the 15 are still in the
     // window of 60 s: the 16th is refused and starts a 30 s block. 28 s later 2 s of the block are
     // left, so the create is refused with Retry-After 2 (1 if the machine stalls a second); when it
     // retries the block is over and the 15 are more than 60 s old, so the retry is let through.
     expect((await emu.control('POST', 'clock', { advance_seconds: 45 })).status).toBe(200);
-    expect((await emu.api('POST', path, { body: { hostname: 'other15.customer.net', ssl: { method: 'txt', type: 'dv' } } })).status).toBe(429);
+    expect(
+      (await emu.api('POST', path, { body: { hostname: 'other15.customer.net', ssl: { method: 'txt', type: 'dv' } } }))
+        .status,
+    ).toBe(429);
     expect((await emu.control('POST', 'clock', { advance_seconds: 28 })).status).toBe(200);
     const mark = emu.mark();
     const started = Date.now();

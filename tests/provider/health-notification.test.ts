@@ -25,7 +25,11 @@ const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => p
 
 describe('check', () => {
   test('applies the defaults and stores the lists as sorted sets, ids in lower case', async () => {
-    const result = await check({ accountId: ACCOUNT.toUpperCase(), name: 'Pool health', poolIds: [POOL_B, POOL_A.toUpperCase(), POOL_B] });
+    const result = await check({
+      accountId: ACCOUNT.toUpperCase(),
+      name: 'Pool health',
+      poolIds: [POOL_B, POOL_A.toUpperCase(), POOL_B],
+    });
     expect(result).toEqual({
       inputs: {
         accountId: ACCOUNT,
@@ -71,23 +75,75 @@ describe('check', () => {
 
   const valid = { accountId: ACCOUNT, name: 'n', poolIds: [POOL_A] };
   test.each<[string, Record<string, unknown>, Array<{ property: string; reason: RegExp }>]>([
-    ['accountId too short', { ...valid, accountId: 'abc' }, [{ property: 'accountId', reason: /^must be the account's id: 32 hexadecimal characters \(got "abc"\)$/ }]],
-    ['accountId missing', { name: 'n', poolIds: [POOL_A] }, [{ property: 'accountId', reason: /^is required: the account's id: 32 hexadecimal characters$/ }]],
+    [
+      'accountId too short',
+      { ...valid, accountId: 'abc' },
+      [{ property: 'accountId', reason: /^must be the account's id: 32 hexadecimal characters \(got "abc"\)$/ }],
+    ],
+    [
+      'accountId missing',
+      { name: 'n', poolIds: [POOL_A] },
+      [{ property: 'accountId', reason: /^is required: the account's id: 32 hexadecimal characters$/ }],
+    ],
     ['name empty', { ...valid, name: '' }, [{ property: 'name', reason: /^must not be empty/ }]],
     ['name blank', { ...valid, name: '   ' }, [{ property: 'name', reason: /^must not be empty/ }]],
     ['name missing', { accountId: ACCOUNT, poolIds: [POOL_A] }, [{ property: 'name', reason: /^is required: a name/ }]],
-    ['name too long', { ...valid, name: 'x'.repeat(257) }, [{ property: 'name', reason: /^must be at most 256 characters$/ }]],
+    [
+      'name too long',
+      { ...valid, name: 'x'.repeat(257) },
+      [{ property: 'name', reason: /^must be at most 256 characters$/ }],
+    ],
     ['poolIds empty', { ...valid, poolIds: [] }, [{ property: 'poolIds', reason: /^must name at least one pool/ }]],
-    ['poolIds missing', { accountId: ACCOUNT, name: 'n' }, [{ property: 'poolIds', reason: /^is required: a list of pool ids$/ }]],
-    ['poolIds not a list', { ...valid, poolIds: POOL_A }, [{ property: 'poolIds', reason: /^must be a list of pool ids \(got "0a+"\)$/ }]],
-    ['a bad pool id, named by its index', { ...valid, poolIds: [POOL_A, 'pool-b', POOL_C] }, [{ property: 'poolIds[1]', reason: /^must be a pool id: 32 hexadecimal characters \(got "pool-b"\)$/ }]],
-    ['newHealth value', { ...valid, newHealth: ['Healthy', 'Sick'] }, [{ property: 'newHealth[1]', reason: /^must be "Unhealthy" or "Healthy" \(got "Sick"\)$/ }]],
-    ['newHealth empty', { ...valid, newHealth: [] }, [{ property: 'newHealth', reason: /^must not be empty: leave newHealth out/ }]],
-    ['eventSource value', { ...valid, eventSource: ['zone'] }, [{ property: 'eventSource[0]', reason: /^must be "pool" or "origin" \(got "zone"\)$/ }]],
-    ['eventSource empty', { ...valid, eventSource: [] }, [{ property: 'eventSource', reason: /^must not be empty: leave eventSource out/ }]],
-    ['an e-mail that is not an address', { ...valid, emails: ['ops@example.com', 'ops at example'] }, [{ property: 'emails[1]', reason: /^must be an e-mail address like ops@example.com \(got "ops at example"\)$/ }]],
-    ['a bad webhook id', { ...valid, webhookIds: ['hook'] }, [{ property: 'webhookIds[0]', reason: /^must be a webhook id: 32 hexadecimal characters \(got "hook"\)$/ }]],
-    ['enabled not a boolean', { ...valid, enabled: 'yes' }, [{ property: 'enabled', reason: /^must be true or false \(got "yes"\)$/ }]],
+    [
+      'poolIds missing',
+      { accountId: ACCOUNT, name: 'n' },
+      [{ property: 'poolIds', reason: /^is required: a list of pool ids$/ }],
+    ],
+    [
+      'poolIds not a list',
+      { ...valid, poolIds: POOL_A },
+      [{ property: 'poolIds', reason: /^must be a list of pool ids \(got "0a+"\)$/ }],
+    ],
+    [
+      'a bad pool id, named by its index',
+      { ...valid, poolIds: [POOL_A, 'pool-b', POOL_C] },
+      [{ property: 'poolIds[1]', reason: /^must be a pool id: 32 hexadecimal characters \(got "pool-b"\)$/ }],
+    ],
+    [
+      'newHealth value',
+      { ...valid, newHealth: ['Healthy', 'Sick'] },
+      [{ property: 'newHealth[1]', reason: /^must be "Unhealthy" or "Healthy" \(got "Sick"\)$/ }],
+    ],
+    [
+      'newHealth empty',
+      { ...valid, newHealth: [] },
+      [{ property: 'newHealth', reason: /^must not be empty: leave newHealth out/ }],
+    ],
+    [
+      'eventSource value',
+      { ...valid, eventSource: ['zone'] },
+      [{ property: 'eventSource[0]', reason: /^must be "pool" or "origin" \(got "zone"\)$/ }],
+    ],
+    [
+      'eventSource empty',
+      { ...valid, eventSource: [] },
+      [{ property: 'eventSource', reason: /^must not be empty: leave eventSource out/ }],
+    ],
+    [
+      'an e-mail that is not an address',
+      { ...valid, emails: ['ops@example.com', 'ops at example'] },
+      [{ property: 'emails[1]', reason: /^must be an e-mail address like ops@example.com \(got "ops at example"\)$/ }],
+    ],
+    [
+      'a bad webhook id',
+      { ...valid, webhookIds: ['hook'] },
+      [{ property: 'webhookIds[0]', reason: /^must be a webhook id: 32 hexadecimal characters \(got "hook"\)$/ }],
+    ],
+    [
+      'enabled not a boolean',
+      { ...valid, enabled: 'yes' },
+      [{ property: 'enabled', reason: /^must be true or false \(got "yes"\)$/ }],
+    ],
     [
       'several problems at once, each named',
       { accountId: 'x', name: '', poolIds: ['y'], emails: ['z'] },
@@ -100,13 +156,19 @@ describe('check', () => {
     ],
   ])('%s', async (_title, news, expected) => {
     const result = await check(news);
-    expect(result.failures).toEqual(expected.map((failure) => ({ property: failure.property, reason: expect.stringMatching(failure.reason) })));
+    expect(result.failures).toEqual(
+      expected.map((failure) => ({ property: failure.property, reason: expect.stringMatching(failure.reason) })),
+    );
     expect(result.inputs).toBe(news);
   });
 
   test('values unknown during preview are let through, known ones still checked', async () => {
-    expect(await check({ accountId: UNKNOWN, name: 'n', poolIds: [UNKNOWN, POOL_A] })).toEqual({ inputs: { accountId: UNKNOWN, name: 'n', poolIds: [UNKNOWN, POOL_A] } });
-    expect((await check({ accountId: UNKNOWN, name: '', poolIds: UNKNOWN })).failures).toEqual([{ property: 'name', reason: expect.stringMatching(/must not be empty/) }]);
+    expect(await check({ accountId: UNKNOWN, name: 'n', poolIds: [UNKNOWN, POOL_A] })).toEqual({
+      inputs: { accountId: UNKNOWN, name: 'n', poolIds: [UNKNOWN, POOL_A] },
+    });
+    expect((await check({ accountId: UNKNOWN, name: '', poolIds: UNKNOWN })).failures).toEqual([
+      { property: 'name', reason: expect.stringMatching(/must not be empty/) },
+    ]);
   });
 });
 
@@ -127,7 +189,16 @@ describe('diff', () => {
   };
   test.each<[string, Record<string, unknown>, { changes: boolean; replaces: string[] }]>([
     ['the same inputs', {}, { changes: false, replaces: [] }],
-    ['pools, states, sources and e-mails reordered or repeated', { poolIds: [POOL_B, POOL_A, POOL_B], newHealth: ['Unhealthy', 'Healthy'], eventSource: ['pool', 'origin'], emails: ['b@example.com', 'a@example.com'] }, { changes: false, replaces: [] }],
+    [
+      'pools, states, sources and e-mails reordered or repeated',
+      {
+        poolIds: [POOL_B, POOL_A, POOL_B],
+        newHealth: ['Unhealthy', 'Healthy'],
+        eventSource: ['pool', 'origin'],
+        emails: ['b@example.com', 'a@example.com'],
+      },
+      { changes: false, replaces: [] },
+    ],
     ['a pool added', { poolIds: [POOL_A, POOL_B, POOL_C] }, { changes: true, replaces: [] }],
     ['a pool removed', { poolIds: [POOL_A] }, { changes: true, replaces: [] }],
     ['newHealth narrowed', { newHealth: ['Unhealthy'] }, { changes: true, replaces: [] }],
@@ -206,14 +277,26 @@ describe('against the emulator', () => {
     accountId = hexId();
     const seeded = await emu.control('POST', 'seed', {
       accounts: [{ id: accountId, name: 'Acme' }],
-      pools: [POOL_A, POOL_B, POOL_C].map((id, i) => ({ account_id: accountId, id, name: `pool-${i}`, notification_email: 'ops@example.com' })),
+      pools: [POOL_A, POOL_B, POOL_C].map((id, i) => ({
+        account_id: accountId,
+        id,
+        name: `pool-${i}`,
+        notification_email: 'ops@example.com',
+      })),
     });
     expect(seeded.status).toBe(200);
   });
 
   /** Checked inputs, as the engine would pass them to create/update. */
   async function inputs(extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const result = await check({ accountId, name: 'Pool health', poolIds: [POOL_B, POOL_A], emails: ['ops@example.com'], webhookIds: [WEBHOOK], ...extra });
+    const result = await check({
+      accountId,
+      name: 'Pool health',
+      poolIds: [POOL_B, POOL_A],
+      emails: ['ops@example.com'],
+      webhookIds: [WEBHOOK],
+      ...extra,
+    });
     expect(result.failures).toBeUndefined();
     return result.inputs as Record<string, unknown>;
   }
@@ -224,13 +307,17 @@ describe('against the emulator', () => {
     return reply.body.result;
   }
 
-  const requestLines = async (mark: number) => (await emu.requests(mark)).map((r) => `${r.method} ${r.path} ${r.status}`);
+  const requestLines = async (mark: number) =>
+    (await emu.requests(mark)).map((r) => `${r.method} ${r.path} ${r.status}`);
 
   test('create: one POST and one GET; outputs are the policy as read back', async () => {
     const news = await inputs();
     const mark = emu.mark();
     const { id, outs } = await provider.create(news);
-    expect(await requestLines(mark)).toEqual([`POST ${apiPath(policiesPath())} 200`, `GET ${apiPath(`${policiesPath()}/${id}`)} 200`]);
+    expect(await requestLines(mark)).toEqual([
+      `POST ${apiPath(policiesPath())} 200`,
+      `GET ${apiPath(`${policiesPath()}/${id}`)} 200`,
+    ]);
     const [stored] = await policies();
     expect(id).toBe(stored.id);
     expect(outs).toEqual({ ...news, notificationId: id, created: stored.created, modified: stored.modified });
@@ -257,7 +344,14 @@ describe('against the emulator', () => {
     const { id, outs } = await provider.create(news);
     const live = (await emu.api('GET', `${policiesPath()}/${id}`)).body.result;
     const changed = await emu.api('PUT', `${policiesPath()}/${id}`, {
-      body: { name: live.name, description: live.description, enabled: live.enabled, alert_type: live.alert_type, mechanisms: live.mechanisms, filters: { ...live.filters, new_health: ['Unhealthy'] } },
+      body: {
+        name: live.name,
+        description: live.description,
+        enabled: live.enabled,
+        alert_type: live.alert_type,
+        mechanisms: live.mechanisms,
+        filters: { ...live.filters, new_health: ['Unhealthy'] },
+      },
     });
     expect(changed.status).toBe(200);
 
@@ -268,21 +362,43 @@ describe('against the emulator', () => {
 
     const mark = emu.mark();
     const { outs: updated } = await provider.update!(id, read.props!, news);
-    expect(await requestLines(mark)).toEqual([`PUT ${apiPath(`${policiesPath()}/${id}`)} 200`, `GET ${apiPath(`${policiesPath()}/${id}`)} 200`]);
+    expect(await requestLines(mark)).toEqual([
+      `PUT ${apiPath(`${policiesPath()}/${id}`)} 200`,
+      `GET ${apiPath(`${policiesPath()}/${id}`)} 200`,
+    ]);
     expect(updated).toMatchObject({ newHealth: ['Healthy', 'Unhealthy'], notificationId: id });
-    expect((await emu.api('GET', `${policiesPath()}/${id}`)).body.result.filters.new_health).toEqual(['Healthy', 'Unhealthy']);
+    expect((await emu.api('GET', `${policiesPath()}/${id}`)).body.result.filters.new_health).toEqual([
+      'Healthy',
+      'Unhealthy',
+    ]);
     expect(await diff(updated!, news)).toEqual({ changes: false, replaces: [] });
   });
 
   test('update changes every other field in place (same id); the outputs follow', async () => {
     const { id, outs } = await provider.create(await inputs());
-    const news = await inputs({ name: 'Renamed', description: 'd', enabled: false, poolIds: [POOL_C], newHealth: ['Unhealthy'], eventSource: ['pool'], emails: [], webhookIds: [] });
+    const news = await inputs({
+      name: 'Renamed',
+      description: 'd',
+      enabled: false,
+      poolIds: [POOL_C],
+      newHealth: ['Unhealthy'],
+      eventSource: ['pool'],
+      emails: [],
+      webhookIds: [],
+    });
     expect(await diff(outs, news)).toEqual({ changes: true, replaces: [] });
     const { outs: updated } = await provider.update!(id, outs, news);
     expect(updated).toEqual({ ...news, notificationId: id, created: outs.created, modified: expect.any(String) });
     const [stored, ...others] = await policies();
     expect(others).toEqual([]);
-    expect(stored).toMatchObject({ id, name: 'Renamed', description: 'd', enabled: false, mechanisms: {}, filters: { pool_id: [POOL_C], new_health: ['Unhealthy'], event_source: ['pool'] } });
+    expect(stored).toMatchObject({
+      id,
+      name: 'Renamed',
+      description: 'd',
+      enabled: false,
+      mechanisms: {},
+      filters: { pool_id: [POOL_C], new_health: ['Unhealthy'], event_source: ['pool'] },
+    });
   });
 
   test('delete removes the policy; a second delete succeeds; read of it then says gone', async () => {
@@ -290,7 +406,10 @@ describe('against the emulator', () => {
     const mark = emu.mark();
     await provider.delete!(id, outs);
     await provider.delete!(id, outs);
-    expect(await requestLines(mark)).toEqual([`DELETE ${apiPath(`${policiesPath()}/${id}`)} 200`, `DELETE ${apiPath(`${policiesPath()}/${id}`)} 404`]);
+    expect(await requestLines(mark)).toEqual([
+      `DELETE ${apiPath(`${policiesPath()}/${id}`)} 200`,
+      `DELETE ${apiPath(`${policiesPath()}/${id}`)} 404`,
+    ]);
     expect(await policies()).toEqual([]);
     expect(await provider.read!(id, outs)).toEqual({});
   });
@@ -299,7 +418,11 @@ describe('against the emulator', () => {
     const news = await inputs();
     // Every POST to the policies is applied and then its connection reset: only the recovery can
     // succeed, so a second POST would show in the log (and leave a second policy).
-    const faults = await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['accounts/*/alerting/v3/policies'] });
+    const faults = await emu.control('POST', 'faults', {
+      reset_rate: 1,
+      methods: ['POST'],
+      paths: ['accounts/*/alerting/v3/policies'],
+    });
     expect(faults.status).toBe(200);
     const mark = emu.mark();
     let created: { id: string; outs?: Record<string, unknown> };
@@ -319,7 +442,11 @@ describe('against the emulator', () => {
 
   test('the recovery adopts the lost attempt, not a policy of the same name that watches other pools', async () => {
     const other = await provider.create(await inputs({ poolIds: [POOL_C] }));
-    await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['accounts/*/alerting/v3/policies'] });
+    await emu.control('POST', 'faults', {
+      reset_rate: 1,
+      methods: ['POST'],
+      paths: ['accounts/*/alerting/v3/policies'],
+    });
     let created: { id: string; outs?: Record<string, unknown> };
     try {
       created = await provider.create(await inputs());

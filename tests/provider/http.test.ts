@@ -32,7 +32,12 @@ afterEach(async () => {
 
 const policySchema = z.object({ id: z.string(), description: z.string() });
 const POLICIES = `zones/${ZONE_ID}/page_security/policies`;
-const body = (description: string) => ({ description, action: 'log', expression: 'http.host eq "www.example.com"', value: "script-src 'self'" });
+const body = (description: string) => ({
+  description,
+  action: 'log',
+  expression: 'http.host eq "www.example.com"',
+  value: "script-src 'self'",
+});
 
 /** A client whose sleeps are recorded (and may act, e.g. clear a fault) instead of waiting. */
 function client(options: HttpOptions & { onSleep?: (ms: number) => Promise<void> } = {}, token = TEST_TOKEN) {
@@ -57,7 +62,12 @@ test('a 503 is retried with back-off and the request then succeeds', async () =>
   await emu.control('POST', 'faults', { error_rate: 1, paths: ['zones/*/page_security'] });
   const { http, sleeps } = client({ onSleep: async () => void (await emu.control('POST', 'faults', {})) });
   const mark = emu.mark();
-  const answer = await http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.object({ enabled: z.boolean() }) });
+  const answer = await http.send({
+    operation: 'get settings',
+    method: 'GET',
+    path: `zones/${ZONE_ID}/page_security`,
+    result: z.object({ enabled: z.boolean() }),
+  });
   expect(answer.result.enabled).toBe(false);
   expect((await emu.requests(mark)).map((r) => r.status)).toEqual([503, 200]);
   expect(sleeps).toHaveLength(1);
@@ -69,9 +79,16 @@ test('attempts are bounded: a lasting 503 fails after maxAttempts with an Intern
   await emu.control('POST', 'faults', { error_rate: 1, paths: ['zones/*/page_security'] });
   const { http, sleeps } = client({ maxAttempts: 4 });
   const mark = emu.mark();
-  const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
+  const failure = http.send({
+    operation: 'get settings',
+    method: 'GET',
+    path: `zones/${ZONE_ID}/page_security`,
+    result: z.unknown(),
+  });
   await expect(failure).rejects.toBeInstanceOf(InternalServerError);
-  await expect(failure).rejects.toThrow(/^get settings \(GET zones\/c0+1\/page_security\) failed: HTTP 503: \[1000\] injected fault/);
+  await expect(failure).rejects.toThrow(
+    /^get settings \(GET zones\/c0+1\/page_security\) failed: HTTP 503: \[1000\] injected fault/,
+  );
   expect(await emu.requests(mark)).toHaveLength(4);
   // Exponential back-off with jitter, capped: each wait lies in [ceiling/2, ceiling].
   sleeps.forEach((ms, i) => {
@@ -93,7 +110,12 @@ test('a create whose response was lost finds what it created instead of creating
     result: policySchema,
     recover: async () => {
       recovered++;
-      const list = await http.send({ operation: 'list CSP policies', method: 'GET', path: POLICIES, result: z.array(policySchema) });
+      const list = await http.send({
+        operation: 'list CSP policies',
+        method: 'GET',
+        path: POLICIES,
+        result: z.array(policySchema),
+      });
       return list.result.find((p) => p.description === 'lost-response');
     },
   });
@@ -105,7 +127,13 @@ test('a create whose response was lost finds what it created instead of creating
 test('without a recover, the same lost response would have made a duplicate (the test above can fail)', async () => {
   await emu.control('POST', 'faults', { reset_rate: 1, methods: ['POST'], paths: ['zones/*/page_security/policies'] });
   const { http } = client({ onSleep: async () => void (await emu.control('POST', 'faults', {})) });
-  await http.send({ operation: 'create CSP policy', method: 'POST', path: POLICIES, body: body('no-recover'), result: policySchema });
+  await http.send({
+    operation: 'create CSP policy',
+    method: 'POST',
+    path: POLICIES,
+    body: body('no-recover'),
+    result: policySchema,
+  });
   expect(await policiesNamed('no-recover')).toBe(2);
 });
 
@@ -134,12 +162,19 @@ test('a create whose first answer is 409 is a real conflict: no retry, no adopti
 
 test('a 429 waits the Retry-After (without spending an attempt) and then succeeds', async () => {
   const zone = 'c00000000000000000000000000000aa';
-  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'quota.example', account_id: 'a0000000000000000000000000000001' }] });
+  await emu.control('POST', 'seed', {
+    zones: [{ id: zone, name: 'quota.example', account_id: 'a0000000000000000000000000000001' }],
+  });
   for (let i = 0; i < 15; i++) {
-    const made = await emu.api('POST', `zones/${zone}/custom_hostnames`, { body: { hostname: `h${i}.quota.example`, ssl: { method: 'txt', type: 'dv' } } });
+    const made = await emu.api('POST', `zones/${zone}/custom_hostnames`, {
+      body: { hostname: `h${i}.quota.example`, ssl: { method: 'txt', type: 'dv' } },
+    });
     expect(made.status).toBe(200);
   }
-  const { http, sleeps } = client({ maxAttempts: 1, onSleep: async (ms) => void (await emu.control('POST', 'clock', { advance_seconds: ms / 1000 })) });
+  const { http, sleeps } = client({
+    maxAttempts: 1,
+    onSleep: async (ms) => void (await emu.control('POST', 'clock', { advance_seconds: ms / 1000 })),
+  });
   const mark = emu.mark();
   const answer = await http.send({
     operation: 'create custom hostname',
@@ -157,14 +192,25 @@ test('a 429 waits the Retry-After (without spending an attempt) and then succeed
 
 test('429s give up once their total wait would pass maxRateLimitWaitMs', async () => {
   const zone = 'c00000000000000000000000000000ab';
-  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'quota2.example', account_id: 'a0000000000000000000000000000001' }] });
-  for (let i = 0; i < 16; i++) await emu.api('POST', `zones/${zone}/custom_hostnames`, { body: { hostname: `h${i}.quota2.example`, ssl: { method: 'txt', type: 'dv' } } });
+  await emu.control('POST', 'seed', {
+    zones: [{ id: zone, name: 'quota2.example', account_id: 'a0000000000000000000000000000001' }],
+  });
+  for (let i = 0; i < 16; i++)
+    await emu.api('POST', `zones/${zone}/custom_hostnames`, {
+      body: { hostname: `h${i}.quota2.example`, ssl: { method: 'txt', type: 'dv' } },
+    });
   // The service's clock stands still, so every 429 asks for the same ~30 s: two waits fit in
   // 65 s, a third would not. The default budget (300 s) would allow ten.
   const { http, sleeps } = client({ maxRateLimitWaitMs: 65_000 });
   const mark = emu.mark();
   await expect(
-    http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: 'x.quota2.example', ssl: { method: 'txt', type: 'dv' } }, result: z.unknown() }),
+    http.send({
+      operation: 'create custom hostname',
+      method: 'POST',
+      path: `zones/${zone}/custom_hostnames`,
+      body: { hostname: 'x.quota2.example', ssl: { method: 'txt', type: 'dv' } },
+      result: z.unknown(),
+    }),
   ).rejects.toBeInstanceOf(RateLimitError);
   expect(sleeps).toHaveLength(2);
   sleeps.forEach((ms) => expect(ms).toBeGreaterThanOrEqual(28_000));
@@ -175,9 +221,17 @@ test('429s give up once their total wait would pass maxRateLimitWaitMs', async (
 test('a 400 is not retried, and the message names the operation, status, code and field', async () => {
   const { http, sleeps } = client();
   const mark = emu.mark();
-  const failure = http.send({ operation: 'create CSP policy', method: 'POST', path: POLICIES, body: { ...body('bad'), action: 'block' }, result: z.unknown() });
+  const failure = http.send({
+    operation: 'create CSP policy',
+    method: 'POST',
+    path: POLICIES,
+    body: { ...body('bad'), action: 'block' },
+    result: z.unknown(),
+  });
   await expect(failure).rejects.toBeInstanceOf(BadRequestError);
-  await expect(failure).rejects.toThrow(/^create CSP policy \(POST zones\/.+\/page_security\/policies\) failed: HTTP 400: \[1004\] action: must be/);
+  await expect(failure).rejects.toThrow(
+    /^create CSP policy \(POST zones\/.+\/page_security\/policies\) failed: HTTP 400: \[1004\] action: must be/,
+  );
   expect(sleeps).toEqual([]);
   expect(await emu.requests(mark)).toHaveLength(1);
 });
@@ -185,7 +239,12 @@ test('a 400 is not retried, and the message names the operation, status, code an
 test('a bad token is an AuthenticationError whose message does not contain the token', async () => {
   const secret = 'sekrit-token-that-must-not-leak';
   const { http } = client({}, secret);
-  const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
+  const failure = http.send({
+    operation: 'get settings',
+    method: 'GET',
+    path: `zones/${ZONE_ID}/page_security`,
+    result: z.unknown(),
+  });
   await expect(failure).rejects.toBeInstanceOf(AuthenticationError);
   const error = (await failure.catch((e: unknown) => e)) as Error;
   expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(secret);
@@ -194,18 +253,31 @@ test('a bad token is an AuthenticationError whose message does not contain the t
 test('an attempt that takes too long times out and is retried', async () => {
   await emu.control('POST', 'faults', { latency_ms: 400, paths: ['zones/*/page_security'] });
   const { http, sleeps } = client({ timeoutMs: 100, maxAttempts: 2 });
-  await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() })).rejects.toBeInstanceOf(
-    APIConnectionTimeoutError,
-  );
+  await expect(
+    http.send({
+      operation: 'get settings',
+      method: 'GET',
+      path: `zones/${ZONE_ID}/page_security`,
+      result: z.unknown(),
+    }),
+  ).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   expect(sleeps).toHaveLength(1);
 });
 
 test('nothing listening: a connection error after two attempts, not the whole back-off', async () => {
   const sleeps: number[] = [];
-  const http = new HttpClient(resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:9/client/v4', apiToken: TEST_TOKEN }, env: {} }), {
-    sleep: async (ms) => void sleeps.push(ms),
+  const http = new HttpClient(
+    resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:9/client/v4', apiToken: TEST_TOKEN }, env: {} }),
+    {
+      sleep: async (ms) => void sleeps.push(ms),
+    },
+  );
+  const failure = http.send({
+    operation: 'get settings',
+    method: 'GET',
+    path: `zones/${ZONE_ID}/page_security`,
+    result: z.unknown(),
   });
-  const failure = http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() });
   await expect(failure).rejects.toBeInstanceOf(APIConnectionError);
   await expect(failure).rejects.toThrow(
     /^get settings \(GET zones\/c0+1\/page_security\) got no response: ECONNREFUSED \(connect ECONNREFUSED 127\.0\.0\.1:9\); check that the service at http:\/\/127\.0\.0\.1:9\/client\/v4 is reachable$/,
@@ -218,9 +290,18 @@ test('nothing listening: a connection error after two attempts, not the whole ba
 });
 
 test('nothing listening, with the real back-off: the failure comes within a few seconds', async () => {
-  const http = new HttpClient(resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:1/client/v4', apiToken: TEST_TOKEN }, env: {} }));
+  const http = new HttpClient(
+    resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:1/client/v4', apiToken: TEST_TOKEN }, env: {} }),
+  );
   const started = Date.now();
-  await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.unknown() })).rejects.toBeInstanceOf(APIConnectionError);
+  await expect(
+    http.send({
+      operation: 'get settings',
+      method: 'GET',
+      path: `zones/${ZONE_ID}/page_security`,
+      result: z.unknown(),
+    }),
+  ).rejects.toBeInstanceOf(APIConnectionError);
   // Two attempts and one pause of at most 250 ms; the whole back-off would take 12 to 24 s.
   expect(Date.now() - started).toBeLessThan(5_000);
 });
@@ -228,16 +309,23 @@ test('nothing listening, with the real back-off: the failure comes within a few 
 test('a success whose result does not match the schema is an APIResponseError, not retried', async () => {
   const { http, sleeps } = client();
   const mark = emu.mark();
-  await expect(http.send({ operation: 'get settings', method: 'GET', path: `zones/${ZONE_ID}/page_security`, result: z.object({ enabled: z.string() }) })).rejects.toBeInstanceOf(
-    APIResponseError,
-  );
+  await expect(
+    http.send({
+      operation: 'get settings',
+      method: 'GET',
+      path: `zones/${ZONE_ID}/page_security`,
+      result: z.object({ enabled: z.string() }),
+    }),
+  ).rejects.toBeInstanceOf(APIResponseError);
   expect(sleeps).toEqual([]);
   expect(await emu.requests(mark)).toHaveLength(1);
 });
 
-test("paced requests wait in the pacer given in the options, whose window outlives one client", async () => {
+test('paced requests wait in the pacer given in the options, whose window outlives one client', async () => {
   const zone = 'c00000000000000000000000000000ac';
-  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'paced.example', account_id: 'a0000000000000000000000000000001' }] });
+  await emu.control('POST', 'seed', {
+    zones: [{ id: zone, name: 'paced.example', account_id: 'a0000000000000000000000000000001' }],
+  });
   const pacerSleeps: number[] = [];
   let now = 0;
   const pacer = new Pacer(
@@ -249,7 +337,14 @@ test("paced requests wait in the pacer given in the options, whose window outliv
   );
   const pace = { key: zone, limit: 2, windowMs: 60_000 };
   const create = (http: HttpClient, name: string) =>
-    http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: `${name}.paced.example`, ssl: { method: 'txt', type: 'dv' } }, result: z.unknown(), pace });
+    http.send({
+      operation: 'create custom hostname',
+      method: 'POST',
+      path: `zones/${zone}/custom_hostnames`,
+      body: { hostname: `${name}.paced.example`, ssl: { method: 'txt', type: 'dv' } },
+      result: z.unknown(),
+      pace,
+    });
   const first = client({ pacer });
   await create(first.http, 'a');
   await create(first.http, 'b');
@@ -264,12 +359,21 @@ test("paced requests wait in the pacer given in the options, whose window outliv
 
 test('a client without a pacer paces on its own sleep', async () => {
   const zone = 'c00000000000000000000000000000ad';
-  await emu.control('POST', 'seed', { zones: [{ id: zone, name: 'own.example', account_id: 'a0000000000000000000000000000001' }] });
+  await emu.control('POST', 'seed', {
+    zones: [{ id: zone, name: 'own.example', account_id: 'a0000000000000000000000000000001' }],
+  });
   let now = 0;
   const { http, sleeps } = client({ now: () => now, onSleep: async (ms) => void (now += ms) });
   const pace = { key: zone, limit: 1, windowMs: 60_000 };
   for (const name of ['a', 'b'])
-    await http.send({ operation: 'create custom hostname', method: 'POST', path: `zones/${zone}/custom_hostnames`, body: { hostname: `${name}.own.example`, ssl: { method: 'txt', type: 'dv' } }, result: z.unknown(), pace });
+    await http.send({
+      operation: 'create custom hostname',
+      method: 'POST',
+      path: `zones/${zone}/custom_hostnames`,
+      body: { hostname: `${name}.own.example`, ssl: { method: 'txt', type: 'dv' } },
+      result: z.unknown(),
+      pace,
+    });
   expect(sleeps).toEqual([61_001]);
 });
 
@@ -278,7 +382,12 @@ describe('errors print as their name, message and stack, without a dump of their
   const dumped = /\b(status|errors|request|headers|causeMessage|baseUrl|code|cause):|\[cause\]|\{\s*$/m;
 
   test('APIConnectionError', () => {
-    const error = new APIConnectionError(request, 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)', 'http://127.0.0.1:1/client/v4', 'ECONNREFUSED');
+    const error = new APIConnectionError(
+      request,
+      'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)',
+      'http://127.0.0.1:1/client/v4',
+      'ECONNREFUSED',
+    );
     const printed = inspect(error);
     expect(printed.startsWith(`APIConnectionError: ${error.message}\n    at `)).toBe(true);
     expect(printed).not.toMatch(dumped);
@@ -290,7 +399,12 @@ describe('errors print as their name, message and stack, without a dump of their
       'get settings (GET zones/z/page_security) got no response: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1); check that the service at http://127.0.0.1:1/client/v4 is reachable',
     );
     // Still readable, and read-only.
-    expect([error.request, error.causeMessage, error.baseUrl, error.code]).toEqual([request, 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)', 'http://127.0.0.1:1/client/v4', 'ECONNREFUSED']);
+    expect([error.request, error.causeMessage, error.baseUrl, error.code]).toEqual([
+      request,
+      'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:1)',
+      'http://127.0.0.1:1/client/v4',
+      'ECONNREFUSED',
+    ]);
     expect(Object.keys(error)).toEqual(['name']);
     expect(() => Object.assign(error, { baseUrl: 'x' })).toThrow(TypeError);
   });
@@ -299,10 +413,19 @@ describe('errors print as their name, message and stack, without a dump of their
     const error = RateLimitError.of(429, [{ code: 1015, message: 'slow down' }], request, { 'retry-after': '30' });
     expect(error).toBeInstanceOf(RateLimitError);
     const printed = inspect(error);
-    expect(printed.startsWith(`RateLimitError: get settings (GET zones/z/page_security) failed: HTTP 429: [1015] slow down\n    at `)).toBe(true);
+    expect(
+      printed.startsWith(
+        `RateLimitError: get settings (GET zones/z/page_security) failed: HTTP 429: [1015] slow down\n    at `,
+      ),
+    ).toBe(true);
     expect(printed).not.toMatch(dumped);
     expect(printed).toBe(error.stack);
-    expect([error.status, error.errors, error.request, error.headers]).toEqual([429, [{ code: 1015, message: 'slow down' }], request, { 'retry-after': '30' }]);
+    expect([error.status, error.errors, error.request, error.headers]).toEqual([
+      429,
+      [{ code: 1015, message: 'slow down' }],
+      request,
+      { 'retry-after': '30' },
+    ]);
     expect(error.hasCode(1015)).toBe(true);
   });
 
@@ -314,12 +437,24 @@ describe('errors print as their name, message and stack, without a dump of their
 });
 
 test('paginate yields every item across pages', async () => {
-  const scripts = Array.from({ length: 45 }, (_, i) => ({ zone_id: ZONE_ID, url: `https://cdn.example.net/p${i}.js`, host: 'paged.example.com' }));
+  const scripts = Array.from({ length: 45 }, (_, i) => ({
+    zone_id: ZONE_ID,
+    url: `https://cdn.example.net/p${i}.js`,
+    host: 'paged.example.com',
+  }));
   await emu.control('POST', 'seed', { scripts });
   const { http } = client();
   const mark = emu.mark();
   const seen: string[] = [];
-  for await (const script of http.paginate({ operation: 'list scripts', path: `zones/${ZONE_ID}/page_security/scripts`, query: { hosts: 'paged.example.com' }, result: z.array(z.object({ url: z.string() })) }, 20)) {
+  for await (const script of http.paginate(
+    {
+      operation: 'list scripts',
+      path: `zones/${ZONE_ID}/page_security/scripts`,
+      query: { hosts: 'paged.example.com' },
+      result: z.array(z.object({ url: z.string() })),
+    },
+    20,
+  )) {
     seen.push(script.url);
   }
   expect(new Set(seen).size).toBe(45);

@@ -15,17 +15,47 @@ const ACCOUNT = 'fedcba9876543210fedcba9876543210';
 const POOL = 'aaaabbbbccccddddeeeeffff00001111';
 
 const cases = [
-  { resource: 'PageSecuritySetting', provider: pageSecuritySetting, property: 'zoneId', what: "the zone's id", news: { zoneId: ZONE, enabled: true } },
+  {
+    resource: 'PageSecuritySetting',
+    provider: pageSecuritySetting,
+    property: 'zoneId',
+    what: "the zone's id",
+    news: { zoneId: ZONE, enabled: true },
+  },
   {
     resource: 'CspPolicy',
     provider: cspPolicy,
     property: 'zoneId',
     what: "the zone's id",
-    news: { zoneId: ZONE, description: '', action: 'log', expression: 'http.host eq "shop.example.com"', value: "script-src 'self'" },
+    news: {
+      zoneId: ZONE,
+      description: '',
+      action: 'log',
+      expression: 'http.host eq "shop.example.com"',
+      value: "script-src 'self'",
+    },
   },
-  { resource: 'CustomHostname', provider: customHostname, property: 'zoneId', what: "the zone's id", news: { zoneId: ZONE, hostname: 'shop.customer.net', ssl: { method: 'txt', type: 'dv' } } },
-  { resource: 'HealthNotification', provider: healthNotification, property: 'accountId', what: "the account's id", news: { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL] } },
-  { resource: 'PoolNotificationMigration', provider: poolNotificationMigration, property: 'accountId', what: "the account's id", news: { accountId: ACCOUNT } },
+  {
+    resource: 'CustomHostname',
+    provider: customHostname,
+    property: 'zoneId',
+    what: "the zone's id",
+    news: { zoneId: ZONE, hostname: 'shop.customer.net', ssl: { method: 'txt', type: 'dv' } },
+  },
+  {
+    resource: 'HealthNotification',
+    provider: healthNotification,
+    property: 'accountId',
+    what: "the account's id",
+    news: { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL] },
+  },
+  {
+    resource: 'PoolNotificationMigration',
+    provider: poolNotificationMigration,
+    property: 'accountId',
+    what: "the account's id",
+    news: { accountId: ACCOUNT },
+  },
 ];
 
 describe.each(cases)('$resource', ({ provider, property, what, news }) => {
@@ -45,7 +75,9 @@ describe.each(cases)('$resource', ({ provider, property, what, news }) => {
     ['a number', 42, '42'],
   ])(`${property} %s is refused, naming the property`, async (_name, value, shown) => {
     const result = await provider.check!({}, { ...news, [property]: value });
-    expect(result.failures).toEqual([{ property, reason: `must be ${what}: 32 hexadecimal characters (got ${shown})` }]);
+    expect(result.failures).toEqual([
+      { property, reason: `must be ${what}: 32 hexadecimal characters (got ${shown})` },
+    ]);
   });
 
   test(`a missing ${property} is refused, naming the property`, async () => {
@@ -55,8 +87,16 @@ describe.each(cases)('$resource', ({ provider, property, what, news }) => {
 });
 
 test('pool and webhook ids of a HealthNotification follow the same rule', async () => {
-  const result = await healthNotification.check!({}, { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()], webhookIds: ['nope'] });
-  expect(result.failures).toEqual([{ property: 'webhookIds[0]', reason: 'must be a webhook id: 32 hexadecimal characters (got "nope")' }]);
-  const accepted = await healthNotification.check!({}, { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()] });
+  const result = await healthNotification.check!(
+    {},
+    { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()], webhookIds: ['nope'] },
+  );
+  expect(result.failures).toEqual([
+    { property: 'webhookIds[0]', reason: 'must be a webhook id: 32 hexadecimal characters (got "nope")' },
+  ]);
+  const accepted = await healthNotification.check!(
+    {},
+    { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()] },
+  );
   expect(accepted.inputs.poolIds).toEqual([POOL]);
 });

@@ -5,7 +5,11 @@ let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator();
   await emu.control('POST', 'seed', {
-    pools: ['us-east', 'ap-south', 'eu-west'].map((name) => ({ account_id: ACCOUNT_ID, name, notification_email: `${name}@example.com` })),
+    pools: ['us-east', 'ap-south', 'eu-west'].map((name) => ({
+      account_id: ACCOUNT_ID,
+      name,
+      notification_email: `${name}@example.com`,
+    })),
   });
 });
 afterAll(async () => emu.close());

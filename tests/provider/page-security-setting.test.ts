@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { APIResponseError } from '../../provider/client/errors';
 import { UNKNOWN } from '../../provider/runtime/check';
-import { changedProperties, provider, type PageSecuritySettingOutputs } from '../../provider/runtime/page-security-setting';
+import {
+  changedProperties,
+  provider,
+  type PageSecuritySettingOutputs,
+} from '../../provider/runtime/page-security-setting';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { configureProvider } from '../helpers/provider';
 
@@ -19,14 +23,31 @@ const check = (news: Record<string, unknown>) => provider.check!({}, news);
 describe('check', () => {
   test('valid inputs come back as given', async () => {
     await expect(check({ zoneId: ZONE, enabled: true })).resolves.toEqual({ inputs: { zoneId: ZONE, enabled: true } });
-    await expect(check({ zoneId: ZONE, enabled: false })).resolves.toEqual({ inputs: { zoneId: ZONE, enabled: false } });
+    await expect(check({ zoneId: ZONE, enabled: false })).resolves.toEqual({
+      inputs: { zoneId: ZONE, enabled: false },
+    });
   });
 
   test.each([
     ['a missing zoneId', { enabled: true }, 'zoneId', "is required: the zone's id: 32 hexadecimal characters"],
-    ['a malformed zoneId', { zoneId: 'c000', enabled: true }, 'zoneId', 'must be the zone\'s id: 32 hexadecimal characters (got "c000")'],
-    ['a zoneId with a non-hex character', { zoneId: `g${ZONE.slice(1)}`, enabled: true }, 'zoneId', `must be the zone's id: 32 hexadecimal characters (got "g${ZONE.slice(1)}")`],
-    ['a missing enabled', { zoneId: ZONE }, 'enabled', 'is required: true to turn page security on, false to turn it off'],
+    [
+      'a malformed zoneId',
+      { zoneId: 'c000', enabled: true },
+      'zoneId',
+      'must be the zone\'s id: 32 hexadecimal characters (got "c000")',
+    ],
+    [
+      'a zoneId with a non-hex character',
+      { zoneId: `g${ZONE.slice(1)}`, enabled: true },
+      'zoneId',
+      `must be the zone's id: 32 hexadecimal characters (got "g${ZONE.slice(1)}")`,
+    ],
+    [
+      'a missing enabled',
+      { zoneId: ZONE },
+      'enabled',
+      'is required: true to turn page security on, false to turn it off',
+    ],
     ['enabled as a string', { zoneId: ZONE, enabled: 'true' }, 'enabled', 'must be true or false (got "true")'],
   ])('%s fails on its property', async (_name, news, property, reason) => {
     await expect(check(news)).resolves.toEqual({ inputs: news, failures: [{ property, reason }] });
@@ -71,7 +92,9 @@ describe('against the emulator', () => {
 
   async function newZone(): Promise<string> {
     const id = randomBytes(16).toString('hex');
-    const reply = await emu.control('POST', 'seed', { zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }] });
+    const reply = await emu.control('POST', 'seed', {
+      zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
+    });
     expect(reply.status).toBe(200);
     return id;
   }
@@ -94,10 +117,21 @@ describe('against the emulator', () => {
     const zone = await newZone();
     const mark = emu.mark();
     const created = await provider.create({ zoneId: zone, enabled: true });
-    expect(await calls(mark)).toEqual([`GET ${settingsPath(zone)} 200`, `PUT ${settingsPath(zone)} 200`, `GET ${settingsPath(zone)} 200`]);
+    expect(await calls(mark)).toEqual([
+      `GET ${settingsPath(zone)} 200`,
+      `PUT ${settingsPath(zone)} 200`,
+      `GET ${settingsPath(zone)} 200`,
+    ]);
     expect(created).toEqual({
       id: zone,
-      outs: { zoneId: zone, enabled: true, updatedAt: expect.stringMatching(ISO), useVendorReportingEndpoint: true, useConnectionUrlPath: false, enabledBeforeCreate: false },
+      outs: {
+        zoneId: zone,
+        enabled: true,
+        updatedAt: expect.stringMatching(ISO),
+        useVendorReportingEndpoint: true,
+        useConnectionUrlPath: false,
+        enabledBeforeCreate: false,
+      },
     });
     expect(await liveEnabled(zone)).toBe(true);
   });
@@ -106,13 +140,22 @@ describe('against the emulator', () => {
     const zone = await newZone();
     const { id, outs } = await provider.create({ zoneId: zone, enabled: true });
     const mark = emu.mark();
-    await expect(provider.read!(id, outs)).resolves.toEqual({ id, props: outs, inputs: { zoneId: zone, enabled: true } });
+    await expect(provider.read!(id, outs)).resolves.toEqual({
+      id,
+      props: outs,
+      inputs: { zoneId: zone, enabled: true },
+    });
     expect(await calls(mark)).toEqual([`GET ${settingsPath(zone)} 200`]);
 
     await setEnabled(zone, false);
     const read = await provider.read!(id, outs);
     expect(read.inputs).toEqual({ zoneId: zone, enabled: false });
-    expect(read.props).toEqual({ ...outs, enabled: false, updatedAt: expect.stringMatching(ISO), enabledBeforeCreate: false });
+    expect(read.props).toEqual({
+      ...outs,
+      enabled: false,
+      updatedAt: expect.stringMatching(ISO),
+      enabledBeforeCreate: false,
+    });
     expect(changedProperties(read.props, { zoneId: zone, enabled: true })).toEqual(['enabled']);
   });
 
@@ -133,24 +176,34 @@ describe('against the emulator', () => {
     expect(await liveEnabled(zone)).toBe(false);
   });
 
-  test.each([false, true])('delete puts back the value found before create (%s), and a second delete succeeds', async (before) => {
-    const zone = await newZone();
-    await setEnabled(zone, before);
-    const { id, outs } = await provider.create({ zoneId: zone, enabled: !before });
-    expect(outs.enabledBeforeCreate).toBe(before);
-    expect(await liveEnabled(zone)).toBe(!before);
-    const mark = emu.mark();
-    await provider.delete!(id, outs);
-    await provider.delete!(id, outs);
-    expect(await calls(mark)).toEqual([`PUT ${settingsPath(zone)} 200`, `PUT ${settingsPath(zone)} 200`]);
-    expect(await liveEnabled(zone)).toBe(before);
-  });
+  test.each([false, true])(
+    'delete puts back the value found before create (%s), and a second delete succeeds',
+    async (before) => {
+      const zone = await newZone();
+      await setEnabled(zone, before);
+      const { id, outs } = await provider.create({ zoneId: zone, enabled: !before });
+      expect(outs.enabledBeforeCreate).toBe(before);
+      expect(await liveEnabled(zone)).toBe(!before);
+      const mark = emu.mark();
+      await provider.delete!(id, outs);
+      await provider.delete!(id, outs);
+      expect(await calls(mark)).toEqual([`PUT ${settingsPath(zone)} 200`, `PUT ${settingsPath(zone)} 200`]);
+      expect(await liveEnabled(zone)).toBe(before);
+    },
+  );
 
   test('a zone that is gone reads as gone, and delete of it succeeds', async () => {
     const missing = randomBytes(16).toString('hex');
     await expect(provider.read!(missing, { zoneId: missing })).resolves.toEqual({});
     await expect(
-      provider.delete!(missing, { zoneId: missing, enabled: true, updatedAt: '', useVendorReportingEndpoint: true, useConnectionUrlPath: false, enabledBeforeCreate: false }),
+      provider.delete!(missing, {
+        zoneId: missing,
+        enabled: true,
+        updatedAt: '',
+        useVendorReportingEndpoint: true,
+        useConnectionUrlPath: false,
+        enabledBeforeCreate: false,
+      }),
     ).resolves.toBeUndefined();
   });
 });
@@ -175,6 +228,8 @@ describe('the vendor setting names the reporting flag', () => {
     await configureProvider(emu);
     const attempt = provider.read!(zone, {});
     await expect(attempt).rejects.toBeInstanceOf(APIResponseError);
-    await expect(attempt).rejects.toThrow('use_edgeguard_reporting_endpoint: must be a boolean (is the vendor setting "edgeguard" the service\'s?)');
+    await expect(attempt).rejects.toThrow(
+      'use_edgeguard_reporting_endpoint: must be a boolean (is the vendor setting "edgeguard" the service\'s?)',
+    );
   });
 });

@@ -22,36 +22,78 @@ const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => p
 
 describe('check', () => {
   test('defaults: perPage 1000, maxRounds 3; the account id in lower case', async () => {
-    expect(await check({ accountId: ACCOUNT.toUpperCase(), __provider: 'serialized' })).toEqual({ inputs: { accountId: ACCOUNT, perPage: 1000, maxRounds: 3 } });
-    expect(await check({ accountId: ACCOUNT, perPage: 1, maxRounds: 10 })).toEqual({ inputs: { accountId: ACCOUNT, perPage: 1, maxRounds: 10 } });
+    expect(await check({ accountId: ACCOUNT.toUpperCase(), __provider: 'serialized' })).toEqual({
+      inputs: { accountId: ACCOUNT, perPage: 1000, maxRounds: 3 },
+    });
+    expect(await check({ accountId: ACCOUNT, perPage: 1, maxRounds: 10 })).toEqual({
+      inputs: { accountId: ACCOUNT, perPage: 1, maxRounds: 10 },
+    });
   });
 
   test.each<[string, Record<string, unknown>, string, RegExp]>([
     ['accountId missing', {}, 'accountId', /^is required: the account's id: 32 hexadecimal characters$/],
-    ['accountId malformed', { accountId: 'acme' }, 'accountId', /^must be the account's id: 32 hexadecimal characters \(got "acme"\)$/],
+    [
+      'accountId malformed',
+      { accountId: 'acme' },
+      'accountId',
+      /^must be the account's id: 32 hexadecimal characters \(got "acme"\)$/,
+    ],
     ['perPage 0', { accountId: ACCOUNT, perPage: 0 }, 'perPage', /^must be an integer from 1 to 1000 .*\(got 0\)$/],
-    ['perPage 1001', { accountId: ACCOUNT, perPage: 1001 }, 'perPage', /^must be an integer from 1 to 1000 .*the API takes at most 1000\) \(got 1001\)$/],
-    ['perPage fractional', { accountId: ACCOUNT, perPage: 2.5 }, 'perPage', /^must be an integer from 1 to 1000 .*\(got 2.5\)$/],
-    ['perPage a string', { accountId: ACCOUNT, perPage: '100' }, 'perPage', /^must be an integer from 1 to 1000 .*\(got "100"\)$/],
+    [
+      'perPage 1001',
+      { accountId: ACCOUNT, perPage: 1001 },
+      'perPage',
+      /^must be an integer from 1 to 1000 .*the API takes at most 1000\) \(got 1001\)$/,
+    ],
+    [
+      'perPage fractional',
+      { accountId: ACCOUNT, perPage: 2.5 },
+      'perPage',
+      /^must be an integer from 1 to 1000 .*\(got 2.5\)$/,
+    ],
+    [
+      'perPage a string',
+      { accountId: ACCOUNT, perPage: '100' },
+      'perPage',
+      /^must be an integer from 1 to 1000 .*\(got "100"\)$/,
+    ],
     ['maxRounds 0', { accountId: ACCOUNT, maxRounds: 0 }, 'maxRounds', /^must be an integer from 1 to 10 .*\(got 0\)$/],
   ])('%s', async (_title, news, property, reason) => {
-    expect(await check(news)).toEqual({ inputs: news, failures: [{ property, reason: expect.stringMatching(reason) }] });
+    expect(await check(news)).toEqual({
+      inputs: news,
+      failures: [{ property, reason: expect.stringMatching(reason) }],
+    });
   });
 
   test('values unknown during preview are let through', async () => {
-    expect(await check({ accountId: UNKNOWN, perPage: UNKNOWN })).toEqual({ inputs: { accountId: UNKNOWN, perPage: UNKNOWN } });
+    expect(await check({ accountId: UNKNOWN, perPage: UNKNOWN })).toEqual({
+      inputs: { accountId: UNKNOWN, perPage: UNKNOWN },
+    });
   });
 });
 
 describe('diff', () => {
-  const olds = { accountId: ACCOUNT, perPage: 1000, maxRounds: 3, poolsSeen: 60, poolsCleared: 60, removedEmails: {}, poolsWithEmail: 0 };
+  const olds = {
+    accountId: ACCOUNT,
+    perPage: 1000,
+    maxRounds: 3,
+    poolsSeen: 60,
+    poolsCleared: 60,
+    removedEmails: {},
+    poolsWithEmail: 0,
+  };
   const news = { accountId: ACCOUNT, perPage: 1000, maxRounds: 3 };
   test.each<[string, Record<string, unknown>, Record<string, unknown>, { changes: boolean; replaces: string[] }]>([
     ['nothing changed, no e-mail back', {}, {}, { changes: false, replaces: [] }],
     ['a refresh found pools with an e-mail again', { poolsWithEmail: 2 }, {}, { changes: true, replaces: [] }],
     ['perPage changed', {}, { perPage: 25 }, { changes: true, replaces: [] }],
     ['maxRounds changed', {}, { maxRounds: 5 }, { changes: true, replaces: [] }],
-    ['another account', {}, { accountId: 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2' }, { changes: true, replaces: ['accountId'] }],
+    [
+      'another account',
+      {},
+      { accountId: 'b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2' },
+      { changes: true, replaces: ['accountId'] },
+    ],
     ['account unknown during preview', {}, { accountId: UNKNOWN }, { changes: true, replaces: ['accountId'] }],
   ])('%s', async (_title, oldChange, newChange, expected) => {
     expect(await diff({ ...olds, ...oldChange }, { ...news, ...newChange })).toEqual(expected);
@@ -59,7 +101,14 @@ describe('diff', () => {
 });
 
 describe('pagesWithEmail (which bulk-edit pages to send)', () => {
-  const pools = (emails: string[]): Pool[] => emails.map((email, i) => ({ id: `${i}`, name: `p${i}`, notification_email: email, created_on: '', modified_on: '' }));
+  const pools = (emails: string[]): Pool[] =>
+    emails.map((email, i) => ({
+      id: `${i}`,
+      name: `p${i}`,
+      notification_email: email,
+      created_on: '',
+      modified_on: '',
+    }));
   test.each<[string[], number, number[]]>([
     [[], 1000, []],
     [['', '', ''], 1, []],
@@ -92,7 +141,11 @@ describe('against the emulator', () => {
     const accountId = hexId();
     const seeded = await emu.control('POST', 'seed', {
       accounts: [{ id: accountId, name: 'Acme' }],
-      pools: Array.from({ length: count }, (_, i) => ({ account_id: accountId, name: name(i), notification_email: hasEmail(i) ? email(i) : '' })),
+      pools: Array.from({ length: count }, (_, i) => ({
+        account_id: accountId,
+        name: name(i),
+        notification_email: hasEmail(i) ? email(i) : '',
+      })),
     });
     expect(seeded.status).toBe(200);
     return accountId;
@@ -104,11 +157,15 @@ describe('against the emulator', () => {
     return reply.body.result;
   }
 
-  const namesWithEmail = async (accountId: string) => (await listed(accountId)).filter((pool) => pool.notification_email !== '').map((pool) => pool.name);
+  const namesWithEmail = async (accountId: string) =>
+    (await listed(accountId)).filter((pool) => pool.notification_email !== '').map((pool) => pool.name);
 
   /** The request log after `mark`, one line per request: method, page for bulk edits, status. */
   async function requestLines(mark: number): Promise<string[]> {
-    return (await emu.requests(mark)).map((r) => `${r.method}${r.method === 'PATCH' ? ` per_page=${String(r.query.per_page)} page=${String(r.query.page)}` : ''} ${r.status}`);
+    return (await emu.requests(mark)).map(
+      (r) =>
+        `${r.method}${r.method === 'PATCH' ? ` per_page=${String(r.query.per_page)} page=${String(r.query.page)}` : ''} ${r.status}`,
+    );
   }
 
   async function inputs(accountId: string, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
@@ -127,7 +184,15 @@ describe('against the emulator', () => {
     expect(await requestLines(mark)).toEqual(['GET 200', 'PATCH per_page=1000 page=1 200', 'GET 200']);
     expect((await emu.requests(mark)).every((r) => r.path === `/client/v4/${poolsPath(accountId)}`)).toBe(true);
     expect(id).toBe(accountId);
-    expect(outs).toEqual({ accountId, perPage: 1000, maxRounds: 3, poolsSeen: 60, poolsCleared: 60, removedEmails: expectedEmails(range(60)), poolsWithEmail: 0 });
+    expect(outs).toEqual({
+      accountId,
+      perPage: 1000,
+      maxRounds: 3,
+      poolsSeen: 60,
+      poolsCleared: 60,
+      removedEmails: expectedEmails(range(60)),
+      poolsWithEmail: 0,
+    });
     expect(await namesWithEmail(accountId)).toEqual([]);
   });
 
@@ -136,11 +201,17 @@ describe('against the emulator', () => {
     const { outs } = await provider.create(await inputs(accountId));
 
     let mark = emu.mark();
-    expect(await provider.read!(accountId, outs)).toEqual({ id: accountId, props: outs, inputs: { accountId, perPage: 1000, maxRounds: 3 } });
+    expect(await provider.read!(accountId, outs)).toEqual({
+      id: accountId,
+      props: outs,
+      inputs: { accountId, perPage: 1000, maxRounds: 3 },
+    });
     expect(await requestLines(mark)).toEqual(['GET 200']);
 
     const pool = (await listed(accountId)).find((p) => p.name === name(7))!;
-    const putBack = await emu.api('PATCH', `${poolsPath(accountId)}/${pool.id}`, { body: { notification_email: 'x@example.com' } });
+    const putBack = await emu.api('PATCH', `${poolsPath(accountId)}/${pool.id}`, {
+      body: { notification_email: 'x@example.com' },
+    });
     expect(putBack.status).toBe(200);
     const read = await provider.read!(accountId, outs);
     expect(read.props).toEqual({ ...outs, poolsWithEmail: 1 });
@@ -175,7 +246,12 @@ describe('against the emulator', () => {
     const accountId = await accountWithPools(60, (i) => i === 3 || i === 55);
     const mark = emu.mark();
     const { outs } = await provider.create(await inputs(accountId, { perPage: 25 }));
-    expect(await requestLines(mark)).toEqual(['GET 200', 'PATCH per_page=25 page=1 200', 'PATCH per_page=25 page=3 200', 'GET 200']);
+    expect(await requestLines(mark)).toEqual([
+      'GET 200',
+      'PATCH per_page=25 page=1 200',
+      'PATCH per_page=25 page=3 200',
+      'GET 200',
+    ]);
     expect(outs).toMatchObject({ poolsSeen: 60, poolsCleared: 2, removedEmails: expectedEmails([3, 55]) });
     expect(await namesWithEmail(accountId)).toEqual([]);
   });
@@ -186,18 +262,37 @@ describe('against the emulator', () => {
     // arrived with an e-mail: the pool lands between the first list and the verifying one by
     // construction, however slow the machine (the client gives up only after 8 attempts, ~20 s).
     const accountId = await accountWithPools(30, (i) => i < 5);
-    await emu.control('POST', 'faults', { error_rate: 1, status: 503, methods: ['PATCH'], paths: ['accounts/*/load_balancers/pools'] });
+    await emu.control('POST', 'faults', {
+      error_rate: 1,
+      status: 503,
+      methods: ['PATCH'],
+      paths: ['accounts/*/load_balancers/pools'],
+    });
     const mark = emu.mark();
     const running = provider.create(await inputs(accountId, { perPage: 25 }));
     while (!(await requestLines(mark)).includes('PATCH per_page=25 page=1 503')) await sleep(5);
-    const late = await emu.control('POST', 'seed', { pools: [{ account_id: accountId, name: 'zzz-late', notification_email: 'late@example.com' }] });
+    const late = await emu.control('POST', 'seed', {
+      pools: [{ account_id: accountId, name: 'zzz-late', notification_email: 'late@example.com' }],
+    });
     expect(late.status).toBe(200);
     await emu.control('POST', 'faults', {});
     const { outs } = await running;
     const lines = await requestLines(mark);
     const refused = lines.filter((line) => line === 'PATCH per_page=25 page=1 503').length;
-    expect(lines).toEqual(['GET 200', ...Array<string>(refused).fill('PATCH per_page=25 page=1 503'), 'PATCH per_page=25 page=1 200', 'GET 200', 'PATCH per_page=25 page=2 200', 'GET 200']);
-    expect(outs).toMatchObject({ poolsSeen: 31, poolsCleared: 6, removedEmails: { ...expectedEmails(range(5)), 'zzz-late': 'late@example.com' }, poolsWithEmail: 0 });
+    expect(lines).toEqual([
+      'GET 200',
+      ...Array<string>(refused).fill('PATCH per_page=25 page=1 503'),
+      'PATCH per_page=25 page=1 200',
+      'GET 200',
+      'PATCH per_page=25 page=2 200',
+      'GET 200',
+    ]);
+    expect(outs).toMatchObject({
+      poolsSeen: 31,
+      poolsCleared: 6,
+      removedEmails: { ...expectedEmails(range(5)), 'zzz-late': 'late@example.com' },
+      poolsWithEmail: 0,
+    });
     expect(await namesWithEmail(accountId)).toEqual([]);
   });
 
@@ -205,12 +300,24 @@ describe('against the emulator', () => {
     // Pools with e-mails are added every few ms while each list is held back 100 ms, so every list
     // finds new ones: the migration must stop after 3 rounds (4 lists) instead of chasing them.
     const accountId = await accountWithPools(10);
-    await emu.control('POST', 'faults', { latency_ms: 100, methods: ['GET'], paths: ['accounts/*/load_balancers/pools'] });
+    await emu.control('POST', 'faults', {
+      latency_ms: 100,
+      methods: ['GET'],
+      paths: ['accounts/*/load_balancers/pools'],
+    });
     let adding = true;
     let added = 0;
     const adder = (async () => {
       while (adding) {
-        await emu.control('POST', 'seed', { pools: [{ account_id: accountId, name: `new-${String(added).padStart(4, '0')}`, notification_email: `new-${added}@example.com` }] });
+        await emu.control('POST', 'seed', {
+          pools: [
+            {
+              account_id: accountId,
+              name: `new-${String(added).padStart(4, '0')}`,
+              notification_email: `new-${added}@example.com`,
+            },
+          ],
+        });
         added++;
         await sleep(5);
       }
@@ -227,7 +334,9 @@ describe('against the emulator', () => {
     expect((error as PartialFailure).cause).toBeInstanceOf(MigrationIncompleteError);
     const incomplete = (error as PartialFailure).cause as MigrationIncompleteError;
     expect(incomplete.poolsLeft.length).toBeGreaterThan(0);
-    expect(incomplete.message).toContain(`the pools of account ${accountId} still have a notification_email after 3 round(s)`);
+    expect(incomplete.message).toContain(
+      `the pools of account ${accountId} still have a notification_email after 3 round(s)`,
+    );
     for (const left of incomplete.poolsLeft) expect(incomplete.message).toContain(JSON.stringify(left));
     const lines = await requestLines(mark);
     expect(lines.filter((line) => line.startsWith('GET'))).toHaveLength(4);
@@ -238,11 +347,17 @@ describe('against the emulator', () => {
 
   test('maxRounds 1: one round of edits, then the verifying list decides', async () => {
     const accountId = await accountWithPools(10);
-    await emu.control('POST', 'faults', { latency_ms: 100, methods: ['GET'], paths: ['accounts/*/load_balancers/pools'] });
+    await emu.control('POST', 'faults', {
+      latency_ms: 100,
+      methods: ['GET'],
+      paths: ['accounts/*/load_balancers/pools'],
+    });
     let adding = true;
     const adder = (async () => {
       for (let n = 0; adding; n++) {
-        await emu.control('POST', 'seed', { pools: [{ account_id: accountId, name: `new-${n}`, notification_email: 'new@example.com' }] });
+        await emu.control('POST', 'seed', {
+          pools: [{ account_id: accountId, name: `new-${n}`, notification_email: 'new@example.com' }],
+        });
         await sleep(5);
       }
     })();
@@ -265,9 +380,15 @@ describe('against the emulator', () => {
     // kept: the create fails as a partial failure recording them, caused by the API's error.
     expect(error).toBeInstanceOf(PartialFailure);
     expect((error as PartialFailure).cause).toBeInstanceOf(InternalServerError);
-    expect((error as PartialFailure).properties.removedEmails).toEqual(Object.fromEntries((await listed(accountId)).map((pool) => [pool.name, pool.notification_email])));
-    expect((error as Error).message).toMatch(/^bulk edit load-balancing pools \(PATCH accounts\/[0-9a-f]{32}\/load_balancers\/pools\?per_page=1000&page=1\) failed: HTTP 503/);
-    expect((error as Error).message).toMatch(/stopped part-way: 0 pool\(s\) cleared so far, their addresses kept in removedEmails; run pulumi up again/);
+    expect((error as PartialFailure).properties.removedEmails).toEqual(
+      Object.fromEntries((await listed(accountId)).map((pool) => [pool.name, pool.notification_email])),
+    );
+    expect((error as Error).message).toMatch(
+      /^bulk edit load-balancing pools \(PATCH accounts\/[0-9a-f]{32}\/load_balancers\/pools\?per_page=1000&page=1\) failed: HTTP 503/,
+    );
+    expect((error as Error).message).toMatch(
+      /stopped part-way: 0 pool\(s\) cleared so far, their addresses kept in removedEmails; run pulumi up again/,
+    );
     expect(lines).toEqual(['GET 200', ...Array(8).fill('PATCH per_page=1000 page=1 503')]);
   }, 60_000);
 
@@ -297,7 +418,11 @@ describe('against the emulator', () => {
     const requests = await emu.requests(mark);
     console.log(`scale test: 10,000 pools migrated in ${wallMs.toFixed(0)} ms with ${requests.length} requests`);
     expect(requests.length).toBeLessThanOrEqual(12);
-    expect(await requestLines(mark)).toEqual(['GET 200', ...range(10).map((p) => `PATCH per_page=1000 page=${p + 1} 200`), 'GET 200']);
+    expect(await requestLines(mark)).toEqual([
+      'GET 200',
+      ...range(10).map((p) => `PATCH per_page=1000 page=${p + 1} 200`),
+      'GET 200',
+    ]);
     expect(outs).toMatchObject({ poolsSeen: 10_000, poolsCleared: 10_000, poolsWithEmail: 0 });
     expect(Object.keys(outs!.removedEmails)).toHaveLength(10_000);
     expect(await namesWithEmail(accountId)).toEqual([]);

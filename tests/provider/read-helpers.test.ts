@@ -48,7 +48,8 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-const listCalls = async (since: number) => (await emu.requests(since)).map((r) => ({ method: r.method, path: r.path, query: r.query, status: r.status }));
+const listCalls = async (since: number) =>
+  (await emu.requests(since)).map((r) => ({ method: r.method, path: r.path, query: r.query, status: r.status }));
 
 describe('listScripts', () => {
   let zone: string;
@@ -57,7 +58,11 @@ describe('listScripts', () => {
   beforeAll(async () => {
     zone = await newZone();
     const scripts = Array.from({ length: 250 }, (_, i) => ({ zone_id: zone, url: `https://${HOSTS[i % 3]}/s${i}.js` }));
-    const infrequent = Array.from({ length: 5 }, (_, i) => ({ zone_id: zone, url: `https://rare.example.net/r${i}.js`, status: 'infrequent' }));
+    const infrequent = Array.from({ length: 5 }, (_, i) => ({
+      zone_id: zone,
+      url: `https://rare.example.net/r${i}.js`,
+      status: 'infrequent',
+    }));
     await seed({ scripts: [...scripts, ...infrequent] });
   });
 
@@ -68,13 +73,17 @@ describe('listScripts', () => {
     expect(new Set(scripts.map((s) => s.id)).size).toBe(250);
     expect(scripts.every((s) => s.status === 'active')).toBe(true);
     const path = `/client/v4/zones/${zone}/page_security/scripts`;
-    expect(await listCalls(mark)).toEqual([1, 2, 3].map((page) => ({ method: 'GET', path, query: { page: String(page), per_page: '100' }, status: 200 })));
+    expect(await listCalls(mark)).toEqual(
+      [1, 2, 3].map((page) => ({ method: 'GET', path, query: { page: String(page), per_page: '100' }, status: 200 })),
+    );
   });
 
   test('perPage defaults to 100', async () => {
     const mark = emu.mark();
     expect(await all(listScripts(zone, {}, settings))).toHaveLength(250);
-    expect((await listCalls(mark)).map((c) => c.query)).toEqual([1, 2, 3].map((page) => ({ page: String(page), per_page: '100' })));
+    expect((await listCalls(mark)).map((c) => c.query)).toEqual(
+      [1, 2, 3].map((page) => ({ page: String(page), per_page: '100' })),
+    );
   });
 
   test('pages are fetched as the loop advances', async () => {
@@ -95,7 +104,9 @@ describe('listScripts', () => {
     expect(two).toHaveLength(166);
     const mark = emu.mark();
     await all(listScripts(zone, { hosts: ['cdn0.example.net', 'cdn2.example.net'], perPage: 1000 }, settings));
-    expect((await listCalls(mark)).map((c) => c.query)).toEqual([{ hosts: 'cdn0.example.net,cdn2.example.net', page: '1', per_page: '1000' }]);
+    expect((await listCalls(mark)).map((c) => c.query)).toEqual([
+      { hosts: 'cdn0.example.net,cdn2.example.net', page: '1', per_page: '1000' },
+    ]);
   });
 
   test('status infrequent gives only the infrequent scripts', async () => {
@@ -106,8 +117,12 @@ describe('listScripts', () => {
 
   test('a perPage that is not a whole number of at least 1 is refused before any request', async () => {
     const mark = emu.mark();
-    await expect(all(listScripts(zone, { perPage: 0 }, settings))).rejects.toThrow(new RangeError('perPage must be a whole number of at least 1 (got 0)'));
-    await expect(all(listScripts(zone, { perPage: 2.5 }, settings))).rejects.toThrow('perPage must be a whole number of at least 1 (got 2.5)');
+    await expect(all(listScripts(zone, { perPage: 0 }, settings))).rejects.toThrow(
+      new RangeError('perPage must be a whole number of at least 1 (got 0)'),
+    );
+    await expect(all(listScripts(zone, { perPage: 2.5 }, settings))).rejects.toThrow(
+      'perPage must be a whole number of at least 1 (got 2.5)',
+    );
     expect(await listCalls(mark)).toEqual([]);
   });
 });
@@ -123,7 +138,10 @@ describe('single reads, connections and cookies', () => {
           zone_id: zone,
           url: 'https://cdn.example.net/app.js',
           page_urls: ['https://shop.example.com/', 'https://shop.example.com/checkout'],
-          versions: [{ hash: 'aaaaaaaa', js_integrity_score: 50 }, { hash: 'bbbbbbbb', js_integrity_score: 60 }],
+          versions: [
+            { hash: 'aaaaaaaa', js_integrity_score: 50 },
+            { hash: 'bbbbbbbb', js_integrity_score: 60 },
+          ],
         },
       ],
       connections: [
@@ -222,7 +240,9 @@ describe('schemas', () => {
     const parsed = scriptSchema.parse(script);
     expect(parsed.js_integrity_score).toBeUndefined();
     expect(isMalicious(parsed)).toBe(false);
-    expect(scriptDetailSchema.parse({ ...script, page_urls: [], versions: [{ hash: 'aaaaaaaa' }] }).versions).toEqual([{ hash: 'aaaaaaaa' }]);
+    expect(scriptDetailSchema.parse({ ...script, page_urls: [], versions: [{ hash: 'aaaaaaaa' }] }).versions).toEqual([
+      { hash: 'aaaaaaaa' },
+    ]);
   });
 
   test('a script without a required field does not parse', () => {
@@ -243,7 +263,7 @@ describe('settings', () => {
     process.env.EDGEGUARD_API_TOKEN = TEST_TOKEN;
     expect((await all(listScripts(zone))).map((s) => s.url)).toEqual(['https://cdn.example.net/env.js']);
     process.env.EDGEGUARD_API_TOKEN = 'not-the-token';
-    expect((await all(listScripts(zone, {}, { apiToken: TEST_TOKEN })))).toHaveLength(1);
+    expect(await all(listScripts(zone, {}, { apiToken: TEST_TOKEN }))).toHaveLength(1);
   });
 
   test('no settings and no environment is a SettingsError that says what to set', async () => {

@@ -1,4 +1,12 @@
-import { backoffMs, decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryDecision, type RetryPolicy, type RetryState } from '../../provider/client/retry';
+import {
+  backoffMs,
+  decideRetry,
+  FIRST_ATTEMPT,
+  type AttemptFailure,
+  type RetryDecision,
+  type RetryPolicy,
+  type RetryState,
+} from '../../provider/client/retry';
 
 /**
  * The retry policy as a pure function: each row is a failure, what the request went through
@@ -9,13 +17,25 @@ import { backoffMs, decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryD
 const POLICY: RetryPolicy = { maxAttempts: 8, backoff: { baseMs: 250, capMs: 8_000 }, maxRateLimitWaitMs: 300_000 };
 const NOW = Date.parse('2026-11-21T08:00:00Z');
 
-const status = (code: number, retryAfter?: string): AttemptFailure => ({ kind: 'status', status: code, ...(retryAfter !== undefined ? { retryAfter } : {}) });
+const status = (code: number, retryAfter?: string): AttemptFailure => ({
+  kind: 'status',
+  status: code,
+  ...(retryAfter !== undefined ? { retryAfter } : {}),
+});
 const timeout: AttemptFailure = { kind: 'timeout' };
 const connection = (code?: string): AttemptFailure => ({ kind: 'connection', ...(code !== undefined ? { code } : {}) });
 
 const fail: RetryDecision = { kind: 'fail' };
-const retry = (afterMs: number, next: Partial<RetryState>): RetryDecision => ({ kind: 'retry', afterMs, next: { ...FIRST_ATTEMPT, ...next } });
-const recoverThenRetry = (afterMs: number, next: Partial<RetryState>): RetryDecision => ({ kind: 'recover-then-retry', afterMs, next: { ...FIRST_ATTEMPT, ...next } });
+const retry = (afterMs: number, next: Partial<RetryState>): RetryDecision => ({
+  kind: 'retry',
+  afterMs,
+  next: { ...FIRST_ATTEMPT, ...next },
+});
+const recoverThenRetry = (afterMs: number, next: Partial<RetryState>): RetryDecision => ({
+  kind: 'recover-then-retry',
+  afterMs,
+  next: { ...FIRST_ATTEMPT, ...next },
+});
 
 interface Row {
   failure: AttemptFailure;
@@ -36,18 +56,37 @@ const ROWS: Record<string, Row> = {
   'another 4xx (422) fails': { failure: status(422), expected: fail },
   // send returns a 2xx without asking; should one come here, it is not retried either.
   'a 2xx is not retried': { failure: status(200), expected: fail },
-  '400 fails on a create too': { failure: status(400), create: true, before: { attempt: 3, ambiguous: true }, expected: fail },
+  '400 fails on a create too': {
+    failure: status(400),
+    create: true,
+    before: { attempt: 3, ambiguous: true },
+    expected: fail,
+  },
 
   // Retried after the back-off; without an answer (or with 408, 409, 5xx) the write may have landed.
   '408 retries': { failure: status(408), expected: retry(125, { attempt: 2, ambiguous: true }) },
   '409 retries (a lock)': { failure: status(409), expected: retry(125, { attempt: 2, ambiguous: true }) },
   '500 retries': { failure: status(500), expected: retry(125, { attempt: 2, ambiguous: true }) },
   '503 retries': { failure: status(503), expected: retry(125, { attempt: 2, ambiguous: true }) },
-  '504 at attempt 3 retries after 500 ms': { failure: status(504), before: { attempt: 3 }, expected: retry(500, { attempt: 4, ambiguous: true }) },
+  '504 at attempt 3 retries after 500 ms': {
+    failure: status(504),
+    before: { attempt: 3 },
+    expected: retry(500, { attempt: 4, ambiguous: true }),
+  },
   'a timeout retries': { failure: timeout, expected: retry(125, { attempt: 2, ambiguous: true }) },
-  'a reset connection (ECONNRESET) retries': { failure: connection('ECONNRESET'), expected: retry(125, { attempt: 2, ambiguous: true }) },
-  'a connection failure without a code retries': { failure: connection(), expected: retry(125, { attempt: 2, ambiguous: true }) },
-  'a reset at attempt 7 of 8 still retries': { failure: connection('ECONNRESET'), before: { attempt: 7 }, expected: retry(4_000, { attempt: 8, ambiguous: true }) },
+  'a reset connection (ECONNRESET) retries': {
+    failure: connection('ECONNRESET'),
+    expected: retry(125, { attempt: 2, ambiguous: true }),
+  },
+  'a connection failure without a code retries': {
+    failure: connection(),
+    expected: retry(125, { attempt: 2, ambiguous: true }),
+  },
+  'a reset at attempt 7 of 8 still retries': {
+    failure: connection('ECONNRESET'),
+    before: { attempt: 7 },
+    expected: retry(4_000, { attempt: 8, ambiguous: true }),
+  },
 
   // The last attempt.
   '503 on the last attempt fails': { failure: status(503), before: { attempt: 8 }, expected: fail },
@@ -63,12 +102,37 @@ const ROWS: Record<string, Row> = {
     before: { attempt: 2, ambiguous: true },
     expected: recoverThenRetry(250, { attempt: 3, ambiguous: true }),
   },
-  'a create after a 503 recovers first': { failure: status(503), create: true, expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }) },
-  'a create after a timeout recovers first': { failure: timeout, create: true, expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }) },
-  'a create after a reset recovers first': { failure: connection('ECONNRESET'), create: true, expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }) },
-  'a create after a 408 recovers first': { failure: status(408), create: true, expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }) },
-  'a create on its last attempt fails, however ambiguous': { failure: status(503), create: true, before: { attempt: 8, ambiguous: true }, expected: fail },
-  'a create refused with 429 retries without a lookup': { failure: status(429, '30'), create: true, expected: retry(30_000, { rateLimitWaitedMs: 30_000 }) },
+  'a create after a 503 recovers first': {
+    failure: status(503),
+    create: true,
+    expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }),
+  },
+  'a create after a timeout recovers first': {
+    failure: timeout,
+    create: true,
+    expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }),
+  },
+  'a create after a reset recovers first': {
+    failure: connection('ECONNRESET'),
+    create: true,
+    expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }),
+  },
+  'a create after a 408 recovers first': {
+    failure: status(408),
+    create: true,
+    expected: recoverThenRetry(125, { attempt: 2, ambiguous: true }),
+  },
+  'a create on its last attempt fails, however ambiguous': {
+    failure: status(503),
+    create: true,
+    before: { attempt: 8, ambiguous: true },
+    expected: fail,
+  },
+  'a create refused with 429 retries without a lookup': {
+    failure: status(429, '30'),
+    create: true,
+    expected: retry(30_000, { rateLimitWaitedMs: 30_000 }),
+  },
   'a create refused with 429 after an ambiguous failure still looks first': {
     failure: status(429, '30'),
     create: true,
@@ -77,31 +141,85 @@ const ROWS: Record<string, Row> = {
   },
 
   // 429: the service's wait, not an attempt, within a total budget.
-  '429 waits Retry-After in seconds without spending an attempt': { failure: status(429, '30'), before: { attempt: 3 }, expected: retry(30_000, { attempt: 3, rateLimitWaitedMs: 30_000 }) },
-  '429 waits Retry-After as an HTTP date': { failure: status(429, 'Sat, 21 Nov 2026 08:00:30 GMT'), expected: retry(30_000, { rateLimitWaitedMs: 30_000 }) },
+  '429 waits Retry-After in seconds without spending an attempt': {
+    failure: status(429, '30'),
+    before: { attempt: 3 },
+    expected: retry(30_000, { attempt: 3, rateLimitWaitedMs: 30_000 }),
+  },
+  '429 waits Retry-After as an HTTP date': {
+    failure: status(429, 'Sat, 21 Nov 2026 08:00:30 GMT'),
+    expected: retry(30_000, { rateLimitWaitedMs: 30_000 }),
+  },
   'Retry-After 0 retries at once': { failure: status(429, '0'), expected: retry(0, {}) },
-  '429 without Retry-After waits the back-off of the attempt': { failure: status(429), before: { attempt: 3 }, expected: retry(500, { attempt: 3, rateLimitWaitedMs: 500 }) },
-  '429 with an unreadable Retry-After waits the back-off': { failure: status(429, 'soon'), expected: retry(125, { rateLimitWaitedMs: 125 }) },
-  '429 on the last attempt still waits': { failure: status(429, '30'), before: { attempt: 8 }, expected: retry(30_000, { attempt: 8, rateLimitWaitedMs: 30_000 }) },
-  '429 adds to the time already waited': { failure: status(429, '30'), before: { rateLimitWaitedMs: 240_000 }, expected: retry(30_000, { rateLimitWaitedMs: 270_000 }) },
-  '429 whose wait reaches the budget exactly waits': { failure: status(429, '30'), before: { rateLimitWaitedMs: 270_000 }, expected: retry(30_000, { rateLimitWaitedMs: 300_000 }) },
-  '429 whose wait would pass the budget fails': { failure: status(429, '30'), before: { rateLimitWaitedMs: 270_001 }, expected: fail },
-  '429 whose first wait alone passes the budget fails': { failure: status(429, '30'), policy: { maxRateLimitWaitMs: 10_000 }, expected: fail },
+  '429 without Retry-After waits the back-off of the attempt': {
+    failure: status(429),
+    before: { attempt: 3 },
+    expected: retry(500, { attempt: 3, rateLimitWaitedMs: 500 }),
+  },
+  '429 with an unreadable Retry-After waits the back-off': {
+    failure: status(429, 'soon'),
+    expected: retry(125, { rateLimitWaitedMs: 125 }),
+  },
+  '429 on the last attempt still waits': {
+    failure: status(429, '30'),
+    before: { attempt: 8 },
+    expected: retry(30_000, { attempt: 8, rateLimitWaitedMs: 30_000 }),
+  },
+  '429 adds to the time already waited': {
+    failure: status(429, '30'),
+    before: { rateLimitWaitedMs: 240_000 },
+    expected: retry(30_000, { rateLimitWaitedMs: 270_000 }),
+  },
+  '429 whose wait reaches the budget exactly waits': {
+    failure: status(429, '30'),
+    before: { rateLimitWaitedMs: 270_000 },
+    expected: retry(30_000, { rateLimitWaitedMs: 300_000 }),
+  },
+  '429 whose wait would pass the budget fails': {
+    failure: status(429, '30'),
+    before: { rateLimitWaitedMs: 270_001 },
+    expected: fail,
+  },
+  '429 whose first wait alone passes the budget fails': {
+    failure: status(429, '30'),
+    policy: { maxRateLimitWaitMs: 10_000 },
+    expected: fail,
+  },
 
   // An unreachable service (nothing listens, no such host): one more try after a short pause, and
   // nothing was sent, so a create has nothing to look for.
   'ECONNREFUSED retries once': { failure: connection('ECONNREFUSED'), expected: retry(125, { attempt: 2 }) },
-  'ECONNREFUSED on the second attempt fails': { failure: connection('ECONNREFUSED'), before: { attempt: 2 }, expected: fail },
+  'ECONNREFUSED on the second attempt fails': {
+    failure: connection('ECONNREFUSED'),
+    before: { attempt: 2 },
+    expected: fail,
+  },
   'ENOTFOUND retries once': { failure: connection('ENOTFOUND'), expected: retry(125, { attempt: 2 }) },
   'ENOTFOUND on the second attempt fails': { failure: connection('ENOTFOUND'), before: { attempt: 2 }, expected: fail },
   'EAI_AGAIN on the second attempt fails': { failure: connection('EAI_AGAIN'), before: { attempt: 2 }, expected: fail },
-  'ECONNREFUSED after resets fails': { failure: connection('ECONNREFUSED'), before: { attempt: 4, ambiguous: true }, expected: fail },
-  'ECONNREFUSED with maxAttempts 1 fails': { failure: connection('ECONNREFUSED'), policy: { maxAttempts: 1 }, expected: fail },
-  'a create refused a connection retries without a lookup': { failure: connection('ECONNREFUSED'), create: true, expected: retry(125, { attempt: 2 }) },
+  'ECONNREFUSED after resets fails': {
+    failure: connection('ECONNREFUSED'),
+    before: { attempt: 4, ambiguous: true },
+    expected: fail,
+  },
+  'ECONNREFUSED with maxAttempts 1 fails': {
+    failure: connection('ECONNREFUSED'),
+    policy: { maxAttempts: 1 },
+    expected: fail,
+  },
+  'a create refused a connection retries without a lookup': {
+    failure: connection('ECONNREFUSED'),
+    create: true,
+    expected: retry(125, { attempt: 2 }),
+  },
 };
 
 test.each(Object.entries(ROWS))('%s', (_, row) => {
-  const decision = decideRetry(row.failure, { ...FIRST_ATTEMPT, ...row.before }, { recoverable: row.create ?? false, policy: { ...POLICY, ...row.policy }, random: () => 0, nowMs: NOW });
+  const decision = decideRetry(
+    row.failure,
+    { ...FIRST_ATTEMPT, ...row.before },
+    { recoverable: row.create ?? false, policy: { ...POLICY, ...row.policy }, random: () => 0, nowMs: NOW },
+  );
   expect(decision).toEqual(row.expected);
 });
 
@@ -118,7 +236,11 @@ test.each([
   expect(backoffMs(attempt, POLICY.backoff, () => 0)).toBe(low);
   expect(backoffMs(attempt, POLICY.backoff, () => 0.5)).toBe(Math.round((low + high) / 2));
   expect(backoffMs(attempt, POLICY.backoff, () => 0.999_999)).toBe(high);
-  const decision = decideRetry(status(503), { ...FIRST_ATTEMPT, attempt }, { recoverable: false, policy: POLICY, random: () => 0.5, nowMs: NOW });
+  const decision = decideRetry(
+    status(503),
+    { ...FIRST_ATTEMPT, attempt },
+    { recoverable: false, policy: POLICY, random: () => 0.5, nowMs: NOW },
+  );
   expect(decision).toEqual(retry(Math.round((low + high) / 2), { attempt: attempt + 1, ambiguous: true }));
 });
 

@@ -9,7 +9,13 @@ import { runtimeProvider } from '../../provider/resources/shim';
  * package's compiled runtime by name.
  */
 
-const RUNTIMES = ['page-security-setting', 'csp-policy', 'custom-hostname', 'health-notification', 'pool-notification-migration'];
+const RUNTIMES = [
+  'page-security-setting',
+  'csp-policy',
+  'custom-hostname',
+  'health-notification',
+  'pool-notification-migration',
+];
 const METHODS = ['configure', 'check', 'diff', 'create', 'read', 'update', 'delete'];
 const SECRET = 'serialization-test-secret-token';
 
@@ -23,20 +29,28 @@ afterAll(() => {
   delete process.env.EDGEGUARD_API_TOKEN;
 });
 
-test.each(RUNTIMES)('the serialized %s provider is small, holds no credential, and names only its runtime', async (runtime) => {
-  const provider = runtimeProvider(runtime);
-  // As the SDK's dynamic.Resource does it: a factory returning the provider object.
-  const serialized = await pulumi.runtime.serializeFunction(() => provider, { isFactoryFunction: true, allowSecrets: false });
-  console.log(`serialized ${runtime} provider: ${serialized.text.length} bytes`);
-  expect(serialized.text.length).toBeLessThan(4096);
-  expect(serialized.text).not.toContain(SECRET);
-  expect(serialized.text).toContain(`pulumi-edgeguard/runtime/`);
-  expect(serialized.text).not.toMatch(/zod|undici|fastify/);
-});
+test.each(RUNTIMES)(
+  'the serialized %s provider is small, holds no credential, and names only its runtime',
+  async (runtime) => {
+    const provider = runtimeProvider(runtime);
+    // As the SDK's dynamic.Resource does it: a factory returning the provider object.
+    const serialized = await pulumi.runtime.serializeFunction(() => provider, {
+      isFactoryFunction: true,
+      allowSecrets: false,
+    });
+    console.log(`serialized ${runtime} provider: ${serialized.text.length} bytes`);
+    expect(serialized.text.length).toBeLessThan(4096);
+    expect(serialized.text).not.toContain(SECRET);
+    expect(serialized.text).toContain(`pulumi-edgeguard/runtime/`);
+    expect(serialized.text).not.toMatch(/zod|undici|fastify/);
+  },
+);
 
 test.each(RUNTIMES)('pulumi-edgeguard/runtime/%s resolves to the compiled runtime with every method', (runtime) => {
   const resolved = require.resolve(`pulumi-edgeguard/runtime/${runtime}`);
-  expect(path.relative(path.resolve(__dirname, '..', '..'), resolved)).toBe(path.join('dist', 'provider', 'runtime', `${runtime}.js`));
+  expect(path.relative(path.resolve(__dirname, '..', '..'), resolved)).toBe(
+    path.join('dist', 'provider', 'runtime', `${runtime}.js`),
+  );
   const { provider } = require(resolved) as { provider: Record<string, unknown> };
   for (const method of METHODS) expect(typeof provider[method]).toBe('function');
 });

@@ -47,7 +47,7 @@ test('a transaction that throws writes nothing, in memory or on disk', () => {
   expect(fs.readFileSync(path.join(dir, 'journal.log'), 'utf8')).toBe('');
 });
 
-test('values are copied on write: mutating the caller\'s object changes nothing stored', () => {
+test("values are copied on write: mutating the caller's object changes nothing stored", () => {
   const store = Store.open();
   const value = { name: 'a', n: 1 };
   store.write((tx) => tx.put(items, 'a', value));
@@ -100,7 +100,12 @@ test('compaction folds the journal into the snapshot; replay after it skips what
   expect(fs.existsSync(path.join(dir, 'snapshot.json'))).toBe(true);
   expect(fs.statSync(path.join(dir, 'journal.log')).size).toBeLessThan(200);
   const reopened = reopenAfterCrash(store);
-  expect(reopened.list(items).map((i) => i.n).sort((a, b) => a - b)).toEqual([15, 16, 17, 18, 19]);
+  expect(
+    reopened
+      .list(items)
+      .map((i) => i.n)
+      .sort((a, b) => a - b),
+  ).toEqual([15, 16, 17, 18, 19]);
 });
 
 test('a crash between writing the snapshot and truncating the journal recovers the same state', () => {
@@ -130,7 +135,7 @@ test('a directory held by a live process is refused', () => {
   expect(() => Store.open({ dataDir: dir })).toThrow(/in use by process/);
 });
 
-test('a watcher gets the records held, then each commit\'s changes to its collection once applied, and a clear as deletes', () => {
+test("a watcher gets the records held, then each commit's changes to its collection once applied, and a clear as deletes", () => {
   const others = new Collection<Item>('others');
   const store = Store.open({ dataDir: dir });
   store.write((tx) => tx.put(items, 'a', { name: 'a', n: 1 }));
@@ -138,7 +143,8 @@ test('a watcher gets the records held, then each commit\'s changes to its collec
   const seen: Array<Array<{ id: string; before: Item | undefined; after: Item | undefined }>> = [];
   reopened.watch(items, (changes) => {
     seen.push(changes.map((change) => ({ ...change })));
-    for (const change of changes) expect(reopened.get(items, change.id)).toEqual(changes.findLast((c) => c.id === change.id)!.after);
+    for (const change of changes)
+      expect(reopened.get(items, change.id)).toEqual(changes.findLast((c) => c.id === change.id)!.after);
   });
   expect(seen).toEqual([[{ id: 'a', before: undefined, after: { name: 'a', n: 1 } }]]);
 

@@ -29,7 +29,10 @@ export function decideIssuance(state: IssuanceState | undefined, zoneId: string,
     const seconds = Math.ceil((state.blocked_until_ms - nowMs) / 1000);
     return {
       allowed: false,
-      error: rateLimited(seconds, `certificate issuance for this zone is blocked for ${seconds} more seconds after exceeding ${ISSUANCE_LIMIT} creates per ${ISSUANCE_WINDOW_MS / 1000} seconds; retry after ${seconds} seconds`),
+      error: rateLimited(
+        seconds,
+        `certificate issuance for this zone is blocked for ${seconds} more seconds after exceeding ${ISSUANCE_LIMIT} creates per ${ISSUANCE_WINDOW_MS / 1000} seconds; retry after ${seconds} seconds`,
+      ),
       blockStarted: undefined,
     };
   }
@@ -38,7 +41,10 @@ export function decideIssuance(state: IssuanceState | undefined, zoneId: string,
     const seconds = ISSUANCE_BLOCK_MS / 1000;
     return {
       allowed: false,
-      error: rateLimited(seconds, `certificate issuance rate exceeded: at most ${ISSUANCE_LIMIT} custom hostnames may be created per zone in ${ISSUANCE_WINDOW_MS / 1000} seconds; creates in this zone are refused for ${seconds} seconds`),
+      error: rateLimited(
+        seconds,
+        `certificate issuance rate exceeded: at most ${ISSUANCE_LIMIT} custom hostnames may be created per zone in ${ISSUANCE_WINDOW_MS / 1000} seconds; creates in this zone are refused for ${seconds} seconds`,
+      ),
       blockStarted: { zone_id: zoneId, issued_at_ms: recent, blocked_until_ms: nowMs + ISSUANCE_BLOCK_MS },
     };
   }
@@ -46,5 +52,7 @@ export function decideIssuance(state: IssuanceState | undefined, zoneId: string,
 }
 
 function rateLimited(retryAfterSeconds: number, message: string): ApiError {
-  return new ApiError(429, [{ code: ErrorCode.issuanceRateLimited, message }], { 'retry-after': String(retryAfterSeconds) });
+  return new ApiError(429, [{ code: ErrorCode.issuanceRateLimited, message }], {
+    'retry-after': String(retryAfterSeconds),
+  });
 }

@@ -58,7 +58,8 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
     for (const record of records) {
       const evaluation = evaluateCustomHostname({ record, zoneName: zone.name, dns, holds, nowMs });
       if (evaluation.deleted) out.expired.push(record.id);
-      else if (evaluation.changes) out.live.push({ record: { ...record, ...evaluation.changes }, judgement: evaluation.judgement, changed: true });
+      else if (evaluation.changes)
+        out.live.push({ record: { ...record, ...evaluation.changes }, judgement: evaluation.judgement, changed: true });
       else out.live.push({ record, judgement: evaluation.judgement, changed: false });
     }
     return out;
@@ -106,7 +107,9 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
       const zone = requireZone(ctx, request, (request.params as ZoneParams).zone_id);
       const query = parseQuery(listQuery, request.query);
       const wanted = query.hostname?.toLowerCase();
-      const candidates = ctx.store.list(customHostnames).filter((r) => r.zone_id === zone.id && (wanted === undefined || r.hostname === wanted));
+      const candidates = ctx.store
+        .list(customHostnames)
+        .filter((r) => r.zone_id === zone.id && (wanted === undefined || r.hostname === wanted));
       const judgements = judge(zone, candidates, ctx.clock.nowMs());
       ctx.store.write((tx) => persist(tx, judgements));
       const ordered = [...judgements.live].sort((a, b) => byCreationThenId(a.record, b.record));
@@ -142,7 +145,10 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
       const [duplicate] = sameName.live;
       if (duplicate) {
         throw new ApiError(409, [
-          { code: ErrorCode.duplicateCustomHostname, message: `hostname: ${body.hostname} already exists in this zone as custom hostname ${duplicate.record.id}` },
+          {
+            code: ErrorCode.duplicateCustomHostname,
+            message: `hostname: ${body.hostname} already exists in this zone as custom hostname ${duplicate.record.id}`,
+          },
         ]);
       }
 
@@ -152,7 +158,11 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
         hostname: body.hostname,
         ssl: body.ssl,
         branding,
-        ownership_verification: { type: 'txt', name: ownershipRecordName(ctx.vendor, body.hostname), value: randomUUID() },
+        ownership_verification: {
+          type: 'txt',
+          name: ownershipRecordName(ctx.vendor, body.hostname),
+          value: randomUUID(),
+        },
         created_at: isoTime(nowMs),
         validated_ca: null,
         moved_at_ms: null,

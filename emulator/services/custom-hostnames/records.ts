@@ -94,7 +94,11 @@ export function ownershipRecordName(vendor: string, hostname: string): string {
 }
 
 /** The wire record of `record` as judged now. */
-export function customHostnameView(record: StoredCustomHostname, judgement: Judgement, vendor: string): CustomHostnameView {
+export function customHostnameView(
+  record: StoredCustomHostname,
+  judgement: Judgement,
+  vendor: string,
+): CustomHostnameView {
   return {
     id: record.id,
     hostname: record.hostname,

@@ -8,7 +8,10 @@ import { pageQuery } from '../../core/pagination';
 const sslMethod = choice(['txt', 'http'], 'the domain control validation method');
 const sslType = choice(['dv'], 'the certificate type');
 /** Spec 2.9: `""` lets the service choose. */
-const certificateAuthority = choice(['', 'google', 'lets_encrypt'], 'the certificate authority ("" lets the service choose)');
+const certificateAuthority = choice(
+  ['', 'google', 'lets_encrypt'],
+  'the certificate authority ("" lets the service choose)',
+);
 
 /** Create body; `<vendor>_branding` is read by {@link parseBranding} because its name is configuration. */
 export const createBody = z.object({

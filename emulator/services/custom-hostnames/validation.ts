@@ -70,27 +70,54 @@ export function evaluateCustomHostname(input: EvaluationInput): Evaluation {
       verificationErrors: [
         `${record.hostname} is associated with a held zone (${hold.zone_name}); the zone owner must release the hold before the hostname can become active.`,
       ],
-      certificateAuthority: record.validated_ca ?? chooseCertificateAuthority(record.ssl.certificate_authority, record.hostname, input.dns).certificateAuthority,
+      certificateAuthority:
+        record.validated_ca ??
+        chooseCertificateAuthority(record.ssl.certificate_authority, record.hostname, input.dns).certificateAuthority,
       sslStatus: 'pending_validation',
     });
   }
 
   if (record.validated_ca !== null) {
-    const movedJudgement: Judgement = { status: 'moved', verificationErrors: [NOT_CNAMED_ERROR], certificateAuthority: record.validated_ca, sslStatus: 'active' };
+    const movedJudgement: Judgement = {
+      status: 'moved',
+      verificationErrors: [NOT_CNAMED_ERROR],
+      certificateAuthority: record.validated_ca,
+      sslStatus: 'active',
+    };
     if (record.moved_at_ms !== null) return live(movedJudgement);
     if (!pointsAtZone(record, input.zoneName, input.dns)) return live(movedJudgement, { moved_at_ms: nowMs });
-    return live({ status: 'active', verificationErrors: [], certificateAuthority: record.validated_ca, sslStatus: 'active' });
+    return live({
+      status: 'active',
+      verificationErrors: [],
+      certificateAuthority: record.validated_ca,
+      sslStatus: 'active',
+    });
   }
 
   const choice = chooseCertificateAuthority(record.ssl.certificate_authority, record.hostname, input.dns);
   if (!ownershipProven(record, input.zoneName, input.dns)) {
-    return live({ status: 'pending', verificationErrors: [NOT_CNAMED_ERROR], certificateAuthority: choice.certificateAuthority, sslStatus: 'pending_validation' });
+    return live({
+      status: 'pending',
+      verificationErrors: [NOT_CNAMED_ERROR],
+      certificateAuthority: choice.certificateAuthority,
+      sslStatus: 'pending_validation',
+    });
   }
   if (choice.caaError !== undefined) {
-    return live({ status: 'caa_error', verificationErrors: [choice.caaError], certificateAuthority: choice.certificateAuthority, sslStatus: 'caa_error' });
+    return live({
+      status: 'caa_error',
+      verificationErrors: [choice.caaError],
+      certificateAuthority: choice.certificateAuthority,
+      sslStatus: 'caa_error',
+    });
   }
   return live(
-    { status: 'active', verificationErrors: [], certificateAuthority: choice.certificateAuthority, sslStatus: 'active' },
+    {
+      status: 'active',
+      verificationErrors: [],
+      certificateAuthority: choice.certificateAuthority,
+      sslStatus: 'active',
+    },
     { validated_ca: choice.certificateAuthority },
   );
 }
@@ -109,7 +136,9 @@ function heldBy(hostname: string, holds: readonly ZoneHold[]): ZoneHold | undefi
 
 /** Ownership: the TXT token at the verification name, or a CNAME at the hostname into the zone. */
 function ownershipProven(record: StoredCustomHostname, zoneName: string, dns: DnsLookup): boolean {
-  return txtTokenPublished(record, dns) || cnameTargets(record.hostname, dns).some((target) => inZone(target, zoneName));
+  return (
+    txtTokenPublished(record, dns) || cnameTargets(record.hostname, dns).some((target) => inZone(target, zoneName))
+  );
 }
 
 /**
@@ -220,11 +249,18 @@ export interface CaChoice {
  * Spec 2.9: `""` means google (the more compatible CA) unless CAA forbids it and permits
  * lets_encrypt; a named CA is used as given. The error says which record would fix it.
  */
-export function chooseCertificateAuthority(requested: RequestedCertificateAuthority, hostname: string, dns: DnsLookup): CaChoice {
+export function chooseCertificateAuthority(
+  requested: RequestedCertificateAuthority,
+  hostname: string,
+  dns: DnsLookup,
+): CaChoice {
   const set = relevantCaaSet(hostname, dns);
   if (set === undefined) return { certificateAuthority: requested || 'google', caaError: undefined };
   if (requested !== '') {
-    return { certificateAuthority: requested, caaError: caaPermits(set, requested) ? undefined : forbiddenMessage(set, requested) };
+    return {
+      certificateAuthority: requested,
+      caaError: caaPermits(set, requested) ? undefined : forbiddenMessage(set, requested),
+    };
   }
   if (caaPermits(set, 'google')) return { certificateAuthority: 'google', caaError: undefined };
   if (caaPermits(set, 'lets_encrypt')) return { certificateAuthority: 'lets_encrypt', caaError: undefined };

@@ -47,7 +47,9 @@ export function registerLoadBalancing(app: FastifyInstance, ctx: EmulatorContext
       const { notification_email: email } = parseBody(emailBody, request.body);
       const all = accountPools(ctx.store, account.id);
       const now = isoTime(ctx.clock.nowMs());
-      const after = all.slice(window.start, window.start + window.size).map((pool) => ({ pool, changed: withEmail(pool, email, now) }));
+      const after = all
+        .slice(window.start, window.start + window.size)
+        .map((pool) => ({ pool, changed: withEmail(pool, email, now) }));
       const changed = after.flatMap((entry) => (entry.changed ? [entry.changed] : []));
       // One transaction for the whole page (none when nothing changed): a page migrates whole or not at all.
       ctx.store.write((tx) => {

@@ -62,4 +62,7 @@ export function accountPools(store: Store, accountId: string): StoredPool[] {
 /** Spec 4: `""` removes the legacy recipient; anything else must be an address. */
 export const notificationEmailSchema = z
   .string(expecting('an e-mail address, or "" to remove the legacy recipient'))
-  .refine((value) => value === '' || emailSchema.safeParse(value).success, expecting('an e-mail address, or "" to remove the legacy recipient'));
+  .refine(
+    (value) => value === '' || emailSchema.safeParse(value).success,
+    expecting('an e-mail address, or "" to remove the legacy recipient'),
+  );

@@ -30,7 +30,8 @@ export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext
   const findPolicy = (accountId: string, rawPolicyId: unknown): StoredAlertPolicy => {
     const policyId = pathId(rawPolicyId, 'policy_id');
     const policy = ctx.store.get(alertPolicies, policyId);
-    if (!policy || policy.account_id !== accountId) throw notFound('alert policy', policyId, ErrorCode.alertPolicyNotFound);
+    if (!policy || policy.account_id !== accountId)
+      throw notFound('alert policy', policyId, ErrorCode.alertPolicyNotFound);
     return policy;
   };
 
@@ -49,7 +50,9 @@ export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext
       const input = parsePolicyBody(ctx.store, account.id, request.body);
       const now = isoTime(ctx.clock.nowMs());
       const id = newId();
-      ctx.store.write((tx) => tx.put(alertPolicies, id, { id, ...input, created: now, modified: now, account_id: account.id }));
+      ctx.store.write((tx) =>
+        tx.put(alertPolicies, id, { id, ...input, created: now, modified: now, account_id: account.id }),
+      );
       return { result: { id } };
     },
   });
@@ -65,7 +68,13 @@ export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext
       const account = requireAccount(ctx, request, params.account_id);
       const existing = findPolicy(account.id, params.policy_id);
       const input = parsePolicyBody(ctx.store, account.id, request.body);
-      const updated: StoredAlertPolicy = { id: existing.id, ...input, created: existing.created, modified: isoTime(ctx.clock.nowMs()), account_id: account.id };
+      const updated: StoredAlertPolicy = {
+        id: existing.id,
+        ...input,
+        created: existing.created,
+        modified: isoTime(ctx.clock.nowMs()),
+        account_id: account.id,
+      };
       ctx.store.write((tx) => tx.put(alertPolicies, updated.id, updated));
       return { result: { id: updated.id } };
     },

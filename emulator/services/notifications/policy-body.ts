@@ -28,20 +28,36 @@ const address = z
   .string(expecting('an e-mail address'))
   .refine((value) => emailSchema.safeParse(value).success, expecting('an e-mail address'));
 
-const hexId = z.string(expecting('32 lowercase hexadecimal characters')).regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hexadecimal characters');
+const hexId = z
+  .string(expecting('32 lowercase hexadecimal characters'))
+  .regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hexadecimal characters');
 
 /** Spec 2.8: the filters of `load_balancing_health_alert`, and no others. */
 const HEALTH_ALERT_FILTER_KEYS: ReadonlySet<string> = new Set(['pool_id', 'new_health', 'event_source']);
 const healthAlertFilters = z
   .object(
     {
-      pool_id: distinct(z.array(hexId, expecting('an array of pool ids'))).refine((ids) => ids.length > 0, 'must name at least one pool'),
+      pool_id: distinct(z.array(hexId, expecting('an array of pool ids'))).refine(
+        (ids) => ids.length > 0,
+        'must name at least one pool',
+      ),
       new_health: distinct(
-        z.array(z.enum(['Unhealthy', 'Healthy'], expecting('"Unhealthy" or "Healthy"')), expecting('an array of "Unhealthy" and/or "Healthy"')),
+        z.array(
+          z.enum(['Unhealthy', 'Healthy'], expecting('"Unhealthy" or "Healthy"')),
+          expecting('an array of "Unhealthy" and/or "Healthy"'),
+        ),
       )
-        .refine((values) => values.length > 0, 'must not be empty; leave new_health out to alert on every health change')
+        .refine(
+          (values) => values.length > 0,
+          'must not be empty; leave new_health out to alert on every health change',
+        )
         .optional(),
-      event_source: distinct(z.array(z.enum(['pool', 'origin'], expecting('"pool" or "origin"')), expecting('an array of "pool" and/or "origin"')))
+      event_source: distinct(
+        z.array(
+          z.enum(['pool', 'origin'], expecting('"pool" or "origin"')),
+          expecting('an array of "pool" and/or "origin"'),
+        ),
+      )
         .refine((values) => values.length > 0, 'must not be empty; leave event_source out to watch pools and origins')
         .optional(),
     },
@@ -52,7 +68,11 @@ const healthAlertFilters = z
     (filters, ctx) => {
       for (const key of Object.keys(filters)) {
         if (!HEALTH_ALERT_FILTER_KEYS.has(key)) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `not a filter of load_balancing_health_alert (its filters: ${[...HEALTH_ALERT_FILTER_KEYS].join(', ')})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `not a filter of load_balancing_health_alert (its filters: ${[...HEALTH_ALERT_FILTER_KEYS].join(', ')})`,
+          });
         }
       }
     },
@@ -62,14 +82,27 @@ const healthAlertFilters = z
 
 const mechanisms = z.object(
   {
-    email: z.array(z.object({ id: address }, expecting('an object like {"id": "ops@example.com"}')), expecting('an array of {"id": "<address>"}')).optional(),
-    webhooks: z.array(z.object({ id: hexId }, expecting('an object like {"id": "<webhook id>"}')), expecting('an array of {"id": "<webhook id>"}')).optional(),
+    email: z
+      .array(
+        z.object({ id: address }, expecting('an object like {"id": "ops@example.com"}')),
+        expecting('an array of {"id": "<address>"}'),
+      )
+      .optional(),
+    webhooks: z
+      .array(
+        z.object({ id: hexId }, expecting('an object like {"id": "<webhook id>"}')),
+        expecting('an array of {"id": "<webhook id>"}'),
+      )
+      .optional(),
   },
   expecting('an object of delivery mechanisms, like {"email": [{"id": "ops@example.com"}]}'),
 );
 
 const alertTypeOnly = z.object({
-  alert_type: z.enum(ALERT_TYPES, expecting(`one of the alert types this emulator supports: ${quotedList(ALERT_TYPES)}`)),
+  alert_type: z.enum(
+    ALERT_TYPES,
+    expecting(`one of the alert types this emulator supports: ${quotedList(ALERT_TYPES)}`),
+  ),
 });
 
 const healthAlertBody = z.object({
@@ -92,7 +125,9 @@ export function parsePolicyBody(store: Store, accountId: string, body: unknown):
   const { alert_type: alertType } = parseBody(alertTypeOnly, body);
   const parsed = parseBody(healthAlertBody, body);
   const unknownPools = parsed.filters.pool_id.flatMap((id, index) =>
-    store.get(pools, id)?.account_id === accountId ? [] : [{ code: ErrorCode.invalidInput, message: `filters.pool_id[${index}]: no pool ${id} in account ${accountId}` }],
+    store.get(pools, id)?.account_id === accountId
+      ? []
+      : [{ code: ErrorCode.invalidInput, message: `filters.pool_id[${index}]: no pool ${id} in account ${accountId}` }],
   );
   if (unknownPools.length > 0) throw new ApiError(400, unknownPools);
   const filters: HealthAlertFilters = { pool_id: parsed.filters.pool_id };
@@ -101,5 +136,12 @@ export function parsePolicyBody(store: Store, accountId: string, body: unknown):
   const delivery: Mechanisms = {};
   if (parsed.mechanisms.email) delivery.email = parsed.mechanisms.email.map(({ id }) => ({ id }));
   if (parsed.mechanisms.webhooks) delivery.webhooks = parsed.mechanisms.webhooks.map(({ id }) => ({ id }));
-  return { name: parsed.name, description: parsed.description, enabled: parsed.enabled, alert_type: alertType, mechanisms: delivery, filters };
+  return {
+    name: parsed.name,
+    description: parsed.description,
+    enabled: parsed.enabled,
+    alert_type: alertType,
+    mechanisms: delivery,
+    filters,
+  };
 }

@@ -57,7 +57,13 @@ export class DetectedOrder<T extends DetectedRecord> {
    * (lowercase) unless that is empty. With several hosts, their lists are merged up to the page's
    * end, so a late page costs the objects before it on those hosts.
    */
-  page(zoneId: string, status: DetectedStatus, hosts: ReadonlySet<string>, page: number, perPage: number): DetectedPage<T> {
+  page(
+    zoneId: string,
+    status: DetectedStatus,
+    hosts: ReadonlySet<string>,
+    page: number,
+    perPage: number,
+  ): DetectedPage<T> {
     const lists =
       hosts.size === 0
         ? [this.sorted(`${zoneId}\u0000${status}`)]

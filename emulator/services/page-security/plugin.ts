@@ -58,13 +58,21 @@ const policyBody = z.object({
   enabled: z
     .union([z.enum(['true', 'false']), z.boolean()], expecting('"true" or "false", as a string or a JSON boolean'))
     .optional()
-    .transform((enabled): PolicyRecord['enabled'] => (enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false')),
+    .transform((enabled): PolicyRecord['enabled'] =>
+      enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false',
+    ),
   value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
 });
 
 /** Spec 2.2: the settings of a zone never written. */
 function defaultSettings(zone: Zone): SettingsRecord {
-  return { zone_id: zone.id, enabled: false, updated_at: zone.created_on, use_reporting_endpoint: true, use_connection_url_path: false };
+  return {
+    zone_id: zone.id,
+    enabled: false,
+    updated_at: zone.created_on,
+    use_reporting_endpoint: true,
+    use_connection_url_path: false,
+  };
 }
 
 /** Spec 3 and 4: only active objects unless `status` says otherwise; oldest first, then by id. */
@@ -137,17 +145,25 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
 
   routes(app, `${PREFIX}/scripts`, { GET: (request) => listDetected(ctx, request, scriptsOrder, scriptListView) });
   routes(app, `${PREFIX}/scripts/:script_id`, {
-    GET: (request) => ({ result: scriptDetailView(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)) }),
+    GET: (request) => ({
+      result: scriptDetailView(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)),
+    }),
   });
-  routes(app, `${PREFIX}/connections`, { GET: (request) => listDetected(ctx, request, connectionsOrder, connectionView) });
+  routes(app, `${PREFIX}/connections`, {
+    GET: (request) => listDetected(ctx, request, connectionsOrder, connectionView),
+  });
   routes(app, `${PREFIX}/connections/:connection_id`, {
     GET: (request) => ({
-      result: connectionView(getDetected(ctx, request, connections, 'connection_id', 'connection', ErrorCode.connectionNotFound)),
+      result: connectionView(
+        getDetected(ctx, request, connections, 'connection_id', 'connection', ErrorCode.connectionNotFound),
+      ),
     }),
   });
   routes(app, `${PREFIX}/cookies`, { GET: (request) => listDetected(ctx, request, cookiesOrder, cookieView) });
   routes(app, `${PREFIX}/cookies/:cookie_id`, {
-    GET: (request) => ({ result: cookieView(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)) }),
+    GET: (request) => ({
+      result: cookieView(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)),
+    }),
   });
 
   routes(app, `${PREFIX}/policies`, {

@@ -38,9 +38,15 @@ const hostSchema = z
   .max(253, 'must be at most 253 characters')
   .regex(/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/, 'must be a hostname like cdn.example.net');
 
-const scoreSchema = z.number({ error: 'must be a whole number from 1 to 99' }).int('must be a whole number from 1 to 99').min(1, 'must be a whole number from 1 to 99').max(99, 'must be a whole number from 1 to 99');
+const scoreSchema = z
+  .number({ error: 'must be a whole number from 1 to 99' })
+  .int('must be a whole number from 1 to 99')
+  .min(1, 'must be a whole number from 1 to 99')
+  .max(99, 'must be a whole number from 1 to 99');
 
-const statusSchema = z.enum(DETECTED_STATUSES, { error: `must be ${DETECTED_STATUSES.map((s) => `"${s}"`).join(' or ')}` });
+const statusSchema = z.enum(DETECTED_STATUSES, {
+  error: `must be ${DETECTED_STATUSES.map((s) => `"${s}"`).join(' or ')}`,
+});
 
 const categoriesSchema = z.array(z.string().min(1, 'must not be empty').max(100)).max(50);
 
@@ -51,7 +57,10 @@ const schemelessUrl = z
   .string()
   .min(1, 'must not be empty')
   .max(2048, 'must be at most 2048 characters')
-  .refine((s) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s) && !/\s/.test(s), 'must be a URL without its scheme, like example.com/checkout');
+  .refine(
+    (s) => !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s) && !/\s/.test(s),
+    'must be a URL without its scheme, like example.com/checkout',
+  );
 
 const scoreShape = {
   js_integrity_score: scoreSchema.optional(),
@@ -73,9 +82,16 @@ const seenShape = {
 };
 
 /** `last_seen_at` before `first_seen_at` is never what a seed author meant. */
-function seenInOrder(item: { first_seen_at?: string | undefined; last_seen_at?: string | undefined }, ctx: z.RefinementCtx): void {
+function seenInOrder(
+  item: { first_seen_at?: string | undefined; last_seen_at?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (item.first_seen_at !== undefined && item.last_seen_at !== undefined && item.last_seen_at < item.first_seen_at) {
-    ctx.addIssue({ code: 'custom', path: ['last_seen_at'], message: `must not be before first_seen_at (${item.first_seen_at})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['last_seen_at'],
+      message: `must not be before first_seen_at (${item.first_seen_at})`,
+    });
   }
 }
 
@@ -122,7 +138,7 @@ const cookieItem = z
       .string()
       .min(1, 'must not be empty')
       .max(256, 'must be at most 256 characters')
-      .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits and !#$%&\'*+-.^_`|~)')
+      .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be a cookie name (letters, digits and !#$%&'*+-.^_`|~)")
       .optional(),
     host: hostSchema.optional(),
     id: idSchema.optional(),
@@ -134,7 +150,11 @@ const cookieItem = z
     expires_attribute: timestampSchema.optional(),
     http_only_attribute: z.boolean().optional(),
     max_age_attribute: z.number().int('must be a whole number of seconds or null').nullable().optional(),
-    path_attribute: z.string().max(1024).regex(/^\/\S*$/, 'must be a path starting with /').optional(),
+    path_attribute: z
+      .string()
+      .max(1024)
+      .regex(/^\/\S*$/, 'must be a path starting with /')
+      .optional(),
     same_site_attribute: z.enum(['strict', 'lax', 'none'], { error: 'must be "strict", "lax" or "none"' }).optional(),
     secure_attribute: z.boolean().optional(),
     ...seenShape,
@@ -155,7 +175,10 @@ function isHttpUrl(text: string): boolean {
 }
 
 /** The seen-at timestamps: what was given, else "now", never with last before first. */
-function seenTimes(item: { added_at?: string | undefined; first_seen_at?: string | undefined; last_seen_at?: string | undefined }, now: string) {
+function seenTimes(
+  item: { added_at?: string | undefined; first_seen_at?: string | undefined; last_seen_at?: string | undefined },
+  now: string,
+) {
   const first = item.first_seen_at ?? item.added_at ?? now;
   return {
     added_at: item.added_at ?? first,

@@ -1,4 +1,10 @@
-import { CAA_ISSUER_DOMAINS, DEFAULT_VENDOR, POLICY_DESCRIPTION_MAX_LENGTH, VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../../../rules/limits';
+import {
+  CAA_ISSUER_DOMAINS,
+  DEFAULT_VENDOR,
+  POLICY_DESCRIPTION_MAX_LENGTH,
+  VENDOR_TOKEN_FORM,
+  VENDOR_TOKEN_PATTERN,
+} from '../../../rules/limits';
 
 describe('limits both sides must agree on', () => {
   test('the policy description limit is 1024 characters', () => {
@@ -18,11 +24,16 @@ describe('limits both sides must agree on', () => {
     expect(VENDOR_TOKEN_PATTERN.test(token)).toBe(true);
   });
 
-  test.each(['', 'Acme', '7cdn', '_acme', 'acme-cdn', 'acme cdn', `a${'b'.repeat(32)}`, 'acme\n'])('the vendor token %j is refused', (token) => {
-    expect(VENDOR_TOKEN_PATTERN.test(token)).toBe(false);
-  });
+  test.each(['', 'Acme', '7cdn', '_acme', 'acme-cdn', 'acme cdn', `a${'b'.repeat(32)}`, 'acme\n'])(
+    'the vendor token %j is refused',
+    (token) => {
+      expect(VENDOR_TOKEN_PATTERN.test(token)).toBe(false);
+    },
+  );
 
   test('the vendor token rule in words says what the pattern checks', () => {
-    expect(VENDOR_TOKEN_FORM).toBe('lowercase letters, digits and underscores, starting with a letter, at most 32 characters');
+    expect(VENDOR_TOKEN_FORM).toBe(
+      'lowercase letters, digits and underscores, starting with a letter, at most 32 characters',
+    );
   });
 });

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { parseCspValue } from '../../../rules/csp';
 import { POLICY_DESCRIPTION_MAX_LENGTH } from '../../../rules/limits';
-import { choice, expecting, fieldPath, hostnameField, policyDescriptionField, quotedList, ruleField, shown, SHOWN_MAX_LENGTH } from '../../../rules/zod';
+import {
+  choice,
+  expecting,
+  fieldPath,
+  hostnameField,
+  policyDescriptionField,
+  quotedList,
+  ruleField,
+  shown,
+  SHOWN_MAX_LENGTH,
+} from '../../../rules/zod';
 
 /** The messages of a failed parse, or the parsed value. */
 function outcome(schema: z.ZodType, input: unknown): { value: unknown } | { messages: string[] } {
@@ -67,14 +77,22 @@ describe('choice', () => {
   });
 
   test('a missing value names what the field is and the values', () => {
-    expect(outcome(schema, undefined)).toEqual({ messages: ['is required: the certificate authority, one of "", "google", "lets_encrypt"'] });
+    expect(outcome(schema, undefined)).toEqual({
+      messages: ['is required: the certificate authority, one of "", "google", "lets_encrypt"'],
+    });
   });
 
   test('a wrong value lists the values and shows what came', () => {
-    expect(outcome(schema, 'digicert')).toEqual({ messages: ['must be one of "", "google", "lets_encrypt" (got "digicert")'] });
-    expect(outcome(schema, 'Google')).toEqual({ messages: ['must be one of "", "google", "lets_encrypt" (got "Google")'] });
+    expect(outcome(schema, 'digicert')).toEqual({
+      messages: ['must be one of "", "google", "lets_encrypt" (got "digicert")'],
+    });
+    expect(outcome(schema, 'Google')).toEqual({
+      messages: ['must be one of "", "google", "lets_encrypt" (got "Google")'],
+    });
     expect(outcome(schema, 7)).toEqual({ messages: ['must be one of "", "google", "lets_encrypt" (got 7)'] });
-    expect(outcome(schema, { ca: 'google' })).toEqual({ messages: ['must be one of "", "google", "lets_encrypt" (got an object)'] });
+    expect(outcome(schema, { ca: 'google' })).toEqual({
+      messages: ['must be one of "", "google", "lets_encrypt" (got an object)'],
+    });
   });
 });
 
@@ -84,20 +102,32 @@ describe('hostnameField', () => {
     expect(outcome(hostnameField({ allowWildcard: true }), '*.Example.com')).toEqual({ value: '*.example.com' });
   });
 
-  test('a refusal is the hostname rule\'s message, naming the part and its position', () => {
+  test("a refusal is the hostname rule's message, naming the part and its position", () => {
     expect(outcome(hostnameField(), 'shop_eu.example.com')).toEqual({
-      messages: ['invalid hostname "shop_eu.example.com" at position 4: the character "_" is not allowed; a hostname holds only letters, digits, hyphens and dots'],
+      messages: [
+        'invalid hostname "shop_eu.example.com" at position 4: the character "_" is not allowed; a hostname holds only letters, digits, hyphens and dots',
+      ],
     });
     expect(outcome(hostnameField(), '*.example.com')).toEqual({
-      messages: ['invalid hostname "*.example.com" at position 0: a wildcard "*" is not allowed here; give one exact hostname'],
+      messages: [
+        'invalid hostname "*.example.com" at position 0: a wildcard "*" is not allowed here; give one exact hostname',
+      ],
     });
   });
 
   test('a missing or non-string value says what a hostname looks like, wildcards included where accepted', () => {
-    expect(outcome(hostnameField(), undefined)).toEqual({ messages: ['is required: a DNS name such as shop.example.com'] });
-    expect(outcome(hostnameField(), 42)).toEqual({ messages: ['must be a string: a DNS name such as shop.example.com'] });
-    expect(outcome(hostnameField({ allowWildcard: true }), undefined)).toEqual({ messages: ['is required: a DNS name such as shop.example.com or *.example.com'] });
-    expect(outcome(hostnameField({ allowWildcard: true }), ['a.com'])).toEqual({ messages: ['must be a string: a DNS name such as shop.example.com or *.example.com'] });
+    expect(outcome(hostnameField(), undefined)).toEqual({
+      messages: ['is required: a DNS name such as shop.example.com'],
+    });
+    expect(outcome(hostnameField(), 42)).toEqual({
+      messages: ['must be a string: a DNS name such as shop.example.com'],
+    });
+    expect(outcome(hostnameField({ allowWildcard: true }), undefined)).toEqual({
+      messages: ['is required: a DNS name such as shop.example.com or *.example.com'],
+    });
+    expect(outcome(hostnameField({ allowWildcard: true }), ['a.com'])).toEqual({
+      messages: ['must be a string: a DNS name such as shop.example.com or *.example.com'],
+    });
   });
 });
 
@@ -110,12 +140,16 @@ describe('ruleField', () => {
 
   test("a refusal is the parser's message", () => {
     expect(outcome(schema, 'script-src https//x.com')).toEqual({
-      messages: ['invalid source "https//x.com" at position 11: a scheme must be followed by "://" (write https://x.com)'],
+      messages: [
+        'invalid source "https//x.com" at position 11: a scheme must be followed by "://" (write https://x.com)',
+      ],
     });
   });
 
   test('a missing or non-string value says what the field holds', () => {
-    expect(outcome(schema, undefined)).toEqual({ messages: ["is required: the CSP directive, as in script-src 'self'"] });
+    expect(outcome(schema, undefined)).toEqual({
+      messages: ["is required: the CSP directive, as in script-src 'self'"],
+    });
     expect(outcome(schema, 7)).toEqual({ messages: ["must be a string: the CSP directive, as in script-src 'self'"] });
   });
 });
@@ -128,11 +162,15 @@ describe('policyDescriptionField', () => {
   });
 
   test('refuses a longer one, saying its length', () => {
-    expect(outcome(policyDescriptionField(), 'x'.repeat(1025))).toEqual({ messages: ['must be at most 1024 characters (got 1025); shorten it'] });
+    expect(outcome(policyDescriptionField(), 'x'.repeat(1025))).toEqual({
+      messages: ['must be at most 1024 characters (got 1025); shorten it'],
+    });
   });
 
   test('a missing or non-string description says that it may be empty', () => {
-    expect(outcome(policyDescriptionField(), undefined)).toEqual({ messages: ['is required (it may be empty): what the policy is for'] });
+    expect(outcome(policyDescriptionField(), undefined)).toEqual({
+      messages: ['is required (it may be empty): what the policy is for'],
+    });
     expect(outcome(policyDescriptionField(), null)).toEqual({ messages: ['must be a string: what the policy is for'] });
   });
 });

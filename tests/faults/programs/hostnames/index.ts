@@ -9,7 +9,11 @@ const domain = config.require('domain');
 
 const hostnames = Array.from({ length: config.requireNumber('count') }, (_, i) => {
   const n = String(i + 1).padStart(2, '0');
-  return new edgeguard.CustomHostname(`customer-${n}`, { zoneId, hostname: `customer-${n}.${domain}`, ssl: { method: 'txt', type: 'dv' } });
+  return new edgeguard.CustomHostname(`customer-${n}`, {
+    zoneId,
+    hostname: `customer-${n}.${domain}`,
+    ssl: { method: 'txt', type: 'dv' },
+  });
 });
 
 export const ids = hostnames.map((hostname) => hostname.customHostnameId);
