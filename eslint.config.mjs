@@ -12,6 +12,17 @@ export default tseslint.config(
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A leading underscore marks a value left out on purpose (a destructured field dropped, a
+      // parameter an interface requires).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // An `async` function is the plain way to meet an async interface (a fastify hook, a provider
+      // method, a test double) even when its body happens not to wait for anything.
+      '@typescript-eslint/require-await': 'off',
+    },
   },
   {
     // Tests read the service's JSON replies and the engine's state as they come, untyped, and check

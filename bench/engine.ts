@@ -30,7 +30,10 @@ import { TOKEN, withEmulator, ZONE } from './common';
 const REPO = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && JSON.parse(fs.readFileSync(manifest, 'utf8')).name === 'pulumi-edgeguard')
+    if (
+      fs.existsSync(manifest) &&
+      (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'pulumi-edgeguard'
+    )
       return dir;
   }
   throw new Error(`bench: no pulumi-edgeguard package.json above ${__dirname}`);
@@ -109,7 +112,7 @@ async function benchStack(project: string, baseUrl: string, config: Record<strin
       return await operation;
     } catch (error) {
       const message = String((error as Error).message);
-      throw new Error(`${project}: the engine failed: ${message.slice(-3000)}`);
+      throw new Error(`${project}: the engine failed: ${message.slice(-3000)}`, { cause: error });
     }
   };
   return {
@@ -127,7 +130,7 @@ async function benchStack(project: string, baseUrl: string, config: Record<strin
 // ---- What the emulator sees ----
 
 /** What the emulator saw during one operation. */
-interface Measured<T = any> {
+interface Measured<T = unknown> {
   value: T;
   ms: number;
   /** TCP connections the emulator accepted meanwhile (its `GET /__emulator/connections`). */
@@ -247,7 +250,13 @@ interface StateFigures {
 }
 
 function stateFigures(text: string, type: string): StateFigures {
-  const state = JSON.parse(text) as { checkpoint: { latest: { resources: Array<Record<string, any>> } } };
+  const state = JSON.parse(text) as {
+    checkpoint: {
+      latest: {
+        resources: Array<{ type: string; inputs?: { __provider?: string }; outputs?: { __provider?: string } }>;
+      };
+    };
+  };
   const resources = state.checkpoint.latest.resources;
   const ofType = resources.filter((resource) => resource.type === type);
   if (ofType.length === 0) throw new Error(`state: no resource of type ${type}`);
@@ -331,7 +340,7 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
           url: `/client/v4/zones/${ZONE}/page_security/policies`,
           headers: { authorization: `Bearer ${TOKEN}` },
         });
-        const livePolicies = (live.json() as { result: unknown[] }).result.length;
+        const livePolicies = live.json<{ result: unknown[] }>().result.length;
         const policyProjects = OVERHEAD_PROJECTS.length - 1;
         if (livePolicies !== policyProjects * count)
           throw new Error(`the emulator holds ${livePolicies} policies, not ${policyProjects * count}`);

@@ -35,7 +35,7 @@ export async function migrationBenchmarks(): Promise<void> {
       const perPage = 1000;
       const mark = emulator.log.last;
       const started = performance.now();
-      const result = await migration.create!({ accountId: ACCOUNT, perPage, maxRounds: 3 });
+      const result = await migration.create({ accountId: ACCOUNT, perPage, maxRounds: 3 });
       const ms = performance.now() - started;
       const requests = emulator.log.since(mark);
       const bound = Math.ceil(count / perPage) + 2;

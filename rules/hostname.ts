@@ -96,8 +96,8 @@ function characterReason(ch: string, wildcardReason: string): string {
     return wildcardReason;
   }
   const shown = quoteForMessage(ch);
+  // eslint-disable-next-line no-control-regex -- the ASCII range, named by its bounds
   if (/[^\u0000-\u007f]/.test(ch)) {
-    // eslint-disable-line no-control-regex -- the ASCII range, named by its bounds
     return `the character ${shown} is not allowed; write an internationalized name in its ASCII form (xn--...)`;
   }
   return `the character ${shown} is not allowed; a hostname holds only letters, digits, hyphens and dots`;

@@ -92,8 +92,8 @@ export function unwrap<T>(result: ParseResult<T>): T {
  * `\n`), because a message saying `" " is not allowed` about a tab would mislead.
  */
 export function quoteForMessage(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this makes visible
   const visible = text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what this makes visible
     /[\u0000-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/g,
     (ch) => {
       switch (ch) {

@@ -146,7 +146,7 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
         z.object({ since: queryInteger('since', 0, Number.MAX_SAFE_INTEGER).optional() }),
         request.query,
       );
-      return { result: log.since(since), resultInfo: undefined } as { result: unknown };
+      return { result: log.since(since), resultInfo: undefined };
     },
     DELETE: () => {
       log.clear();

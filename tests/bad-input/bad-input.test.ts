@@ -74,7 +74,7 @@ async function configureWith(
         return value;
       },
     },
-  } as pulumi.dynamic.ConfigureRequest);
+  });
 }
 
 const configured = () => ({ baseUrl: emu.baseUrl, apiToken: TEST_TOKEN });
@@ -305,7 +305,7 @@ describe('check (what preview runs): one failure on the exact property, with the
     const runtime = RUNTIMES[resource];
     await configureWith(runtime, configured());
     const mark = emu.mark();
-    const result = await runtime.check!({}, news);
+    const result = await runtime.check({}, news);
     expect(result.failures?.map((failure) => failure.property)).toEqual([property]);
     expect(result.failures![0]!.reason).toMatch(fix);
     expect(await emu.requests(mark)).toEqual([]);
@@ -319,7 +319,7 @@ describe('check (what preview runs): one failure on the exact property, with the
       ['pageSecuritySetting', { zoneId: Z, enabled: true }],
       ['poolNotificationMigration', migration],
     ] as const) {
-      expect(await RUNTIMES[resource].check!({}, news)).not.toHaveProperty('failures');
+      expect(await RUNTIMES[resource].check({}, news)).not.toHaveProperty('failures');
     }
   });
 });
@@ -338,7 +338,7 @@ interface RuntimeCase {
   fix: RegExp;
 }
 
-const createPageSecurity = () => pageSecuritySetting.create!({ zoneId: Z, enabled: true });
+const createPageSecurity = () => pageSecuritySetting.create({ zoneId: Z, enabled: true });
 
 const RUNTIME_CASES: Record<string, RuntimeCase> = {
   'no credentials at all': {
@@ -386,7 +386,7 @@ const RUNTIME_CASES: Record<string, RuntimeCase> = {
   'an issuance limit of 0': {
     settings: () => ({ ...configured(), issuanceLimit: '0' }),
     create: () =>
-      customHostname.create!({
+      customHostname.create({
         ...hostname,
         ssl: { ...hostname.ssl, certificateAuthority: '' },
         branding: false,

@@ -111,7 +111,7 @@ async function configure(provider: pulumi.dynamic.ResourceProvider, settings: Re
   const config = Object.fromEntries(Object.entries(settings).map(([key, value]) => [`edgeguard:${key}`, value]));
   await provider.configure!({
     config: { get: (key: string) => config[key], require: (key: string) => config[key]! },
-  } as pulumi.dynamic.ConfigureRequest);
+  });
 }
 
 async function configureAll(settings: Record<string, string>): Promise<void> {
@@ -172,30 +172,30 @@ afterAll(async () => {
 
 test('operations that fail: each fails as expected, and its error is kept', async () => {
   await configureAll({ baseUrl: emu.baseUrl, apiToken: BAD_TOKEN });
-  await operation('401: a bad token', () => pageSecuritySetting.create!({ zoneId: Z, enabled: true }));
+  await operation('401: a bad token', () => pageSecuritySetting.create({ zoneId: Z, enabled: true }));
   await operation('401: a bad token (read helper)', async () => {
     for await (const script of listScripts(Z, {}, { baseUrl: emu.baseUrl, apiToken: BAD_TOKEN }))
       keep('script', script);
   });
 
   await configureAll({ baseUrl: emu.baseUrl, apiEmail: EMAIL, apiKey: KEY });
-  await operation('403: e-mail + key for page security', () => cspPolicy.create!(cspInputs));
+  await operation('403: e-mail + key for page security', () => cspPolicy.create(cspInputs));
 
   await configureAll({ baseUrl: emu.baseUrl, apiToken: SCOPED_TOKEN });
   await operation('403: a token scoped to another zone', () =>
-    customHostname.create!(hostnameInputs('scoped.customer.example')),
+    customHostname.create(hostnameInputs('scoped.customer.example')),
   );
 
   await configureAll(withToken());
-  await operation('400: a malformed id, with the token', () => customHostname.read!('not-an-id', { zoneId: Z }));
+  await operation('400: a malformed id, with the token', () => customHostname.read('not-an-id', { zoneId: Z }));
   await operation('inputs check would refuse, handed to create anyway', () =>
-    cspPolicy.create!({ ...cspInputs, value: "script-src 'self' http://" }),
+    cspPolicy.create({ ...cspInputs, value: "script-src 'self' http://" }),
   );
   await operation('400: a value check would refuse, sent through the client', () =>
     createPolicy(http(), Z, {
       description: '',
       action: 'log',
-      expression: cspInputs.expression as string,
+      expression: cspInputs.expression,
       enabled: 'true',
       value: "script-src 'self' http://",
     }),
@@ -206,21 +206,21 @@ test('operations that fail: each fails as expected, and its error is kept', asyn
       body: { hostname: 'taken.customer.example', ssl: { method: 'txt', type: 'dv', certificate_authority: '' } },
     });
     expect(taken.status).toBe(200);
-    return customHostname.create!(hostnameInputs('taken.customer.example'));
+    return customHostname.create(hostnameInputs('taken.customer.example'));
   });
 
   await configureAll({ baseUrl: `http://127.0.0.1:${closedPort}/client/v4`, apiToken: TOKEN });
   await operation('connection refused, with the token', () =>
-    healthNotification.create!({ accountId: ACCOUNT_ID, name: 'n', poolIds: ['b'.repeat(32)] }),
+    healthNotification.create({ accountId: ACCOUNT_ID, name: 'n', poolIds: ['b'.repeat(32)] }),
   );
 
   await configureAll({ baseUrl: 'ftp://127.0.0.1/client/v4', apiToken: TOKEN });
   await operation('SettingsError: a bad address, with the token', () =>
-    pageSecuritySetting.create!({ zoneId: Z, enabled: true }),
+    pageSecuritySetting.create({ zoneId: Z, enabled: true }),
   );
   await configureAll({ baseUrl: emu.baseUrl, apiKey: KEY });
   await operation('SettingsError: a key without its e-mail', () =>
-    poolNotificationMigration.create!({ accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 }),
+    poolNotificationMigration.create({ accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 }),
   );
   await operation('SettingsError: resolveSettings with a key and a bad vendor', async () =>
     resolveSettings({
@@ -249,17 +249,17 @@ test('operations that succeed: every resource through create, read, update and d
   const before = Object.keys(outcomes).length;
   await configureAll(withToken());
   await operation('page security: create, read, update, delete', async () => {
-    const created = await pageSecuritySetting.create!({ zoneId: Z, enabled: true });
-    const read = await pageSecuritySetting.read!(created.id, created.outs);
-    const updated = await pageSecuritySetting.update!(created.id, created.outs, { zoneId: Z, enabled: false });
-    await pageSecuritySetting.delete!(created.id, updated.outs);
+    const created = await pageSecuritySetting.create({ zoneId: Z, enabled: true });
+    const read = await pageSecuritySetting.read(created.id, created.outs);
+    const updated = await pageSecuritySetting.update(created.id, created.outs, { zoneId: Z, enabled: false });
+    await pageSecuritySetting.delete(created.id, updated.outs);
     return { created, read, updated };
   });
   await operation('CSP policy: create, read, update, delete', async () => {
-    const created = await cspPolicy.create!(cspInputs);
-    const read = await cspPolicy.read!(created.id, created.outs);
-    const updated = await cspPolicy.update!(created.id, created.outs, { ...cspInputs, action: 'allow' });
-    await cspPolicy.delete!(created.id, updated.outs);
+    const created = await cspPolicy.create(cspInputs);
+    const read = await cspPolicy.read(created.id, created.outs);
+    const updated = await cspPolicy.update(created.id, created.outs, { ...cspInputs, action: 'allow' });
+    await cspPolicy.delete(created.id, updated.outs);
     return { created, read, updated };
   });
   await operation('custom hostname: a create whose response is lost, then read and delete', async () => {
@@ -269,9 +269,9 @@ test('operations that succeed: every resource through create, read, update and d
         .status,
     ).toBe(200);
     try {
-      const created = await customHostname.create!(hostnameInputs('lost.customer.example'));
-      const read = await customHostname.read!(created.id, created.outs);
-      await customHostname.delete!(created.id, created.outs);
+      const created = await customHostname.create(hostnameInputs('lost.customer.example'));
+      const read = await customHostname.read(created.id, created.outs);
+      await customHostname.delete(created.id, created.outs);
       return { created, read };
     } finally {
       await emu.control('POST', 'faults', {});
@@ -285,20 +285,20 @@ test('operations that succeed: every resource through create, read, update and d
       poolIds: pools.map((p) => p.id),
       emails: ['noc@example.com'],
     };
-    const checked = (await healthNotification.check!({}, inputs)).inputs;
-    const created = await healthNotification.create!(checked);
-    const read = await healthNotification.read!(created.id, created.outs);
-    const updated = await healthNotification.update!(created.id, created.outs, {
+    const checked = (await healthNotification.check({}, inputs)).inputs;
+    const created = await healthNotification.create(checked);
+    const read = await healthNotification.read(created.id, created.outs);
+    const updated = await healthNotification.update(created.id, created.outs, {
       ...checked,
       newHealth: ['Unhealthy'],
     });
-    await healthNotification.delete!(created.id, updated.outs);
+    await healthNotification.delete(created.id, updated.outs);
     return { pools, created, read, updated };
   });
   await configureAll({ baseUrl: emu.baseUrl, apiEmail: EMAIL, apiKey: KEY });
   await operation('pool migration with e-mail + key: create and read', async () => {
-    const created = await poolNotificationMigration.create!({ accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 });
-    const read = await poolNotificationMigration.read!(created.id, created.outs);
+    const created = await poolNotificationMigration.create({ accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 });
+    const read = await poolNotificationMigration.read(created.id, created.outs);
     return { created, read };
   });
   await operation('read helpers with explicit settings', async () =>

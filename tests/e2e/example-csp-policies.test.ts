@@ -193,10 +193,10 @@ test('an invalid CSP source fails the preview naming value and the source, and w
   try {
     const failure = await failureOf(engine.preview());
     expect(failure).toBeInstanceOf(Error);
-    const message = failure!.message;
+    const message = failure.message;
     expect(message).toContain('storefront-report');
     expect(message).toMatch(
-      /value.*invalid source "https\/\/cdn\.example\.com" at position \d+: a scheme must be followed by "\:\/\/" \(write https:\/\/cdn\.example\.com\)/,
+      /value.*invalid source "https\/\/cdn\.example\.com" at position \d+: a scheme must be followed by ":\/\/" \(write https:\/\/cdn\.example\.com\)/,
     );
   } finally {
     restoreProgram();

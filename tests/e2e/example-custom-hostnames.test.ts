@@ -128,7 +128,7 @@ test('a 65-character hostname without branding fails the preview naming 1469 and
   try {
     const failure = await failureOf(engine.preview());
     expect(failure).toBeInstanceOf(Error);
-    const message = failure!.message;
+    const message = failure.message;
     expect(message).toContain('long-customer');
     expect(message).toContain(
       `"${LONG_HOSTNAME}" is 65 characters long, over the 64-character limit of a certificate Common Name (RFC 5280)`,

@@ -228,7 +228,7 @@ describe('bulk PATCH of notification_email', () => {
     const accountId = await accountWith(numberedPools(30));
     const before = await listPools(accountId);
     const reply = await emu.api('PATCH', poolsPath(accountId), {
-      query: query as Record<string, string | number>,
+      query: query,
       body: { notification_email: '' },
     });
     expect(reply.status).toBe(400);

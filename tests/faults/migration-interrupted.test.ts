@@ -82,10 +82,10 @@ class ChildEmulator {
       },
     );
     this.child = child;
-    child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes(`edgeguard-emulator listening on ${this.baseUrl}`)) resolve();
       });
@@ -263,10 +263,10 @@ test('the emulator killed with SIGKILL after the first bulk edit: up fails, the 
   const failure = await failedUp;
   figures.firstUpSeconds = secondsSince(started);
   expect(failure).toBeInstanceOf(Error);
-  expect(failure!.message).toMatch(
+  expect(failure.message).toMatch(
     /bulk edit load-balancing pools \(PATCH accounts\/[0-9a-f]{32}\/load_balancers\/pools\?per_page=500&page=\d\) got no response/,
   );
-  expect(failure!.message).not.toContain(TOKEN);
+  expect(failure.message).not.toContain(TOKEN);
 
   // Restart on the same state and port, loading nothing (a seed would put the demo e-mails back).
   await emu.start('none');
@@ -340,8 +340,8 @@ test('the dynamic-provider process killed with SIGKILL after the first bulk edit
 
     const failure = await failedUp;
     expect(failure).toBeInstanceOf(Error);
-    expect(failure!.message).not.toContain(TOKEN);
-    figures.providerKillMessage = failure!.message
+    expect(failure.message).not.toContain(TOKEN);
+    figures.providerKillMessage = failure.message
       .split('\n')
       .filter((line) => /error/i.test(line))
       .slice(0, 3);

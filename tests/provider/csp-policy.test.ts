@@ -27,7 +27,7 @@ const GOOD = {
   value: "script-src 'self' cdn.example.com https://js.example.net/app.js",
 };
 
-const check = (news: Record<string, unknown>) => provider.check!({}, news);
+const check = (news: Record<string, unknown>) => provider.check({}, news);
 
 describe('check', () => {
   test('valid inputs come back parsed, with enabled defaulting to true and the texts as written', async () => {
@@ -172,15 +172,16 @@ describe('diff', () => {
   });
 
   test('a zoneId change replaces; other changes update in place; no change is no change', async () => {
-    await expect(provider.diff!('id', olds, news({ zoneId: OTHER_ZONE, value: "script-src 'none'" }))).resolves.toEqual(
-      { changes: true, replaces: ['zoneId'] },
-    );
-    await expect(provider.diff!('id', olds, news({ value: "script-src 'none'" }))).resolves.toEqual({
+    await expect(provider.diff('id', olds, news({ zoneId: OTHER_ZONE, value: "script-src 'none'" }))).resolves.toEqual({
+      changes: true,
+      replaces: ['zoneId'],
+    });
+    await expect(provider.diff('id', olds, news({ value: "script-src 'none'" }))).resolves.toEqual({
       changes: true,
       replaces: [],
     });
     await expect(
-      provider.diff!('id', olds, news({ value: "script-src cdn.example.com https://js.example.net/app.js 'self'" })),
+      provider.diff('id', olds, news({ value: "script-src cdn.example.com https://js.example.net/app.js 'self'" })),
     ).resolves.toEqual({
       changes: false,
       replaces: [],
@@ -248,7 +249,7 @@ describe('against the emulator', () => {
     const zone = await newZone();
     const { id, outs } = await provider.create(inputs(zone));
     const mark = emu.mark();
-    const read = await provider.read!(id, outs);
+    const read = await provider.read(id, outs);
     expect(await calls(mark)).toEqual([`GET ${policiesPath(zone)}/${id} 200`]);
     expect(read).toEqual({ id, props: outs, inputs: inputs(zone) });
   });
@@ -267,7 +268,7 @@ describe('against the emulator', () => {
       },
     });
     expect(put.status).toBe(200);
-    const read = await provider.read!(id, outs);
+    const read = await provider.read(id, outs);
     expect(read.inputs).toEqual(inputs(zone, { action: 'log', enabled: false, value: changedValue }));
     expect(read.props).toEqual({
       policyId: id,
@@ -281,7 +282,7 @@ describe('against the emulator', () => {
     const { id, outs } = await provider.create(inputs(zone));
     const news = inputs(zone, { description: 'log only', action: 'log', enabled: false, value: "script-src 'self'" });
     const mark = emu.mark();
-    const updated = await provider.update!(id, outs, news);
+    const updated = await provider.update(id, outs, news);
     expect(await calls(mark)).toEqual([`PUT ${policiesPath(zone)}/${id} 200`]);
     expect(updated.outs).toEqual({ policyId: id, ...news });
     expect(await livePolicies(zone)).toEqual([
@@ -300,14 +301,14 @@ describe('against the emulator', () => {
     const zone = await newZone();
     const { id, outs } = await provider.create(inputs(zone));
     const mark = emu.mark();
-    await provider.delete!(id, outs);
-    await provider.delete!(id, outs);
+    await provider.delete(id, outs);
+    await provider.delete(id, outs);
     expect(await calls(mark)).toEqual([
       `DELETE ${policiesPath(zone)}/${id} 200`,
       `DELETE ${policiesPath(zone)}/${id} 404`,
     ]);
     expect(await livePolicies(zone)).toEqual([]);
-    await expect(provider.read!(id, outs)).resolves.toEqual({});
+    await expect(provider.read(id, outs)).resolves.toEqual({});
   });
 
   test('a create whose response is lost after the service applied it adopts that policy instead of making a second', async () => {
@@ -344,7 +345,7 @@ describe('against the emulator', () => {
   });
 
   test('read without a zoneId in props says what to pass', async () => {
-    await expect(provider.read!('f'.repeat(32), {})).rejects.toThrow(
+    await expect(provider.read('f'.repeat(32), {})).rejects.toThrow(
       `CspPolicy ${'f'.repeat(32)}: its zone is not known; pass zoneId in the resource's arguments (with get, in its state argument) to read it`,
     );
   });

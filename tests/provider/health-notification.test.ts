@@ -20,8 +20,8 @@ const POOL_B = '0bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 const POOL_C = '0ccccccccccccccccccccccccccccccc';
 const WEBHOOK = 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0';
 
-const check = (news: Record<string, unknown>) => provider.check!({}, news);
-const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => provider.diff!('id', olds, news);
+const check = (news: Record<string, unknown>) => provider.check({}, news);
+const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => provider.diff('id', olds, news);
 
 describe('check', () => {
   test('applies the defaults and stores the lists as sorted sets, ids in lower case', async () => {
@@ -334,7 +334,7 @@ describe('against the emulator', () => {
   test('read returns the live policy as props and inputs; one GET', async () => {
     const { id, outs } = await provider.create(await inputs());
     const mark = emu.mark();
-    const read = await provider.read!(id, outs);
+    const read = await provider.read(id, outs);
     expect(read).toEqual({ id, props: outs, inputs: await inputs() });
     expect(await requestLines(mark)).toEqual([`GET ${apiPath(`${policiesPath()}/${id}`)} 200`]);
   });
@@ -355,13 +355,13 @@ describe('against the emulator', () => {
     });
     expect(changed.status).toBe(200);
 
-    const read = await provider.read!(id, outs);
+    const read = await provider.read(id, outs);
     expect(read.inputs).toEqual({ ...news, newHealth: ['Unhealthy'] });
     expect(read.props).toMatchObject({ newHealth: ['Unhealthy'] });
-    expect(await diff(read.props!, news)).toEqual({ changes: true, replaces: [] });
+    expect(await diff(read.props, news)).toEqual({ changes: true, replaces: [] });
 
     const mark = emu.mark();
-    const { outs: updated } = await provider.update!(id, read.props!, news);
+    const { outs: updated } = await provider.update(id, read.props, news);
     expect(await requestLines(mark)).toEqual([
       `PUT ${apiPath(`${policiesPath()}/${id}`)} 200`,
       `GET ${apiPath(`${policiesPath()}/${id}`)} 200`,
@@ -371,7 +371,7 @@ describe('against the emulator', () => {
       'Healthy',
       'Unhealthy',
     ]);
-    expect(await diff(updated!, news)).toEqual({ changes: false, replaces: [] });
+    expect(await diff(updated, news)).toEqual({ changes: false, replaces: [] });
   });
 
   test('update changes every other field in place (same id); the outputs follow', async () => {
@@ -387,7 +387,7 @@ describe('against the emulator', () => {
       webhookIds: [],
     });
     expect(await diff(outs, news)).toEqual({ changes: true, replaces: [] });
-    const { outs: updated } = await provider.update!(id, outs, news);
+    const { outs: updated } = await provider.update(id, outs, news);
     expect(updated).toEqual({ ...news, notificationId: id, created: outs.created, modified: expect.any(String) });
     const [stored, ...others] = await policies();
     expect(others).toEqual([]);
@@ -404,14 +404,14 @@ describe('against the emulator', () => {
   test('delete removes the policy; a second delete succeeds; read of it then says gone', async () => {
     const { id, outs } = await provider.create(await inputs());
     const mark = emu.mark();
-    await provider.delete!(id, outs);
-    await provider.delete!(id, outs);
+    await provider.delete(id, outs);
+    await provider.delete(id, outs);
     expect(await requestLines(mark)).toEqual([
       `DELETE ${apiPath(`${policiesPath()}/${id}`)} 200`,
       `DELETE ${apiPath(`${policiesPath()}/${id}`)} 404`,
     ]);
     expect(await policies()).toEqual([]);
-    expect(await provider.read!(id, outs)).toEqual({});
+    expect(await provider.read(id, outs)).toEqual({});
   });
 
   test('a create whose response is lost is recovered from the list, not created twice', async () => {
@@ -472,6 +472,6 @@ describe('against the emulator', () => {
   test('read of a policy deleted elsewhere says gone', async () => {
     const { id, outs } = await provider.create(await inputs());
     expect((await emu.api('DELETE', `${policiesPath()}/${id}`)).status).toBe(200);
-    expect(await provider.read!(id, outs)).toEqual({});
+    expect(await provider.read(id, outs)).toEqual({});
   });
 });

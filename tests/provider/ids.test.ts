@@ -62,8 +62,8 @@ describe.each(cases)('$resource', ({ provider, property, what, news }) => {
   const given = (news as Record<string, unknown>)[property] as string;
 
   test(`${property} in upper case is accepted and stored in lower case, as given in lower case`, async () => {
-    const lower = await provider.check!({}, news);
-    const upper = await provider.check!({}, { ...news, [property]: given.toUpperCase() });
+    const lower = await provider.check({}, news);
+    const upper = await provider.check({}, { ...news, [property]: given.toUpperCase() });
     expect(upper.failures).toBeUndefined();
     expect(upper.inputs[property]).toBe(given);
     expect(upper.inputs).toEqual(lower.inputs);
@@ -74,27 +74,27 @@ describe.each(cases)('$resource', ({ provider, property, what, news }) => {
     ['a character that is not hexadecimal', `g${given.slice(1)}`, `"g${given.slice(1)}"`],
     ['a number', 42, '42'],
   ])(`${property} %s is refused, naming the property`, async (_name, value, shown) => {
-    const result = await provider.check!({}, { ...news, [property]: value });
+    const result = await provider.check({}, { ...news, [property]: value });
     expect(result.failures).toEqual([
       { property, reason: `must be ${what}: 32 hexadecimal characters (got ${shown})` },
     ]);
   });
 
   test(`a missing ${property} is refused, naming the property`, async () => {
-    const result = await provider.check!({}, { ...news, [property]: undefined });
+    const result = await provider.check({}, { ...news, [property]: undefined });
     expect(result.failures).toEqual([{ property, reason: `is required: ${what}: 32 hexadecimal characters` }]);
   });
 });
 
 test('pool and webhook ids of a HealthNotification follow the same rule', async () => {
-  const result = await healthNotification.check!(
+  const result = await healthNotification.check(
     {},
     { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()], webhookIds: ['nope'] },
   );
   expect(result.failures).toEqual([
     { property: 'webhookIds[0]', reason: 'must be a webhook id: 32 hexadecimal characters (got "nope")' },
   ]);
-  const accepted = await healthNotification.check!(
+  const accepted = await healthNotification.check(
     {},
     { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()] },
   );

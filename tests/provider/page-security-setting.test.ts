@@ -18,7 +18,7 @@ const ZONE = 'c0000000000000000000000000000001';
 const OTHER_ZONE = 'c0000000000000000000000000000002';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const check = (news: Record<string, unknown>) => provider.check!({}, news);
+const check = (news: Record<string, unknown>) => provider.check({}, news);
 
 describe('check', () => {
   test('valid inputs come back as given', async () => {
@@ -77,7 +77,7 @@ describe('diff', () => {
     ['an unknown zone', { zoneId: UNKNOWN, enabled: true }, ['zoneId'], { changes: true, replaces: ['zoneId'] }],
   ])('%s', async (_name, news, changed, result) => {
     expect(changedProperties(olds, news as never)).toEqual(changed);
-    await expect(provider.diff!(ZONE, olds, news)).resolves.toEqual(result);
+    await expect(provider.diff(ZONE, olds, news)).resolves.toEqual(result);
   });
 });
 
@@ -140,7 +140,7 @@ describe('against the emulator', () => {
     const zone = await newZone();
     const { id, outs } = await provider.create({ zoneId: zone, enabled: true });
     const mark = emu.mark();
-    await expect(provider.read!(id, outs)).resolves.toEqual({
+    await expect(provider.read(id, outs)).resolves.toEqual({
       id,
       props: outs,
       inputs: { zoneId: zone, enabled: true },
@@ -148,7 +148,7 @@ describe('against the emulator', () => {
     expect(await calls(mark)).toEqual([`GET ${settingsPath(zone)} 200`]);
 
     await setEnabled(zone, false);
-    const read = await provider.read!(id, outs);
+    const read = await provider.read(id, outs);
     expect(read.inputs).toEqual({ zoneId: zone, enabled: false });
     expect(read.props).toEqual({
       ...outs,
@@ -162,7 +162,7 @@ describe('against the emulator', () => {
   test('read of a resource never created (a get) keeps the current value as the one to restore', async () => {
     const zone = await newZone();
     await setEnabled(zone, true);
-    const read = await provider.read!(zone, {});
+    const read = await provider.read(zone, {});
     expect(read.props).toMatchObject({ zoneId: zone, enabled: true, enabledBeforeCreate: true });
   });
 
@@ -170,7 +170,7 @@ describe('against the emulator', () => {
     const zone = await newZone();
     const { id, outs } = await provider.create({ zoneId: zone, enabled: true });
     const mark = emu.mark();
-    const updated = await provider.update!(id, outs, { zoneId: zone, enabled: false });
+    const updated = await provider.update(id, outs, { zoneId: zone, enabled: false });
     expect(await calls(mark)).toEqual([`PUT ${settingsPath(zone)} 200`, `GET ${settingsPath(zone)} 200`]);
     expect(updated.outs).toEqual({ ...outs, enabled: false, updatedAt: expect.stringMatching(ISO) });
     expect(await liveEnabled(zone)).toBe(false);
@@ -185,8 +185,8 @@ describe('against the emulator', () => {
       expect(outs.enabledBeforeCreate).toBe(before);
       expect(await liveEnabled(zone)).toBe(!before);
       const mark = emu.mark();
-      await provider.delete!(id, outs);
-      await provider.delete!(id, outs);
+      await provider.delete(id, outs);
+      await provider.delete(id, outs);
       expect(await calls(mark)).toEqual([`PUT ${settingsPath(zone)} 200`, `PUT ${settingsPath(zone)} 200`]);
       expect(await liveEnabled(zone)).toBe(before);
     },
@@ -194,9 +194,9 @@ describe('against the emulator', () => {
 
   test('a zone that is gone reads as gone, and delete of it succeeds', async () => {
     const missing = randomBytes(16).toString('hex');
-    await expect(provider.read!(missing, { zoneId: missing })).resolves.toEqual({});
+    await expect(provider.read(missing, { zoneId: missing })).resolves.toEqual({});
     await expect(
-      provider.delete!(missing, {
+      provider.delete(missing, {
         zoneId: missing,
         enabled: true,
         updatedAt: '',
@@ -220,13 +220,13 @@ describe('the vendor setting names the reporting flag', () => {
 
   test('with the service vendor, use_acme_reporting_endpoint is read into useVendorReportingEndpoint', async () => {
     await configureProvider(emu, { 'edgeguard:vendor': 'acme' });
-    const read = await provider.read!(zone, {});
+    const read = await provider.read(zone, {});
     expect(read.props).toMatchObject({ useVendorReportingEndpoint: true, useConnectionUrlPath: false });
   });
 
   test('with another vendor, the missing flag is an error that names it and the vendor setting', async () => {
     await configureProvider(emu);
-    const attempt = provider.read!(zone, {});
+    const attempt = provider.read(zone, {});
     await expect(attempt).rejects.toBeInstanceOf(APIResponseError);
     await expect(attempt).rejects.toThrow(
       'use_edgeguard_reporting_endpoint: must be a boolean (is the vendor setting "edgeguard" the service\'s?)',

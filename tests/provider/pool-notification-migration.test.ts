@@ -17,8 +17,8 @@ const hexId = () => randomBytes(16).toString('hex');
 const ACCOUNT = 'a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1';
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const check = (news: Record<string, unknown>) => provider.check!({}, news);
-const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => provider.diff!(ACCOUNT, olds, news);
+const check = (news: Record<string, unknown>) => provider.check({}, news);
+const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => provider.diff(ACCOUNT, olds, news);
 
 describe('check', () => {
   test('defaults: perPage 1000, maxRounds 3; the account id in lower case', async () => {
@@ -201,7 +201,7 @@ describe('against the emulator', () => {
     const { outs } = await provider.create(await inputs(accountId));
 
     let mark = emu.mark();
-    expect(await provider.read!(accountId, outs)).toEqual({
+    expect(await provider.read(accountId, outs)).toEqual({
       id: accountId,
       props: outs,
       inputs: { accountId, perPage: 1000, maxRounds: 3 },
@@ -213,12 +213,12 @@ describe('against the emulator', () => {
       body: { notification_email: 'x@example.com' },
     });
     expect(putBack.status).toBe(200);
-    const read = await provider.read!(accountId, outs);
+    const read = await provider.read(accountId, outs);
     expect(read.props).toEqual({ ...outs, poolsWithEmail: 1 });
-    expect(await diff(read.props!, await inputs(accountId))).toEqual({ changes: true, replaces: [] });
+    expect(await diff(read.props, await inputs(accountId))).toEqual({ changes: true, replaces: [] });
 
     mark = emu.mark();
-    const { outs: updated } = await provider.update!(accountId, read.props!, await inputs(accountId));
+    const { outs: updated } = await provider.update(accountId, read.props, await inputs(accountId));
     expect(await requestLines(mark)).toEqual(['GET 200', 'PATCH per_page=1000 page=1 200', 'GET 200']);
     expect(updated).toEqual({
       accountId,
@@ -230,7 +230,7 @@ describe('against the emulator', () => {
       poolsWithEmail: 0,
     });
     expect(await namesWithEmail(accountId)).toEqual([]);
-    expect(await diff(updated!, await inputs(accountId))).toEqual({ changes: false, replaces: [] });
+    expect(await diff(updated, await inputs(accountId))).toEqual({ changes: false, replaces: [] });
   });
 
   test('an account already migrated costs one list and no edit', async () => {
@@ -398,15 +398,15 @@ describe('against the emulator', () => {
     const pool = (await listed(accountId))[0]!;
     await emu.api('PATCH', `${poolsPath(accountId)}/${pool.id}`, { body: { notification_email: 'back@example.com' } });
     const mark = emu.mark();
-    await provider.delete!(accountId, outs);
-    await provider.delete!(accountId, outs);
+    await provider.delete(accountId, outs);
+    await provider.delete(accountId, outs);
     expect(await emu.requests(mark)).toEqual([]);
     expect(await namesWithEmail(accountId)).toEqual([pool.name]);
   });
 
   test('read of an account that does not exist says gone', async () => {
     const missing = hexId();
-    expect(await provider.read!(missing, { accountId: missing, perPage: 1000, maxRounds: 3 })).toEqual({});
+    expect(await provider.read(missing, { accountId: missing, perPage: 1000, maxRounds: 3 })).toEqual({});
   });
 
   test('scale: 10,000 pools migrate in ceil(10000/1000) + 2 = 12 requests', async () => {

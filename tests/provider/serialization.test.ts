@@ -51,6 +51,7 @@ test.each(RUNTIMES)('pulumi-edgeguard/runtime/%s resolves to the compiled runtim
   expect(path.relative(path.resolve(__dirname, '..', '..'), resolved)).toBe(
     path.join('dist', 'provider', 'runtime', `${runtime}.js`),
   );
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled file the engine would load
   const { provider } = require(resolved) as { provider: Record<string, unknown> };
   for (const method of METHODS) expect(typeof provider[method]).toBe('function');
 });

@@ -8,10 +8,10 @@ import * as pulumi from '@pulumi/pulumi';
 
 const echo: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
-    return { id: globalThis.crypto.randomUUID(), outs: inputs };
+    return { id: globalThis.crypto.randomUUID(), outs: inputs as Record<string, unknown> };
   },
   async read(id, props) {
-    return { id, props };
+    return { id, props: props as Record<string, unknown> };
   },
 };
 
