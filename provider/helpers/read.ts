@@ -3,7 +3,7 @@ import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import * as loadBalancing from '../client/load-balancing';
 import * as pageSecurity from '../client/page-security';
-import { withSettingHint } from '../settings';
+import { withSettingHint, type SettingName } from '../settings';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
 
 /**
@@ -18,19 +18,12 @@ export type { Pool } from '../client/load-balancing';
 /** Spec 1.2 and 8: a script whose `js_integrity_score` is below this is malicious. */
 export const MALICIOUS_SCORE_THRESHOLD = 10;
 
-/** Where to find the service and with which credentials; each missing one is read from the environment. */
-export interface ReadSettings {
-  /** Base address ending in `/v4`. Default `EDGEGUARD_BASE_URL`. */
-  baseUrl?: string;
-  /** API token (page security needs one). Default `EDGEGUARD_API_TOKEN`. */
-  apiToken?: string;
-  /** E-mail of the e-mail + key pair. Default `EDGEGUARD_API_EMAIL`. */
-  apiEmail?: string;
-  /** Key of the e-mail + key pair. Default `EDGEGUARD_API_KEY`. */
-  apiKey?: string;
-  /** The `<vendor>` token of wire field names. Default `EDGEGUARD_VENDOR`, else `edgeguard`. */
-  vendor?: string;
-}
+/**
+ * Explicit settings, by their names in the settings table (`SETTINGS` of `provider/settings.ts`:
+ * `baseUrl`, `apiToken`, `apiEmail`, `apiKey`, `vendor`, ...); each one left out is read from the
+ * environment (`EDGEGUARD_*`), then its default.
+ */
+export type ReadSettings = Partial<Record<SettingName, string>>;
 
 /** Options of the list helpers. */
 export interface ListOptions extends DetectedListParams {

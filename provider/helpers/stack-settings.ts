@@ -1,19 +1,23 @@
 import * as pulumi from '@pulumi/pulumi';
+import { SETTINGS, type SettingName } from '../settings';
 import type { ReadSettings } from './read';
 
 /**
- * The read helpers' settings inside a Pulumi program: the stack's `edgeguard:*` configuration
- * (`baseUrl`, the secret `apiToken`, `vendor`), the same the provider uses; whatever it leaves out
- * comes from the environment. The token stays an Output secret, so results derived from it are
- * secret too: pass them through `pulumi.unsecret` where they are not.
+ * The read helpers' settings inside a Pulumi program: the stack's `edgeguard:*` configuration,
+ * every key of the settings table, the same the provider uses; whatever it leaves out comes from
+ * the environment. Credentials are read as secrets and stay Output secrets, so results derived
+ * from them are secret too: pass them through `pulumi.unsecret` where they are not.
  */
 export function stackReadSettings(): pulumi.Output<ReadSettings> {
   const config = new pulumi.Config('edgeguard');
+  const values = (Object.keys(SETTINGS) as SettingName[]).map((name) =>
+    pulumi
+      .output('secret' in SETTINGS[name] ? config.getSecret(name) : config.get(name))
+      .apply((value) => [name, value] as const),
+  );
   return pulumi
-    .all([config.get('baseUrl'), config.getSecret('apiToken'), config.get('vendor')])
-    .apply(([baseUrl, apiToken, vendor]) => ({
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(apiToken ? { apiToken } : {}),
-      ...(vendor ? { vendor } : {}),
-    }));
+    .all(values)
+    .apply(
+      (pairs) => Object.fromEntries(pairs.filter(([, value]) => value !== undefined && value !== '')) as ReadSettings,
+    );
 }
