@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as pulumi from '@pulumi/pulumi';
 import {
   LocalWorkspace,
   PulumiCommand,
@@ -14,7 +13,6 @@ import {
 } from '@pulumi/pulumi/automation';
 import { Client } from 'undici';
 import type { RunningEmulator } from '../emulator/server';
-import { runtimeProvider } from '../provider/resources/shim';
 import { TOKEN, withEmulator, ZONE } from './common';
 
 /**
@@ -400,8 +398,6 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
     );
   }
 
-  await serializationCost();
-
   const cspRuns = [
     ...up['csp-policies'].map((m) => ['pulumi up', m] as const),
     ...refresh['csp-policies'].map((m) => ['pulumi preview --refresh', m] as const),
@@ -419,23 +415,6 @@ async function overheadBenchmarks(count: number, rounds: number): Promise<void> 
     `5. connections with ${ADDED_LATENCY_MS} ms added to every API request (emulator fault latency_ms, as a real round trip), ${count} CspPolicy, ` +
       `pulumi preview --refresh, --parallel ${PARALLEL}: ${seconds(l.ms)}, ${l.requests} requests, at most ${l.peakInFlight} in flight at once at the server; ` +
       `the provider opened ${l.opened} connections (at most ${l.peakOpen} open at once). Target opened <= peak concurrent requests: ${verdict(l.opened <= l.peakInFlight)}`,
-  );
-}
-
-/**
- * Part of the overhead's explanation: what the program spends serializing providers. Every
- * `CspPolicy` shares one provider object (the shim keeps one per runtime), and the SDK serializes
- * a provider once per object, as `pulumi.dynamic.Resource` does
- * (`serializeFunction(() => provider, {allowSecrets: true})`): once per program, whatever the count.
- */
-async function serializationCost(): Promise<void> {
-  const started = performance.now();
-  const provider = runtimeProvider('csp-policy');
-  const bytes = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text.length;
-  const ms = performance.now() - started;
-  console.log(
-    `2. provider serialization (in this process, as the program does it): the one CspPolicy provider object every resource shares, ` +
-      `serialized once by the SDK's serializeFunction in ${ms.toFixed(1)} ms (${bytes} B, stored in each resource's state)`,
   );
 }
 

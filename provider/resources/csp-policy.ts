@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { runtimeProvider } from './shim';
+import { EdgeGuardResource } from './registration';
 
 /** Arguments of {@link CspPolicy}. */
 export interface CspPolicyArgs {
@@ -27,7 +27,7 @@ export interface CspPolicyArgs {
 }
 
 /** A content security policy of a zone (spec 2.6). The id is the policy id. */
-export class CspPolicy extends pulumi.dynamic.Resource {
+export class CspPolicy extends EdgeGuardResource {
   /** The id the service gave the policy (also the resource id). */
   declare public readonly policyId: pulumi.Output<string>;
   declare public readonly zoneId: pulumi.Output<string>;
@@ -40,6 +40,6 @@ export class CspPolicy extends pulumi.dynamic.Resource {
   declare public readonly enabled: pulumi.Output<boolean>;
 
   constructor(name: string, args: CspPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runtimeProvider('csp-policy'), name, { ...args, policyId: undefined }, opts, 'edgeguard', 'CspPolicy');
+    super('CspPolicy', 'csp-policy', name, { ...args, policyId: undefined }, opts);
   }
 }

@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { runtimeProvider } from './shim';
+import { EdgeGuardResource } from './registration';
 
 /** The certificate settings of a {@link CustomHostname}. */
 export interface CustomHostnameSslArgs {
@@ -65,7 +65,7 @@ export interface CustomHostnameSslOutput {
  * and stays in the state; the next `pulumi up` restarts its validation. Publish
  * `ownershipRecordName` / `ownershipRecordValue` as a TXT record to prove ownership.
  */
-export class CustomHostname extends pulumi.dynamic.Resource {
+export class CustomHostname extends EdgeGuardResource {
   /** The id the service gave the hostname (also the resource id). */
   declare public readonly customHostnameId: pulumi.Output<string>;
   declare public readonly zoneId: pulumi.Output<string>;
@@ -101,9 +101,17 @@ export class CustomHostname extends pulumi.dynamic.Resource {
   );
   constructor(name: string, args: CustomHostnameArgs | CustomHostnameLookupArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      runtimeProvider('custom-hostname'),
+      'CustomHostname',
+      'custom-hostname',
       name,
       {
+        // Every input is listed first so that it is an output also of a hostname read with `get`,
+        // whose arguments hold only the zone.
+        hostname: undefined,
+        ssl: undefined,
+        branding: undefined,
+        waitForActive: undefined,
+        waitTimeoutSeconds: undefined,
         ...args,
         customHostnameId: undefined,
         status: undefined,
@@ -115,8 +123,6 @@ export class CustomHostname extends pulumi.dynamic.Resource {
         createdAt: undefined,
       },
       opts,
-      'edgeguard',
-      'CustomHostname',
     );
   }
 

@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { runtimeProvider } from './shim';
+import { EdgeGuardResource } from './registration';
 
 /** The inputs of a {@link HealthNotification}. Lists are sets: their order and repeats never make a change. */
 export interface HealthNotificationArgs {
@@ -29,7 +29,7 @@ export interface HealthNotificationArgs {
  * `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists.
  * Outputs are the fields as the API reads them back, lists sorted.
  */
-export class HealthNotification extends pulumi.dynamic.Resource {
+export class HealthNotification extends EdgeGuardResource {
   /** The notification policy's id (also the resource's id). */
   declare public readonly notificationId: pulumi.Output<string>;
   declare public readonly accountId: pulumi.Output<string>;
@@ -48,7 +48,8 @@ export class HealthNotification extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: HealthNotificationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      runtimeProvider('health-notification'),
+      'HealthNotification',
+      'health-notification',
       name,
       {
         // Optional inputs are listed first so that they are outputs even when left out.
@@ -64,8 +65,6 @@ export class HealthNotification extends pulumi.dynamic.Resource {
         modified: undefined,
       },
       opts,
-      'edgeguard',
-      'HealthNotification',
     );
   }
 }

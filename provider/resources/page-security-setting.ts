@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { runtimeProvider } from './shim';
+import { EdgeGuardResource } from './registration';
 
 /** Arguments of {@link PageSecuritySetting}. */
 export interface PageSecuritySettingArgs {
@@ -13,7 +13,7 @@ export interface PageSecuritySettingArgs {
  * Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before
  * creation is kept in {@link PageSecuritySetting.enabledBeforeCreate} and put back on delete.
  */
-export class PageSecuritySetting extends pulumi.dynamic.Resource {
+export class PageSecuritySetting extends EdgeGuardResource {
   /** The zone id. */
   declare public readonly zoneId: pulumi.Output<string>;
   /** Whether page security is on, as last read from the service. */
@@ -29,7 +29,8 @@ export class PageSecuritySetting extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: PageSecuritySettingArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      runtimeProvider('page-security-setting'),
+      'PageSecuritySetting',
+      'page-security-setting',
       name,
       {
         ...args,
@@ -39,8 +40,6 @@ export class PageSecuritySetting extends pulumi.dynamic.Resource {
         enabledBeforeCreate: undefined,
       },
       opts,
-      'edgeguard',
-      'PageSecuritySetting',
     );
   }
 }

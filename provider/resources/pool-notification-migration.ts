@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { runtimeProvider } from './shim';
+import { EdgeGuardResource } from './registration';
 
 /** The inputs of a {@link PoolNotificationMigration}. */
 export interface PoolNotificationMigrationArgs {
@@ -25,7 +25,7 @@ export interface PoolNotificationMigrationArgs {
  * next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed
  * e-mails are not put back (they are recorded in `removedEmails`).
  */
-export class PoolNotificationMigration extends pulumi.dynamic.Resource {
+export class PoolNotificationMigration extends EdgeGuardResource {
   declare public readonly accountId: pulumi.Output<string>;
   declare public readonly perPage: pulumi.Output<number>;
   declare public readonly maxRounds: pulumi.Output<number>;
@@ -40,7 +40,8 @@ export class PoolNotificationMigration extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: PoolNotificationMigrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      runtimeProvider('pool-notification-migration'),
+      'PoolNotificationMigration',
+      'pool-notification-migration',
       name,
       {
         // Optional inputs are listed first so that they are outputs even when left out.
@@ -53,8 +54,6 @@ export class PoolNotificationMigration extends pulumi.dynamic.Resource {
         poolsWithEmail: undefined,
       },
       opts,
-      'edgeguard',
-      'PoolNotificationMigration',
     );
   }
 }

@@ -87,7 +87,7 @@ async function engineCall<T>(call: () => Promise<T>, raw?: Record<string, unknow
   }
 }
 
-/** The dynamic provider of `runtime`: the object the shim's methods delegate to. */
+/** The dynamic provider of `runtime`: the object the stored provider module loads (provider/resources/registration.ts). */
 export function defineRuntime<I extends object, O extends object>(
   runtime: Runtime<I, O>,
 ): Required<Omit<pulumi.dynamic.ResourceProvider, 'checkConfig' | 'diffConfig'>> & pulumi.dynamic.ResourceProvider {

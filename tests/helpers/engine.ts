@@ -58,6 +58,8 @@ export interface EngineStackOptions {
   config?: ConfigMap;
   /** Run the project where it is (the root project, whose program must not be edited). */
   inPlace?: boolean;
+  /** The stack's name (a stack export can only be imported into a stack of its own name). Default `e2e-<random>`. */
+  stackName?: string;
 }
 
 /** A stack of a project, with everything the engine printed for it. */
@@ -84,7 +86,7 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
   const backend = path.join(WORK, `backend-${id}`);
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(backend, { recursive: true });
-  const stackName = `e2e-${id}`;
+  const stackName = options.stackName ?? `e2e-${id}`;
   const stack = await LocalWorkspace.createStack(
     { stackName, workDir },
     {
