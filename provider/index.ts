@@ -9,6 +9,7 @@
 export { PageSecuritySetting, type PageSecuritySettingArgs } from './resources/page-security-setting';
 export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
 export * from './resources/custom-hostname';
+export * from './resources/custom-hostname-validation';
 export * from './resources/health-notification';
 export * from './resources/pool-notification-migration';
 export * from './helpers/read';

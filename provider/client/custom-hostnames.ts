@@ -62,9 +62,13 @@ export interface CustomHostnameCreateParams {
   branding?: boolean;
 }
 
-/** Body of an edit (spec 4): only `ssl` can change; an edit restarts validation. */
+/**
+ * Body of an edit (spec 4): only `ssl` can change; an edit restarts validation. Without
+ * `certificate_authority` the service keeps the one requested before (`""` stays the service's
+ * choice), so an edit that only restarts validation changes no setting.
+ */
 export interface CustomHostnameEditParams {
-  ssl: CustomHostnameSsl;
+  ssl: Omit<CustomHostnameSsl, 'certificate_authority'> & Partial<Pick<CustomHostnameSsl, 'certificate_authority'>>;
 }
 
 /** Filters of the list. */
@@ -215,7 +219,9 @@ export async function editCustomHostname(
       ssl: {
         method: params.ssl.method,
         type: params.ssl.type,
-        certificate_authority: params.ssl.certificate_authority,
+        ...(params.ssl.certificate_authority !== undefined
+          ? { certificate_authority: params.ssl.certificate_authority }
+          : {}),
       },
     },
     result: customHostnameSchema(http.settings.vendor),
@@ -233,10 +239,18 @@ export async function deleteCustomHostname(http: HttpClient, zoneId: string, cus
   });
 }
 
-/** Options of {@link waitForStatus}: when to give up and how often to look. */
-export interface WaitOptions extends PollOptions {
-  /** Stop as soon as the hostname has one of these statuses. */
+/** Options of {@link waitForStatus}: when to give up, how often to look, and what to show after each look. */
+export interface WaitOptions extends PollOptions<CustomHostname> {
+  /**
+   * Stop as soon as the hostname has one of these statuses; `active` counts once its certificate
+   * is active too (`ssl.status`), since the hostname serves nothing securely before.
+   */
   statuses: readonly CustomHostnameStatus[];
+}
+
+/** Whether `record` has one of `statuses` (`active` with its certificate active). */
+export function hasStatus(record: CustomHostname, statuses: readonly CustomHostnameStatus[]): boolean {
+  return statuses.includes(record.status) && (record.status !== 'active' || record.ssl.status === 'active');
 }
 
 /** What {@link waitForStatus} saw last. */
@@ -260,7 +274,7 @@ export async function waitForStatus(
   const { value, reached } = await http.poll(
     current,
     () => getCustomHostname(http, zoneId, current.id),
-    (record) => options.statuses.includes(record.status),
+    (record) => hasStatus(record, options.statuses),
     options,
   );
   return { record: value, reached };

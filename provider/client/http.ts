@@ -63,14 +63,19 @@ export interface HttpOptions {
   pacer?: Pacer;
 }
 
-/** Options of {@link HttpClient.poll}. */
-export interface PollOptions {
+/** Options of {@link HttpClient.poll}, for values of type `T`. */
+export interface PollOptions<T = unknown> {
   /** How long to wait in all, in ms. */
   timeoutMs: number;
   /** The first pause between reads, in ms; each next pause doubles, up to `maxIntervalMs`. Default 1,000. */
   intervalMs?: number;
   /** The longest pause between reads, in ms. Default 10,000. */
   maxIntervalMs?: number;
+  /**
+   * Called after every read with what it read and how long the wait has lasted, in ms, so that a
+   * caller can show its progress. Default: nothing is shown.
+   */
+  onRead?: (value: T, waitedMs: number) => void;
 }
 
 /** One request. */
@@ -185,10 +190,11 @@ export class HttpClient {
     first: T,
     read: () => Promise<T>,
     done: (value: T) => boolean,
-    options: PollOptions,
+    options: PollOptions<T>,
   ): Promise<{ value: T; reached: boolean }> {
     const maxInterval = options.maxIntervalMs ?? 10_000;
-    const deadline = this.now() + options.timeoutMs;
+    const started = this.now();
+    const deadline = started + options.timeoutMs;
     let interval = options.intervalMs ?? 1_000;
     let value = first;
     while (!done(value)) {
@@ -197,6 +203,7 @@ export class HttpClient {
       await this.sleep(Math.min(interval, left));
       interval = Math.min(interval * 2, maxInterval);
       value = await read();
+      options.onRead?.(value, this.now() - started);
     }
     return { value, reached: true };
   }

@@ -1,7 +1,6 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { COMMON_NAME_LIMIT } from '../../rules/hostname';
-import { CAA_ISSUER_DOMAINS } from '../../rules/limits';
 import { choice, hostnameField } from '../../rules/zod';
 import {
   CERTIFICATE_AUTHORITIES,
@@ -21,6 +20,15 @@ import {
 import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
 import { zoneIdSchema } from './check';
 import { http } from './context';
+import {
+  blockedAdvice,
+  caaAdvice,
+  movedAdvice,
+  ownershipAdvice,
+  REVALIDATE,
+  serviceReports,
+  waitSecondsField,
+} from './custom-hostname-advice';
 import { defineRuntime, ownerOf, type Runtime } from './define';
 import { PartialFailure } from './partial';
 
@@ -36,14 +44,6 @@ import { PartialFailure } from './partial';
 const DUPLICATE_HOSTNAME = 1406;
 /** Default of `waitTimeoutSeconds`. */
 const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
-/** An hour: a longer wait holds a deployment for no good reason. */
-const MAX_WAIT_TIMEOUT_SECONDS = 3600;
-/**
- * Statuses that only an edit gets out of on the service's side (`moved`, spec 3) or that the owner
- * must fix and then have validated again (`caa_error`, `blocked`): seeing one in the state is a
- * difference that the next `pulumi up` acts on.
- */
-const REVALIDATE: readonly CustomHostnameStatus[] = ['moved', 'caa_error', 'blocked'];
 
 const boolean = (what: string) =>
   z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)}): ${what}` });
@@ -69,12 +69,7 @@ export const inputsSchema = z
     ),
     branding: boolean('whether the certificate Common Name is a shared service hostname').default(false),
     waitForActive: boolean('whether create and update wait until the hostname is active').default(false),
-    waitTimeoutSeconds: z
-      .number({ error: (issue) => `must be a number of seconds (got ${JSON.stringify(issue.input)})` })
-      .int({ error: 'must be a whole number of seconds' })
-      .min(1, { error: 'must be at least 1 second' })
-      .max(MAX_WAIT_TIMEOUT_SECONDS, { error: `must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds` })
-      .default(DEFAULT_WAIT_TIMEOUT_SECONDS),
+    waitTimeoutSeconds: waitSecondsField(DEFAULT_WAIT_TIMEOUT_SECONDS),
   })
   .refine((inputs) => inputs.hostname.length <= COMMON_NAME_LIMIT || inputs.branding, {
     path: ['hostname'],
@@ -226,32 +221,6 @@ export class CustomHostnameNotReadyError extends PartialFailure {
   override name = 'CustomHostnameNotReadyError';
 }
 
-function serviceReports(record: CustomHostname): string {
-  return record.verification_errors.length > 0
-    ? ` The service reports: ${record.verification_errors.map((e) => JSON.stringify(e)).join('; ')}`
-    : '';
-}
-
-function caaAdvice(record: CustomHostname, inputs: CustomHostnameInputs): string {
-  const ca = record.ssl.certificate_authority;
-  const tag = record.hostname.startsWith('*.') ? 'issuewild' : 'issue';
-  const other = CERTIFICATE_AUTHORITIES.find((name) => name !== ca);
-  const alternative =
-    inputs.ssl.certificateAuthority === '' && other !== undefined
-      ? ` (or 0 ${tag} "${CAA_ISSUER_DOMAINS[other]}", which lets the service use ${other})`
-      : ` (or set ssl.certificateAuthority to a certificate authority those records permit)`;
-  return (
-    `the domain's CAA records do not permit the certificate authority in use, ${ca}. ` +
-    `Add a CAA record 0 ${tag} "${CAA_ISSUER_DOMAINS[ca]}" to the domain that holds the CAA records of ${record.hostname.replace(/^\*\./, '')}${alternative}, ` +
-    `then run pulumi up again: the update restarts validation.`
-  );
-}
-
-function ownershipAdvice(record: CustomHostname): string {
-  const { name, value } = record.ownership_verification;
-  return `publish the TXT record ${name} with the value "${value}" (or a CNAME from ${record.hostname} to a hostname in the zone)`;
-}
-
 /** Why `record` does not satisfy `inputs`, as a message that says what to do; `undefined` when it does. */
 function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): string | undefined {
   const subject = `custom hostname "${record.hostname}" (${record.id} in zone ${inputs.zoneId})`;
@@ -262,17 +231,11 @@ function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): 
     case 'active':
       return undefined;
     case 'caa_error':
-      return `${subject} has status caa_error${waited}: ${caaAdvice(record, inputs)}${serviceReports(record)}`;
+      return `${subject} has status caa_error${waited}: ${caaAdvice(record, inputs.ssl.certificateAuthority)}${serviceReports(record)}`;
     case 'blocked':
-      return (
-        `${subject} has status blocked${waited}: it is associated with a zone on hold that also holds its subdomains. ` +
-        `The owner of that zone must release the hold; then run pulumi up again to restart validation.${serviceReports(record)}`
-      );
+      return `${subject} has status blocked${waited}: ${blockedAdvice()}${serviceReports(record)}`;
     case 'moved':
-      return (
-        `${subject} has status moved${waited}: its DNS no longer points at the zone. To keep it, ${ownershipAdvice(record)}, ` +
-        `then run pulumi up again: the update restarts validation. The service deletes a hostname 7 days after it moved.${serviceReports(record)}`
-      );
+      return `${subject} has status moved${waited}: ${movedAdvice(record)}${serviceReports(record)}`;
     case 'pending':
       if (!inputs.waitForActive) return undefined;
       return (

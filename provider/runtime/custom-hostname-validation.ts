@@ -1,0 +1,220 @@
+import type * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
+import {
+  editCustomHostname,
+  getCustomHostname,
+  hasStatus,
+  waitForStatus,
+  type CertificateAuthority,
+  type CustomHostname,
+  type CustomHostnameStatus,
+} from '../client/custom-hostnames';
+import { hexIdSchema, zoneIdSchema } from './check';
+import { http } from './context';
+import {
+  blockedAdvice,
+  caaAdvice,
+  movedAdvice,
+  ownershipAdvice,
+  REVALIDATE,
+  serviceReports,
+  waitSecondsField,
+} from './custom-hostname-advice';
+import { defineRuntime, ownerOf, type Runtime } from './define';
+import { PartialFailure } from './partial';
+
+/**
+ * Runtime of `CustomHostnameValidation`: waits until a custom hostname is `active`, its certificate
+ * included, as AWS's `acm.CertificateValidation` waits for a certificate. It owns nothing on the
+ * service: create and update read the hostname (and restart its validation with one PATCH when
+ * only an edit gets it out of its status), wait, and fail as a partial failure with what the owner
+ * must do; read reports the hostname's status; delete sends nothing. The id is the hostname's id.
+ */
+
+/** Default of `timeoutSeconds`. */
+const DEFAULT_TIMEOUT_SECONDS = 600;
+/** Where waiting ends: active (with its certificate), or a status that waiting alone will not change. */
+const SETTLED: readonly CustomHostnameStatus[] = ['active', 'caa_error', 'blocked', 'moved'];
+
+/** The inputs, as `check` accepts them. */
+export const inputsSchema = z.object({
+  zoneId: zoneIdSchema,
+  customHostnameId: hexIdSchema("the custom hostname's id (a CustomHostname's customHostnameId)"),
+  timeoutSeconds: waitSecondsField(DEFAULT_TIMEOUT_SECONDS),
+});
+
+/** The checked inputs. */
+export type CustomHostnameValidationInputs = z.output<typeof inputsSchema>;
+
+/** The outputs kept in the state: the inputs and the hostname as last read. */
+export interface CustomHostnameValidationOutputs extends CustomHostnameValidationInputs {
+  hostname: string;
+  status: CustomHostnameStatus;
+  /** The certificate's state: `pending_validation`, `active` or `caa_error`. */
+  sslStatus: string;
+  certificateAuthorityInUse: CertificateAuthority;
+  verificationErrors: string[];
+}
+
+function outputs(inputs: CustomHostnameValidationInputs, record: CustomHostname): CustomHostnameValidationOutputs {
+  return {
+    ...inputs,
+    hostname: record.hostname,
+    status: record.status,
+    sslStatus: record.ssl.status,
+    certificateAuthorityInUse: record.ssl.certificate_authority,
+    verificationErrors: record.verification_errors,
+  };
+}
+
+/**
+ * The decision of `diff`: another zone or hostname is another validation (replaced; the old one
+ * has nothing to delete), a new timeout updates in place, and a hostname recorded as anything but
+ * active (a refresh that found it `moved`, a failed validation kept in the state) is a change, so
+ * the next `pulumi up` validates it again.
+ */
+export function diffValidation(
+  olds: Partial<CustomHostnameValidationOutputs>,
+  news: Partial<CustomHostnameValidationInputs>,
+): pulumi.dynamic.DiffResult {
+  const replaces = (['zoneId', 'customHostnameId'] as const).filter((key) => olds[key] !== news[key]);
+  const retimed = (olds.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) !== (news.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
+  const notActive = olds.status !== undefined && (olds.status !== 'active' || olds.sslStatus !== 'active');
+  return { changes: replaces.length > 0 || retimed || notActive, replaces, deleteBeforeReplace: false };
+}
+
+// ---- Progress ----
+
+/**
+ * Where progress lines go: the dynamic-provider process's standard output, which the engine shows
+ * in `pulumi up` as the stack's messages, as they come and again under "Diagnostics".
+ */
+let progressSink: (line: string) => void = (line) => void process.stdout.write(`${line}\n`);
+
+/** Replaces where progress lines go (tests); returns the previous sink. */
+export function setProgressSink(sink: (line: string) => void): (line: string) => void {
+  const previous = progressSink;
+  progressSink = sink;
+  return previous;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+/** The status as a progress line shows it: `pending ("custom hostname does not CNAME to this zone.")`. */
+function describeStatus(record: CustomHostname): string {
+  const notes = record.status === 'active' ? [`certificate ${record.ssl.status}`] : [];
+  notes.push(...record.verification_errors.map((error) => JSON.stringify(error)));
+  return notes.length > 0 ? `${record.status} (${notes.join('; ')})` : record.status;
+}
+
+// ---- Waiting and failing ----
+
+/** A hostname that did not become active: kept in the state with what was last read, so the next `pulumi up` validates it again. */
+export class CustomHostnameNotValidatedError extends PartialFailure {
+  override name = 'CustomHostnameNotValidatedError';
+}
+
+/** Why `record` is not active after waiting, as a message that says what to do. */
+function notValidatedMessage(record: CustomHostname, inputs: CustomHostnameValidationInputs, waitedMs: number): string {
+  const subject = `custom hostname "${record.hostname}" (${record.id} in zone ${inputs.zoneId})`;
+  switch (record.status) {
+    case 'caa_error':
+      return `${subject} has status caa_error: ${caaAdvice(record, undefined)}${serviceReports(record)}`;
+    case 'blocked':
+      return `${subject} has status blocked: ${blockedAdvice()}${serviceReports(record)}`;
+    case 'moved':
+      return `${subject} has status moved: ${movedAdvice(record)}${serviceReports(record)}`;
+    case 'pending':
+      return (
+        `${subject} did not become active within ${inputs.timeoutSeconds} s (waited ${seconds(waitedMs)}): its status is pending.${serviceReports(record)} ` +
+        `To prove ownership, ${ownershipAdvice(record)}, then run pulumi up again to wait again (or raise timeoutSeconds).`
+      );
+    case 'active':
+      return (
+        `${subject} is active, but its certificate is still ${record.ssl.status} after ${inputs.timeoutSeconds} s: ` +
+        `run pulumi up again to wait again (or raise timeoutSeconds).`
+      );
+  }
+}
+
+/**
+ * Validates the hostname read as `record`: restarts its validation when `restart` says so (one
+ * PATCH, which keeps every setting), waits until it is active or settles elsewhere, showing its
+ * progress, and fails as a {@link CustomHostnameNotValidatedError} unless it is active.
+ */
+async function validate(
+  inputs: CustomHostnameValidationInputs,
+  first: CustomHostname,
+  restart: readonly CustomHostnameStatus[],
+): Promise<CustomHostnameValidationOutputs> {
+  const client = http();
+  let record = first;
+  if (restart.includes(record.status)) {
+    progressSink(`CustomHostnameValidation ${record.hostname}: ${record.status}; restarting its validation`);
+    record = await editCustomHostname(client, inputs.zoneId, record.id, {
+      ssl: { method: record.ssl.method, type: record.ssl.type },
+    });
+  }
+  let waitedMs = 0;
+  if (!hasStatus(record, SETTLED)) {
+    progressSink(
+      `CustomHostnameValidation ${record.hostname}: waiting up to ${inputs.timeoutSeconds} s for it to become active; now ${describeStatus(record)}`,
+    );
+    const outcome = await waitForStatus(client, inputs.zoneId, record, {
+      statuses: SETTLED,
+      timeoutMs: inputs.timeoutSeconds * 1000,
+      onRead: (seen, waited) => {
+        waitedMs = waited;
+        progressSink(
+          `CustomHostnameValidation ${seen.hostname}: ${describeStatus(seen)} after ${seconds(waited)} of at most ${inputs.timeoutSeconds} s`,
+        );
+      },
+    });
+    record = outcome.record;
+  }
+  if (!hasStatus(record, ['active'])) {
+    throw new CustomHostnameNotValidatedError(
+      notValidatedMessage(record, inputs, waitedMs),
+      inputs.customHostnameId,
+      outputs(inputs, record),
+    );
+  }
+  return outputs(inputs, record);
+}
+
+/** The runtime of `CustomHostnameValidation`. */
+export const runtime: Runtime<CustomHostnameValidationInputs, CustomHostnameValidationOutputs> = {
+  resource: 'CustomHostnameValidation',
+  inputs: inputsSchema,
+  diff: diffValidation,
+
+  async create(inputs) {
+    const record = await getCustomHostname(http(), inputs.zoneId, inputs.customHostnameId);
+    // A new hostname's validation has just started; only `moved` (left by an edit alone) needs one.
+    return { id: inputs.customHostnameId, outs: await validate(inputs, record, ['moved']) };
+  },
+
+  async read(id, props) {
+    const zoneId = ownerOf('CustomHostnameValidation', id, props, 'zoneId');
+    const record = await getCustomHostname(http(), zoneId, id);
+    const inputs = { zoneId, customHostnameId: id, timeoutSeconds: props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS };
+    return { props: outputs(inputs, record), inputs };
+  },
+
+  async update(_id, _olds, inputs) {
+    // Read first: the hostname's own update (or the owner) may have restarted validation already,
+    // and a second PATCH would restart it again for nothing.
+    const record = await getCustomHostname(http(), inputs.zoneId, inputs.customHostnameId);
+    return validate(inputs, record, REVALIDATE);
+  },
+
+  delete() {
+    // The validation owns nothing on the service: the hostname is its CustomHostname's to delete.
+    return Promise.resolve();
+  },
+};
+
+/** The dynamic provider of `CustomHostnameValidation`. */
+export const provider = defineRuntime(runtime);
