@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import { parseArgs } from 'node:util';
 import { ACCOUNT, call, dispatcher, withEmulator, ZONE } from './common';
 import { engineBenchmarks } from './engine';
 import { migrationBenchmarks, readingBenchmarks } from './provider';
@@ -7,35 +8,38 @@ import { migrationBenchmarks, readingBenchmarks } from './provider';
  * `npm run bench`: the emulator's own figures, each printed with its method. Every benchmark
  * starts a fresh emulator on a loopback port and talks to it over HTTP with one keep-alive pool.
  *
- * `node dist/bench/run.js [emulator] [provider] [engine] [--resources=N] [--hostnames=N]` runs
- * only the groups named (all by default); the flags size the engine benchmarks (default 200 and
- * 45, the issue's), for trying them out quickly.
+ * `node dist/bench/run.js [emulator] [provider] [engine] [--resources=N[,N...]] [--rounds=N]
+ * [--hostnames=N]` runs only the groups named (all by default); the flags size the engine
+ * benchmarks: the sizes of the overhead benchmark (default 200,1000), its rounds at each size
+ * (default 3) and the custom hostnames of the issuance benchmark (default 45).
  */
 
 const GROUPS = ['emulator', 'provider', 'engine'] as const;
 
-function commandLine(): { groups: Set<string>; resources: number | undefined; hostnames: number | undefined } {
-  const args = process.argv.slice(2);
-  const named = args.filter((arg) => !arg.startsWith('--'));
-  for (const name of named) {
+function commandLine(): {
+  groups: Set<string>;
+  resources: number[] | undefined;
+  rounds: number | undefined;
+  hostnames: number | undefined;
+} {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { resources: { type: 'string' }, rounds: { type: 'string' }, hostnames: { type: 'string' } },
+  });
+  for (const name of positionals) {
     if (!(GROUPS as readonly string[]).includes(name))
       throw new Error(`unknown benchmark group "${name}"; the groups are ${GROUPS.join(', ')}`);
   }
-  const size = (flag: string): number | undefined => {
-    const arg = args.find((a) => a.startsWith(`--${flag}=`));
-    if (arg === undefined) return undefined;
-    const value = Number(arg.slice(flag.length + 3));
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag}: must be a positive integer (got "${arg}")`);
+  const positive = (flag: string, text: string): number => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag}: must be a positive integer (got "${text}")`);
     return value;
   };
-  for (const arg of args.filter((a) => a.startsWith('--'))) {
-    if (!/^--(resources|hostnames)=/.test(arg))
-      throw new Error(`unknown option "${arg}"; the options are --resources=N and --hostnames=N`);
-  }
   return {
-    groups: new Set(named.length > 0 ? named : GROUPS),
-    resources: size('resources'),
-    hostnames: size('hostnames'),
+    groups: new Set(positionals.length > 0 ? positionals : GROUPS),
+    resources: values.resources?.split(',').map((text) => positive('resources', text)),
+    rounds: values.rounds === undefined ? undefined : positive('rounds', values.rounds),
+    hostnames: values.hostnames === undefined ? undefined : positive('hostnames', values.hostnames),
   };
 }
 
@@ -152,7 +156,7 @@ async function clearPools(count: number, perPage: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { groups, resources, hostnames } = commandLine();
+  const { groups, resources, rounds, hostnames } = commandLine();
   console.log(
     `EdgeGuard benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
   );
@@ -174,6 +178,7 @@ async function main(): Promise<void> {
   if (groups.has('engine')) {
     await engineBenchmarks({
       ...(resources !== undefined ? { resources } : {}),
+      ...(rounds !== undefined ? { rounds } : {}),
       ...(hostnames !== undefined ? { hostnames } : {}),
     });
   }
