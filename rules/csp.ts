@@ -548,7 +548,8 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, 
  * arrive); with none of them, nothing restricts scripts and the result is `true`.
  *
  * A script is allowed when one source matches it:
- * - `'self'`: same scheme, hostname and port as the page (spec 2.6: same origin).
+ * - `'self'`: same scheme and hostname as the page. Spec 2.6 defines the origin it allows as "same
+ *   scheme and hostname", so the port is not compared (CSP3 would also compare it).
  * - a scheme source (`https:`): any URL of that scheme; as in CSP3, `http:` also allows `https:`
  *   and `ws:` allows `wss:`, since an upgrade to a secure scheme never loosens a policy.
  * - a host source: the host exactly (a bare `example.com` allows neither `www.example.com` nor,
@@ -618,8 +619,7 @@ function sourceMatches(source: CspSource, script: URL, page: URL): boolean {
         source.keyword === 'self' &&
         script.hostname !== '' &&
         script.protocol === page.protocol &&
-        script.hostname === page.hostname &&
-        effectivePort(script) === effectivePort(page)
+        script.hostname === page.hostname
       );
     case 'nonce':
     case 'hash':

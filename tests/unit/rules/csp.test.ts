@@ -438,7 +438,14 @@ describe('cspAllowsScript (spec 2.6)', () => {
     ],
     ["'self' refuses a subdomain", "script-src 'self'", 'https://cdn.shop.example.com/app.js', page, false],
     ["'self' refuses the parent domain", "script-src 'self'", 'https://example.com/app.js', page, false],
-    ["'self' refuses another port", "script-src 'self'", 'https://shop.example.com:8443/app.js', page, false],
+    // Spec 2.6: 'self' is "the same origin (same scheme and hostname)"; CSP3 would also compare the port.
+    [
+      "'self' allows another port of the page's host",
+      "script-src 'self'",
+      'https://shop.example.com:8443/app.js',
+      page,
+      true,
+    ],
     [
       "'self' matches the page's own port",
       "script-src 'self'",
