@@ -24,6 +24,13 @@ export interface CspPolicyArgs {
   value: pulumi.Input<string>;
   /** Whether the policy is in force. Default `true`; a change updates in place. */
   enabled?: pulumi.Input<boolean>;
+  /**
+   * The id of an existing policy of the zone to adopt: create then takes it over instead of making
+   * one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up`
+   * prints that it was adopted. A policy of another zone, or none, fails the create and writes
+   * nothing. Optional; it matters only at create, so changing or removing it later is no change.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** A content security policy of a zone (spec 2.6). The id is the policy id. */

@@ -42,6 +42,15 @@ export interface CustomHostnameArgs {
   waitForActive?: pulumi.Input<boolean>;
   /** How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place. */
   waitTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * The id of an existing custom hostname of the zone to adopt: create then takes it over instead
+   * of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl`
+   * differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname`
+   * and `branding` must be the declared ones. A hostname of another zone, or none, fails the
+   * create and writes nothing. Optional; it matters only at create, so changing or removing it
+   * later is no change. A create refused because the hostname exists names the id to set here.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** What a read-only {@link CustomHostname.get} needs besides the id. */

@@ -21,6 +21,14 @@ export interface HealthNotificationArgs {
   emails?: pulumi.Input<pulumi.Input<string>[]>;
   /** Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place. */
   webhookIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The id of an existing `load_balancing_health_alert` policy of the account to adopt: create
+   * then takes it over instead of making one, with one PUT if a declared property differs (none if
+   * it is as declared), and `pulumi up` prints that it was adopted. A policy of another account or
+   * alert type, or none, fails the create and writes nothing. Optional; it matters only at create,
+   * so changing or removing it later is no change.
+   */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**

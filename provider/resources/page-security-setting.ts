@@ -12,6 +12,9 @@ export interface PageSecuritySettingArgs {
 /**
  * Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before
  * creation is kept in {@link PageSecuritySetting.enabledBeforeCreate} and put back on delete.
+ *
+ * A zone has exactly one setting, so there is nothing to adopt and no `adoptId`: create always
+ * takes over the zone's existing setting, writing only when `enabled` differs from it.
  */
 export class PageSecuritySetting extends EdgeGuardResource {
   /** The zone id. */

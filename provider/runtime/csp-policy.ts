@@ -11,6 +11,7 @@ import {
   type PageSecurityPolicy,
   type PageSecurityPolicyCreateParams,
 } from '../client/page-security';
+import { adopt, adoptIdField } from './adopt';
 import { zoneIdSchema } from './check';
 import { http } from './context';
 import { defineRuntime, ownerOf, type Runtime } from './define';
@@ -19,6 +20,7 @@ import { defineRuntime, ownerOf, type Runtime } from './define';
  * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the
  * policy's id. `expression` and `value` are checked with the parsers the service shares
  * (`rules/`), and compared by meaning: the hostname of the expression, the normalized value.
+ * With `adoptId`, create takes over that policy of the zone instead of making one (`adopt.ts`).
  */
 
 /** The inputs, as `check` accepts them. */
@@ -32,18 +34,19 @@ export const inputsSchema = z.object({
   expression: ruleField(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
   value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
   enabled: z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})` }).default(true),
+  adoptId: adoptIdField('CSP policy'),
 });
 
 /** The checked inputs. */
 export type CspPolicyInputs = z.output<typeof inputsSchema>;
 
 /** The outputs kept in the state: the policy as read back, and its id. */
-export interface CspPolicyOutputs extends CspPolicyInputs {
+export interface CspPolicyOutputs extends Omit<CspPolicyInputs, 'adoptId'> {
   policyId: string;
 }
 
 /** The live policy as inputs, so that a change made outside the stack shows as drift. */
-function liveInputs(zoneId: string, policy: PageSecurityPolicy): CspPolicyInputs {
+function liveInputs(zoneId: string, policy: PageSecurityPolicy): Omit<CspPolicyInputs, 'adoptId'> {
   return {
     zoneId,
     description: policy.description,
@@ -92,13 +95,13 @@ function canonicalValue(text: string): string | undefined {
 /**
  * Which properties differ in meaning between the old outputs and the new inputs: source order,
  * repeated sources, whitespace and case in `value` are no change; `expression` compares by its
- * hostname.
+ * hostname. `adoptId` is not compared: it matters only at create.
  */
 export function changedProperties(
   olds: Partial<CspPolicyOutputs>,
   news: CspPolicyInputs,
-): Array<keyof CspPolicyInputs> {
-  const changed: Array<keyof CspPolicyInputs> = [];
+): Array<keyof CspPolicyOutputs> {
+  const changed: Array<keyof CspPolicyOutputs> = [];
   if (olds.zoneId !== news.zoneId) changed.push('zoneId');
   if (olds.description !== news.description) changed.push('description');
   if (olds.action !== news.action) changed.push('action');
@@ -106,6 +109,22 @@ export function changedProperties(
   if (!sameBy(canonicalValue, olds.value, news.value)) changed.push('value');
   if (olds.enabled !== news.enabled) changed.push('enabled');
   return changed;
+}
+
+/** Takes over the zone's policy `adoptId`, with one PUT if any declared property differs. */
+function adoptPolicy(inputs: CspPolicyInputs, adoptId: string): Promise<PageSecurityPolicy> {
+  const client = http();
+  return adopt({
+    resource: 'CspPolicy',
+    noun: 'CSP policy',
+    owner: { kind: 'zone', id: inputs.zoneId },
+    id: adoptId,
+    read: () => getPolicy(client, inputs.zoneId, adoptId),
+    describe: (policy) => (policy.description !== '' ? JSON.stringify(policy.description) : policy.expression),
+    conflicts: () => [],
+    differences: (policy) => changedProperties(outputs(inputs.zoneId, policy), inputs),
+    write: () => updatePolicy(client, inputs.zoneId, adoptId, body(inputs)),
+  });
 }
 
 /** The runtime of `CspPolicy`. */
@@ -120,7 +139,10 @@ export const runtime: Runtime<CspPolicyInputs, CspPolicyOutputs> = {
   },
 
   async create(inputs) {
-    const policy = await createPolicy(http(), inputs.zoneId, body(inputs));
+    const policy =
+      inputs.adoptId === undefined
+        ? await createPolicy(http(), inputs.zoneId, body(inputs))
+        : await adoptPolicy(inputs, inputs.adoptId);
     return { id: policy.id, outs: outputs(inputs.zoneId, policy) };
   },
 

@@ -29,6 +29,7 @@ import {
   serviceReports,
   waitSecondsField,
 } from './custom-hostname-advice';
+import { adopt, adoptIdField } from './adopt';
 import { defineRuntime, ownerOf, type Runtime } from './define';
 import { PartialFailure } from './partial';
 
@@ -37,7 +38,9 @@ import { PartialFailure } from './partial';
  * (spec 2.9, 3, 7, 8). The id is the custom hostname's id. Creates are paced under the issuance
  * limit; a hostname that exists but cannot work (CAA forbids its CA, its zone is held, or it did
  * not become active in time) fails the step as a partial failure, so the engine keeps it in the
- * state and the next `pulumi up` updates it (restarting validation) instead of losing it.
+ * state and the next `pulumi up` updates it (restarting validation) instead of losing it. With
+ * `adoptId`, create takes over that hostname of the zone instead of making one (`adopt.ts`): it
+ * keeps its ownership token and status.
  */
 
 /** Contract: the error code of a duplicate hostname in the zone. */
@@ -70,6 +73,7 @@ export const inputsSchema = z
     branding: boolean('whether the certificate Common Name is a shared service hostname').default(false),
     waitForActive: boolean('whether create and update wait until the hostname is active').default(false),
     waitTimeoutSeconds: waitSecondsField(DEFAULT_WAIT_TIMEOUT_SECONDS),
+    adoptId: adoptIdField('custom hostname'),
   })
   .refine((inputs) => inputs.hostname.length <= COMMON_NAME_LIMIT || inputs.branding, {
     path: ['hostname'],
@@ -95,7 +99,7 @@ function tooLongMessage(inputs: unknown): string {
 export type CustomHostnameInputs = z.output<typeof inputsSchema>;
 
 /** The outputs kept in the state: the inputs (the `ssl` as requested) and the hostname as read back. */
-export interface CustomHostnameOutputs extends CustomHostnameInputs {
+export interface CustomHostnameOutputs extends Omit<CustomHostnameInputs, 'adoptId'> {
   /** The id the service gave the hostname (also the resource id). */
   customHostnameId: string;
   status: CustomHostnameStatus;
@@ -118,8 +122,9 @@ function wireSsl(ssl: CustomHostnameInputs['ssl']): CustomHostnameSsl {
 }
 
 function outputs(inputs: CustomHostnameInputs, record: CustomHostname): CustomHostnameOutputs {
+  const { adoptId: _adoptId, ...declared } = inputs;
   return {
-    ...inputs,
+    ...declared,
     hostname: record.hostname,
     branding: record.branding,
     customHostnameId: record.id,
@@ -270,14 +275,54 @@ async function ensureReady(record: CustomHostname, inputs: CustomHostnameInputs)
 async function alreadyExists(inputs: CustomHostnameInputs, conflict: ConflictError): Promise<EdgeGuardError> {
   // Only to name the existing id in the message: the conflict is what must be reported either way.
   const existing = await findCustomHostname(http(), inputs.zoneId, inputs.hostname).catch(() => undefined);
-  const id = existing?.id ?? '<its id>';
+  const which =
+    existing !== undefined
+      ? `as custom hostname ${existing.id}, which this stack does not manage. To take it over as it is (it keeps its ownership token and status, and nothing is created), set adoptId: "${existing.id}"`
+      : `and this stack does not manage it. To take it over as it is (it keeps its ownership token and status, and nothing is created), set adoptId to its id (GET zones/${inputs.zoneId}/custom_hostnames?hostname=${inputs.hostname} shows it)`;
   return new EdgeGuardError(
-    `custom hostname "${inputs.hostname}" already exists in zone ${inputs.zoneId} (as custom hostname ${id}) and this stack does not manage it. ` +
-      `pulumi import is not available for dynamic resources, so either delete the existing one ` +
-      `(DELETE zones/${inputs.zoneId}/custom_hostnames/${id}) and run pulumi up again, or read it without managing it: ` +
-      `CustomHostname.get("<name>", "${id}", { zoneId: "${inputs.zoneId}" }) in place of this resource. (${conflict.message})`,
+    `custom hostname "${inputs.hostname}" already exists in zone ${inputs.zoneId} ${which} in this CustomHostname's arguments and run pulumi up again. (${conflict.message})`,
     { cause: conflict },
   );
+}
+
+/**
+ * Takes over the zone's hostname `adoptId`: its hostname and branding must be the declared ones
+ * (the service cannot change them), and one PATCH sets the declared `ssl` if it differs. A
+ * declared `""` certificate authority lets the service choose, so it matches the one in use.
+ */
+function adoptHostname(inputs: CustomHostnameInputs, adoptId: string): Promise<CustomHostname> {
+  const client = http();
+  return adopt({
+    resource: 'CustomHostname',
+    noun: 'custom hostname',
+    owner: { kind: 'zone', id: inputs.zoneId },
+    id: adoptId,
+    read: () => getCustomHostname(client, inputs.zoneId, adoptId),
+    describe: (record) => `"${record.hostname}", ${record.status}`,
+    conflicts: (record) => [
+      ...(record.hostname !== inputs.hostname
+        ? [
+            `its hostname is "${record.hostname}", not "${inputs.hostname}", and a hostname cannot change in place: declare hostname "${record.hostname}" to adopt it`,
+          ]
+        : []),
+      ...(record.branding !== inputs.branding
+        ? [
+            `its branding is ${record.branding}, not ${inputs.branding}, and branding cannot change in place: declare branding: ${record.branding} to adopt it`,
+          ]
+        : []),
+    ],
+    differences: (record) => {
+      const live = {
+        method: record.ssl.method,
+        type: record.ssl.type,
+        certificateAuthority: record.ssl.certificate_authority,
+      };
+      return sameSsl(inputs.ssl.certificateAuthority === '' ? { ...live, certificateAuthority: '' } : live, inputs.ssl)
+        ? []
+        : ['ssl'];
+    },
+    write: () => editCustomHostname(client, inputs.zoneId, adoptId, { ssl: wireSsl(inputs.ssl) }),
+  });
 }
 
 function goneSinceRefresh(id: string, zoneId: string, error: NotFoundError): EdgeGuardError {
@@ -295,6 +340,10 @@ export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
   diff: diffCustomHostname,
 
   async create(inputs) {
+    if (inputs.adoptId !== undefined) {
+      const record = await ensureReady(await adoptHostname(inputs, inputs.adoptId), inputs);
+      return { id: record.id, outs: outputs(inputs, record) };
+    }
     let record: CustomHostname;
     try {
       record = await createCustomHostname(http(), inputs.zoneId, {

@@ -9,6 +9,7 @@ import {
   type AlertPolicyBody,
 } from '../client/notifications';
 import { expecting, shown } from '../../rules/zod';
+import { adopt, adoptIdField } from './adopt';
 import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
 import { http } from './context';
 import { defineRuntime, ownerOf, type Runtime } from './define';
@@ -18,7 +19,8 @@ import { defineRuntime, ownerOf, type Runtime } from './define';
  * `load_balancing_health_alert` (spec 2.8, 6), the replacement of the pools' legacy e-mails.
  * The lists (pools, health states, sources, e-mails, webhooks) are sets: `check` stores them
  * sorted and without repeats, and `diff` compares them as sets, so their order never shows as a
- * change. Only `accountId` replaces; everything else is a full update in place.
+ * change. Only `accountId` replaces; everything else is a full update in place. With `adoptId`,
+ * create takes over that policy of the account instead of making one (`adopt.ts`).
  */
 
 /** Spec 2.8: the health states a notification can fire on. */
@@ -39,7 +41,8 @@ function nonEmptySet<T extends z.ZodType<string>>(item: T, what: string, whenEmp
     .transform((values) => [...new Set(values)].sort());
 }
 
-const inputsSchema = z.object({
+/** The inputs, as `check` accepts them. */
+export const inputsSchema = z.object({
   accountId: accountIdSchema,
   name: z
     .string(expecting('a name for the notification'))
@@ -67,24 +70,30 @@ const inputsSchema = z.object({
     'e-mail addresses',
   ).default([]),
   webhookIds: setOf(hexIdSchema('a webhook id'), 'webhook ids').default([]),
+  adoptId: adoptIdField('notification policy'),
 });
 
 /** The inputs after `check`: defaults applied, ids in lower case, lists sorted without repeats. */
 export type HealthNotificationInputs = z.output<typeof inputsSchema>;
 
 /** The outputs: the inputs as read back from the API, and the policy's id and timestamps. */
-export interface HealthNotificationOutputs extends HealthNotificationInputs {
+export interface HealthNotificationOutputs extends Omit<HealthNotificationInputs, 'adoptId'> {
   /** The policy's id, also the resource's id. */
   notificationId: string;
   created: string;
   modified: string;
 }
 
-const INPUT_KEYS = Object.keys(inputsSchema.shape) as Array<keyof HealthNotificationInputs>;
+/** The inputs that describe the policy: all but `adoptId`, which matters only at create. */
+const INPUT_KEYS = Object.keys(inputsSchema.shape).filter((key) => key !== 'adoptId') as Array<
+  keyof Omit<HealthNotificationInputs, 'adoptId'>
+>;
+/** Spec 2.8: the filters of a load-balancing health alert, which the inputs declare. */
+const FILTER_KEYS: ReadonlySet<string> = new Set(['pool_id', 'new_health', 'event_source']);
 const SET_KEYS: ReadonlySet<string> = new Set(['poolIds', 'newHealth', 'eventSource', 'emails', 'webhookIds']);
 
 /** The API body for `inputs` (contract). */
-function policyBody(inputs: HealthNotificationInputs): AlertPolicyBody {
+function policyBody(inputs: Omit<HealthNotificationInputs, 'adoptId'>): AlertPolicyBody {
   const mechanisms: AlertPolicyBody['mechanisms'] = {};
   if (inputs.emails.length > 0) mechanisms.email = inputs.emails.map((id) => ({ id }));
   if (inputs.webhookIds.length > 0) mechanisms.webhooks = inputs.webhookIds.map((id) => ({ id }));
@@ -126,6 +135,11 @@ function inputsOf(outputs: HealthNotificationOutputs): HealthNotificationInputs 
   return Object.fromEntries(INPUT_KEYS.map((key) => [key, outputs[key]])) as HealthNotificationInputs;
 }
 
+/** Which inputs differ, as the resource means them, between `olds` (outputs) and `news`. */
+function changedKeys(olds: Partial<HealthNotificationOutputs>, news: HealthNotificationInputs): string[] {
+  return INPUT_KEYS.filter((key) => hasUnknown(news[key]) || !sameValue(key, olds[key], news[key]));
+}
+
 /** Equal as the resource means them: sets as sets, anything else by value. */
 function sameValue(key: string, old: unknown, now: unknown): boolean {
   if (SET_KEYS.has(key) && Array.isArray(old) && Array.isArray(now)) {
@@ -138,6 +152,39 @@ async function readBack(accountId: string, policyId: string): Promise<HealthNoti
   return outputsOf(accountId, await getAlertPolicy(http(), { accountId, policyId }));
 }
 
+/** Takes over the account's policy `adoptId`, with one PUT if any declared property differs. */
+function adoptPolicy(inputs: HealthNotificationInputs, adoptId: string): Promise<AlertPolicy> {
+  const client = http();
+  const params = { accountId: inputs.accountId, policyId: adoptId };
+  return adopt({
+    resource: 'HealthNotification',
+    noun: 'notification policy',
+    owner: { kind: 'account', id: inputs.accountId },
+    id: adoptId,
+    read: () => getAlertPolicy(client, params),
+    describe: (policy) => JSON.stringify(policy.name),
+    conflicts: (policy) => {
+      if (policy.alert_type !== LOAD_BALANCING_HEALTH_ALERT) {
+        return [
+          `it is a policy of alert type ${policy.alert_type}, and a HealthNotification is one of ${LOAD_BALANCING_HEALTH_ALERT}`,
+        ];
+      }
+      const others = Object.keys(policy.filters).filter((key) => !FILTER_KEYS.has(key));
+      return others.length > 0
+        ? [
+            `it has filters a HealthNotification does not declare (${others.join(', ')}), which adopting would remove; ` +
+              `change the policy elsewhere, or leave adoptId out to create a new one`,
+          ]
+        : [];
+    },
+    differences: (policy) => changedKeys(outputsOf(inputs.accountId, policy), inputs),
+    write: async () => {
+      await updateAlertPolicy(client, { ...params, policy: policyBody(inputs) });
+      return getAlertPolicy(client, params);
+    },
+  });
+}
+
 /** The runtime of `HealthNotification`. */
 export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutputs> = {
   resource: 'HealthNotification',
@@ -145,12 +192,19 @@ export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutput
 
   /** A change of `accountId` replaces (a policy cannot move between accounts); any other change updates. */
   diff(olds, news) {
-    const changed = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || !sameValue(key, olds[key], news[key]));
+    const changed = changedKeys(olds, news);
     return { changes: changed.length > 0, replaces: changed.filter((key) => key === 'accountId') };
   },
 
-  /** POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not repeated. */
+  /**
+   * POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not
+   * repeated. With `adoptId`: GET that policy, and PUT then GET only if it differs.
+   */
   async create(inputs) {
+    if (inputs.adoptId !== undefined) {
+      const policy = await adoptPolicy(inputs, inputs.adoptId);
+      return { id: policy.id, outs: outputsOf(inputs.accountId, policy) };
+    }
     const policyId = await createAlertPolicy(http(), { accountId: inputs.accountId, policy: policyBody(inputs) });
     return { id: policyId, outs: await readBack(inputs.accountId, policyId) };
   },

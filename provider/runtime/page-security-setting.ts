@@ -6,8 +6,10 @@ import { defineRuntime, type Runtime } from './define';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's
- * settings always exist, so the resource's id is the zone id; creating it records the value found
- * so that deleting it puts that value back instead of leaving the zone in the state this stack set.
+ * settings always exist, so the resource's id is the zone id; creating it takes over the zone's
+ * setting, as adopting does for the other resources: it records the value found, so that deleting
+ * it puts that value back instead of leaving the zone in the state this stack set, and writes only
+ * when the declared value differs.
  */
 
 /** The inputs, as `check` accepts them. */
@@ -70,6 +72,10 @@ export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutp
   async create(inputs) {
     const client = http();
     const before = await getSettings(client, inputs.zoneId);
+    // A PUT of the value the zone has would still change `updated_at`: taking over changes nothing.
+    if (before.enabled === inputs.enabled) {
+      return { id: inputs.zoneId, outs: outputs(inputs.zoneId, before, before.enabled) };
+    }
     await updateSettings(client, inputs.zoneId, { enabled: inputs.enabled });
     // The PUT answers with `enabled` and `updated_at` only (spec 4): the flags need a read.
     const live = await getSettings(client, inputs.zoneId);

@@ -160,6 +160,24 @@ const CHECK_CASES: Record<string, CheckCase> = {
     property: 'enabled',
     fix: /must be true or false \(got "yes"\)/,
   },
+  'a CSP policy to adopt named by something other than its id': {
+    resource: 'cspPolicy',
+    news: { ...csp, adoptId: 'Shop scripts' },
+    property: 'adoptId',
+    fix: /must be the id of the existing CSP policy to adopt: 32 hexadecimal characters \(got "Shop scripts"\)/,
+  },
+  'a hostname to adopt named by its hostname instead of its id': {
+    resource: 'customHostname',
+    news: { ...hostname, adoptId: 'shop.customer.example' },
+    property: 'adoptId',
+    fix: /must be the id of the existing custom hostname to adopt: 32 hexadecimal characters/,
+  },
+  'a notification policy to adopt with an id one character short': {
+    resource: 'healthNotification',
+    news: { ...notification, adoptId: POOL_ID.slice(1) },
+    property: 'adoptId',
+    fix: /must be the id of the existing notification policy to adopt: 32 hexadecimal characters/,
+  },
   'a hostname over 64 characters without branding': {
     resource: 'customHostname',
     news: { ...hostname, hostname: `${'a'.repeat(48)}.customer.example` },

@@ -644,7 +644,7 @@ describe('against the emulator', () => {
     expect(await calls(mark)).toEqual([`DELETE custom_hostnames/${id} 200`, `DELETE custom_hostnames/${id} 404`]);
   });
 
-  test('a hostname that already exists in the zone fails the create, saying how to adopt it', async () => {
+  test('a hostname that already exists in the zone fails the create, naming its id to set as adoptId', async () => {
     const zone = await freshZone();
     const existing = await emu.api('POST', `zones/${zone.id}/custom_hostnames`, {
       body: { hostname: 'taken.customer.net', ssl: { method: 'txt', type: 'dv' } },
@@ -653,10 +653,9 @@ describe('against the emulator', () => {
     const mark = emu.mark();
     const failure = create(inputs({ zoneId: zone.id, hostname: 'taken.customer.net' }));
     await expect(failure).rejects.toThrow(
-      `custom hostname "taken.customer.net" already exists in zone ${zone.id} (as custom hostname ${existingId}) and this stack does not manage it. ` +
-        `pulumi import is not available for dynamic resources, so either delete the existing one (DELETE zones/${zone.id}/custom_hostnames/${existingId}) ` +
-        `and run pulumi up again, or read it without managing it: CustomHostname.get("<name>", "${existingId}", { zoneId: "${zone.id}" }) in place of this resource. ` +
-        '(create custom hostname (POST',
+      `custom hostname "taken.customer.net" already exists in zone ${zone.id} as custom hostname ${existingId}, which this stack does not manage. ` +
+        `To take it over as it is (it keeps its ownership token and status, and nothing is created), set adoptId: "${existingId}" ` +
+        "in this CustomHostname's arguments and run pulumi up again. (create custom hostname (POST",
     );
     await expect(failure).rejects.toThrow(/HTTP 409: \[1406\]/);
     expect(await calls(mark)).toEqual([

@@ -136,6 +136,27 @@ describe('against the emulator', () => {
     expect(await liveEnabled(zone)).toBe(true);
   });
 
+  test('create of the value the zone has already takes the setting over with one GET and no write', async () => {
+    const zone = await newZone();
+    await setEnabled(zone, true);
+    const before = (await emu.api('GET', `zones/${zone}/page_security`)).body.result;
+    const mark = emu.mark();
+    const created = await provider.create({ zoneId: zone, enabled: true });
+    expect(await calls(mark)).toEqual([`GET ${settingsPath(zone)} 200`]);
+    expect(created).toEqual({
+      id: zone,
+      outs: {
+        zoneId: zone,
+        enabled: true,
+        updatedAt: before.updated_at,
+        useVendorReportingEndpoint: true,
+        useConnectionUrlPath: false,
+        enabledBeforeCreate: true,
+      },
+    });
+    expect((await emu.api('GET', `zones/${zone}/page_security`)).body.result).toEqual(before);
+  });
+
   test('read makes one GET; a change made through the API shows as drift', async () => {
     const zone = await newZone();
     const { id, outs } = await provider.create({ zoneId: zone, enabled: true });
