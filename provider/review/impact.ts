@@ -1,0 +1,420 @@
+import { cspAllowsScript, formatCspSource, parseCspValue, type CspDirective, type CspSource } from '../../rules/csp';
+import { parsePolicyExpression } from '../../rules/expression';
+import { isMalicious } from '../helpers/read';
+
+/**
+ * The impact of a CSP policy on the scripts page security detected (issue 9, item 1): which of
+ * them the policy would block or report, which it newly blocks or newly allows compared with the
+ * live policy it replaces, which malicious ones it allows, which of its sources allow nothing that
+ * was detected. Pure: it judges what it is given, with the allow semantics of spec 2.6
+ * (`cspAllowsScript`) and the malicious rule of spec 1.2 (`isMalicious`); reading the service is
+ * `./plan.ts`'s job.
+ *
+ * Scripts are judged on the pages they were seen on, which are pages of the policy's host (its
+ * expression's `http.host`): `'self'` and scheme-less sources are relative to the page. Memory
+ * does not grow with the number of scripts: counts are exact, and each list keeps only its
+ * {@link DEFAULT_SAMPLE_SIZE} most recently seen scripts.
+ */
+
+/** Scripts kept per list when not told otherwise: the most recently seen ones. */
+export const DEFAULT_SAMPLE_SIZE = 20;
+
+/** A CSP policy as the review reads it: as the stack declares it, or as the service holds it. */
+export interface PolicyText {
+  /** Spec 2.6: `allow` blocks what the value does not allow, `log` reports it. */
+  action: string;
+  /** A disabled policy neither blocks nor reports anything. */
+  enabled: boolean;
+  /** `http.host eq "<hostname>"`. */
+  expression: string;
+  /** The CSP directives. */
+  value: string;
+}
+
+/** A detected script as the review uses it (spec 2.3). */
+export interface SeenScript {
+  id: string;
+  url: string;
+  /** Spec 3: `active` or `infrequent`. */
+  status: string;
+  /** `first_page_url` of the lists. */
+  firstPageUrl: string;
+  /** `page_urls` of the single GET, when it was read: every page the script was seen on. */
+  pageUrls?: readonly string[];
+  lastSeenAt: string;
+  /** Absent on plans without scores (then it is not malicious). */
+  jsIntegrityScore?: number;
+}
+
+/** What the proposed policy is compared with. */
+export type Baseline =
+  /** The policy the service holds now for this resource (its id is known). */
+  | { kind: 'live'; id: string; policy: PolicyText }
+  /** There is none: the policy is created. */
+  | { kind: 'none' }
+  /** It exists but is not known to the caller; `reason` says why. Nothing "newly" is computed. */
+  | { kind: 'unknown'; reason: string };
+
+/** What an enabled `allow` policy does to a script it does not allow, what a `log` policy does, or nothing (disabled). */
+export type PolicyEffect = 'block' | 'report' | 'none';
+
+/** One script in a list of the report. */
+export interface ScriptLine {
+  url: string;
+  /** The pages the line is about (where it is blocked, reported or allowed), as the service gave them. */
+  pages: string[];
+  /** `true` when the script's `page_urls` were read; `false` when only its first page is known. */
+  allPagesKnown: boolean;
+  lastSeenAt: string;
+  /** Spec 3: `active` or `infrequent`. */
+  status: string;
+  /** Spec 1.2: `js_integrity_score` below 10. */
+  malicious: boolean;
+  jsIntegrityScore?: number;
+  /** Why the team accepts this script here (the policy pack's configuration), when it does. */
+  accepted?: string;
+}
+
+/** A list of scripts: how many there are, and some of them. */
+export interface ScriptSample {
+  count: number;
+  /**
+   * At most the sample size: the scripts that are violations first (in a list where some are),
+   * then the most recently seen, then by URL.
+   */
+  scripts: ScriptLine[];
+}
+
+/** Accepted scripts: the reason a script URL is accepted, or `undefined`. */
+export type Acceptance = (url: string) => string | undefined;
+
+/** Options of {@link PolicyImpactEvaluator}. */
+export interface EvaluatorOptions {
+  /** Scripts kept per list. Default {@link DEFAULT_SAMPLE_SIZE}. */
+  sampleSize?: number;
+  /** Blocked scripts the team accepts: they are listed, and no violation. Default none. */
+  acceptBlocked?: Acceptance;
+  /** Malicious scripts the team accepts being allowed: they are listed, and no violation. Default none. */
+  acceptMalicious?: Acceptance;
+}
+
+/** The live policy the proposal was compared with, as the report shows it. */
+export interface BaselineSummary {
+  id: string;
+  effect: PolicyEffect;
+  hostname: string | undefined;
+  value: string;
+}
+
+/** The impact of one proposed policy. */
+export interface PolicyImpact {
+  /** The host the policy covers, or `undefined` when its expression cannot be read. */
+  hostname: string | undefined;
+  effect: PolicyEffect;
+  /** Why the policy could not be judged (its value or expression cannot be read); the lists are then empty. */
+  problem?: string;
+  /** What it was compared with: a live policy, `none` (created) or `unknown` with the reason. */
+  baseline: BaselineSummary | 'none' | { unknown: string };
+  /** Sources (`<directive> <source>`) in the proposal and not in the baseline; `null` when the baseline is unknown. */
+  sourcesAdded: string[] | null;
+  /** Sources in the baseline and not in the proposal; `null` when the baseline is unknown. */
+  sourcesRemoved: string[] | null;
+  /**
+   * Sources of the directive that governs scripts (`script-src-elem`, `script-src` or
+   * `default-src`) that allow none of the detected scripts: candidates for removal. Only sources
+   * judged by URL count (`'self'`, schemes, hosts); nonces, hashes and other keywords are not.
+   */
+  unusedSources: string[];
+  /** Scripts judged: those detected on the policy's host. */
+  scriptsJudged: number;
+  /** The scripts the policy does not allow: blocked (`block`) or reported (`report`); empty for `none`. */
+  notAllowed: ScriptSample;
+  /** Blocked by the proposal and not by the baseline; `null` when the baseline is unknown. */
+  newlyBlocked: ScriptSample | null;
+  /** Blocked by the baseline and not by the proposal; `null` when the baseline is unknown. */
+  newlyAllowed: ScriptSample | null;
+  /** Malicious scripts (spec 1.2) the proposal allows, whatever its action; empty for `none`. */
+  maliciousAllowed: ScriptSample;
+  /**
+   * The two rules a review enforces, counted exactly: `blocks`, detected scripts an enabled
+   * `allow` policy blocks that are neither malicious (blocking those is what it is for) nor
+   * accepted; `maliciousAllowed`, malicious scripts it allows that are not accepted.
+   */
+  violations: { blocks: number; maliciousAllowed: number };
+  /**
+   * Scripts whose verdict depends on their pages but whose pages were not read (the request plan's
+   * limit on single-script reads): judged on their first page only.
+   */
+  judgedOnFirstPageOnly: number;
+}
+
+/** A policy readied for judging: its host and the directive that governs scripts. */
+interface Judge {
+  effect: PolicyEffect;
+  hostname: string;
+  directives: CspDirective[];
+  /** `script-src-elem`, else `script-src`, else `default-src` (what `cspAllowsScript` applies). */
+  governing: CspDirective | undefined;
+}
+
+function effectOf(policy: PolicyText): PolicyEffect {
+  if (!policy.enabled) return 'none';
+  return policy.action === 'allow' ? 'block' : 'report';
+}
+
+/** The policy as a {@link Judge}, or why it cannot be judged. */
+function judgeOf(policy: PolicyText): Judge | string {
+  const expression = parsePolicyExpression(policy.expression);
+  if (!expression.ok) return `its expression cannot be read: ${expression.error.message}`;
+  const value = parseCspValue(policy.value);
+  if (!value.ok) return `its value cannot be read: ${value.error.message}`;
+  const governing = ['script-src-elem', 'script-src', 'default-src']
+    .map((name) => value.value.find((directive) => directive.name === name))
+    .find((directive) => directive !== undefined);
+  return { effect: effectOf(policy), hostname: expression.value.hostname, directives: value.value, governing };
+}
+
+/** `<directive> <source>` for every source of every directive, canonical. */
+function qualifiedSources(directives: readonly CspDirective[]): Set<string> {
+  return new Set(
+    directives.flatMap((directive) =>
+      directive.sources.map((source) => `${directive.name} ${formatCspSource(source)}`),
+    ),
+  );
+}
+
+/** Sources whose use can be judged from a script's URL. */
+function judgedByUrl(source: CspSource): boolean {
+  return source.kind === 'scheme' || source.kind === 'host' || (source.kind === 'keyword' && source.keyword === 'self');
+}
+
+/** A page as an absolute URL: the API's text, taken as https when it has no scheme. */
+function absolutePage(text: string): URL | undefined {
+  for (const candidate of [text, `https://${text}`]) {
+    try {
+      const url = new URL(candidate);
+      if (url.hostname !== '') return url;
+    } catch {
+      // try the next reading
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The pages `script` is judged on for a policy of `hostname`: its pages on that host (all of
+ * them when read, else the first), or the host's root when none of them is on it.
+ */
+function pagesOn(script: SeenScript, hostname: string): string[] {
+  const pages = (script.pageUrls ?? [script.firstPageUrl])
+    .map(absolutePage)
+    .filter((url): url is URL => url !== undefined && url.hostname === hostname)
+    .map((url) => url.href);
+  return pages.length > 0 ? [...new Set(pages)] : [`https://${hostname}/`];
+}
+
+/** The same page over the other web scheme: a script's page could have been either. */
+function otherScheme(page: string): string {
+  const url = new URL(page);
+  url.protocol = url.protocol === 'https:' ? 'http:' : 'https:';
+  return url.href;
+}
+
+function allows(judge: Judge, url: string, page: string): boolean {
+  return cspAllowsScript(judge.directives, url, page);
+}
+
+interface Ranked {
+  line: ScriptLine;
+  violation: boolean;
+}
+
+/** Keeps `size` scripts, violations first, then the most recently seen; counts them all. */
+class Sample {
+  private count = 0;
+  private readonly kept: Ranked[] = [];
+
+  constructor(private readonly size: number) {}
+
+  add(line: ScriptLine, violation = false): void {
+    this.count += 1;
+    const entry = { line, violation };
+    const at = this.kept.findIndex((kept) => before(entry, kept));
+    if (at < 0) {
+      if (this.kept.length < this.size) this.kept.push(entry);
+      return;
+    }
+    this.kept.splice(at, 0, entry);
+    if (this.kept.length > this.size) this.kept.pop();
+  }
+
+  result(): ScriptSample {
+    return { count: this.count, scripts: this.kept.map((entry) => entry.line) };
+  }
+}
+
+/** Whether `a` is listed before `b`: a violation first, then seen more recently, then by URL. */
+function before(a: Ranked, b: Ranked): boolean {
+  if (a.violation !== b.violation) return a.violation;
+  if (a.line.lastSeenAt !== b.line.lastSeenAt) return a.line.lastSeenAt > b.line.lastSeenAt;
+  return a.line.url < b.line.url;
+}
+
+/**
+ * Judges the scripts of one policy's host, one at a time, against the proposed policy and its
+ * baseline: `add` every script detected on {@link PolicyImpactEvaluator.hostname}, then read
+ * {@link PolicyImpactEvaluator.result}.
+ */
+export class PolicyImpactEvaluator {
+  /** The host whose scripts this policy judges; `undefined` when the policy cannot be read. */
+  readonly hostname: string | undefined;
+  private readonly proposed: Judge | undefined;
+  private readonly problem: string | undefined;
+  private readonly baselineJudge: Judge | undefined;
+  private readonly baselineSummary: PolicyImpact['baseline'];
+  private readonly sourcesAdded: string[] | null;
+  private readonly sourcesRemoved: string[] | null;
+  /** Sources judged by URL not seen allowing a script yet, by their canonical text. */
+  private readonly unused = new Map<string, CspSource>();
+  private judged = 0;
+  private firstPageOnly = 0;
+  private readonly notAllowed: Sample;
+  private readonly newlyBlocked: Sample | undefined;
+  private readonly newlyAllowed: Sample | undefined;
+  private readonly maliciousAllowed: Sample;
+  private readonly violations = { blocks: 0, maliciousAllowed: 0 };
+  private readonly acceptBlocked: Acceptance;
+  private readonly acceptMalicious: Acceptance;
+
+  /**
+   * @param proposed - the policy as the change would leave it.
+   * @param baseline - what it replaces.
+   */
+  constructor(proposed: PolicyText, baseline: Baseline, options: EvaluatorOptions = {}) {
+    const sampleSize = options.sampleSize ?? DEFAULT_SAMPLE_SIZE;
+    this.acceptBlocked = options.acceptBlocked ?? (() => undefined);
+    this.acceptMalicious = options.acceptMalicious ?? (() => undefined);
+    const judge = judgeOf(proposed);
+    this.proposed = typeof judge === 'string' ? undefined : judge;
+    this.problem = typeof judge === 'string' ? judge : undefined;
+    this.hostname = this.proposed?.hostname;
+    this.notAllowed = new Sample(sampleSize);
+    this.maliciousAllowed = new Sample(sampleSize);
+
+    let baselineDirectives: CspDirective[] | undefined;
+    if (baseline.kind === 'live') {
+      const live = judgeOf(baseline.policy);
+      this.baselineJudge = typeof live === 'string' ? undefined : live;
+      baselineDirectives = this.baselineJudge?.directives;
+      this.baselineSummary =
+        typeof live === 'string'
+          ? { unknown: `the live policy ${baseline.id} cannot be judged: ${live}` }
+          : { id: baseline.id, effect: live.effect, hostname: live.hostname, value: baseline.policy.value };
+    } else if (baseline.kind === 'none') {
+      baselineDirectives = [];
+      this.baselineSummary = 'none';
+    } else {
+      this.baselineSummary = { unknown: baseline.reason };
+    }
+
+    if (baselineDirectives !== undefined && this.proposed !== undefined) {
+      const now = qualifiedSources(this.proposed.directives);
+      const before = qualifiedSources(baselineDirectives);
+      this.sourcesAdded = [...now].filter((source) => !before.has(source)).sort();
+      this.sourcesRemoved = [...before].filter((source) => !now.has(source)).sort();
+      this.newlyBlocked = new Sample(sampleSize);
+      this.newlyAllowed = new Sample(sampleSize);
+    } else {
+      this.sourcesAdded = null;
+      this.sourcesRemoved = null;
+    }
+    for (const source of this.proposed?.governing?.sources ?? []) {
+      if (judgedByUrl(source)) this.unused.set(formatCspSource(source), source);
+    }
+  }
+
+  /**
+   * Whether the verdict on `script` could change with the page it is judged on, so that its
+   * pages should be read (a single-script GET) before it is added: its pages are not known yet
+   * and the proposal or the baseline judges it differently on an http and an https page of the
+   * host (`'self'` and scheme-less sources depend on the page's scheme).
+   */
+  dependsOnPages(script: SeenScript): boolean {
+    if (this.proposed === undefined || script.pageUrls !== undefined) return false;
+    const [page] = pagesOn(script, this.proposed.hostname);
+    const twin = otherScheme(page!);
+    return [this.proposed, this.baselineJudge].some(
+      (judge) => judge !== undefined && allows(judge, script.url, page!) !== allows(judge, script.url, twin),
+    );
+  }
+
+  /** Judges one script detected on the policy's host. */
+  add(script: SeenScript): void {
+    const judge = this.proposed;
+    if (judge === undefined) return;
+    this.judged += 1;
+    if (this.dependsOnPages(script)) this.firstPageOnly += 1;
+    const pages = pagesOn(script, judge.hostname);
+    const allowedOn = pages.filter((page) => allows(judge, script.url, page));
+    const refusedOn = pages.filter((page) => !allowedOn.includes(page));
+    const malicious = isMalicious({ js_integrity_score: script.jsIntegrityScore });
+    const line = (on: string[], accepted?: string): ScriptLine => ({
+      url: script.url,
+      pages: on,
+      allPagesKnown: script.pageUrls !== undefined,
+      lastSeenAt: script.lastSeenAt,
+      status: script.status,
+      malicious,
+      ...(script.jsIntegrityScore !== undefined ? { jsIntegrityScore: script.jsIntegrityScore } : {}),
+      ...(accepted !== undefined ? { accepted } : {}),
+    });
+
+    if (judge.effect !== 'none' && refusedOn.length > 0) {
+      const accepted = judge.effect === 'block' && !malicious ? this.acceptBlocked(script.url) : undefined;
+      const violation = judge.effect === 'block' && !malicious && accepted === undefined;
+      if (violation) this.violations.blocks += 1;
+      this.notAllowed.add(line(refusedOn, accepted), violation);
+    }
+    if (judge.effect !== 'none' && allowedOn.length > 0 && malicious) {
+      const accepted = this.acceptMalicious(script.url);
+      if (accepted === undefined) this.violations.maliciousAllowed += 1;
+      this.maliciousAllowed.add(line(allowedOn, accepted), accepted === undefined);
+    }
+
+    if (this.newlyBlocked !== undefined && this.newlyAllowed !== undefined) {
+      const blocksNow = judge.effect === 'block' && refusedOn.length > 0;
+      const base = this.baselineJudge;
+      const blockedBefore =
+        base !== undefined && base.effect === 'block' && pages.some((page) => !allows(base, script.url, page));
+      if (blocksNow && !blockedBefore) this.newlyBlocked.add(line(refusedOn));
+      if (blockedBefore && !blocksNow) this.newlyAllowed.add(line(pages));
+    }
+
+    if (allowedOn.length > 0) {
+      for (const [text, source] of this.unused) {
+        const alone: CspDirective[] = [{ name: judge.governing!.name, sources: [source] }];
+        if (allowedOn.some((page) => cspAllowsScript(alone, script.url, page))) this.unused.delete(text);
+      }
+    }
+  }
+
+  /** The impact of the policy on every script added so far. */
+  result(): PolicyImpact {
+    return {
+      hostname: this.hostname,
+      effect: this.proposed?.effect ?? 'none',
+      ...(this.problem !== undefined ? { problem: this.problem } : {}),
+      baseline: this.baselineSummary,
+      sourcesAdded: this.sourcesAdded,
+      sourcesRemoved: this.sourcesRemoved,
+      unusedSources: [...this.unused.keys()],
+      scriptsJudged: this.judged,
+      notAllowed: this.notAllowed.result(),
+      newlyBlocked: this.newlyBlocked?.result() ?? null,
+      newlyAllowed: this.newlyAllowed?.result() ?? null,
+      maliciousAllowed: this.maliciousAllowed.result(),
+      violations: { ...this.violations },
+      judgedOnFirstPageOnly: this.firstPageOnly,
+    };
+  }
+}

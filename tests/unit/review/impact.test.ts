@@ -1,0 +1,312 @@
+import {
+  PolicyImpactEvaluator,
+  type Baseline,
+  type PolicyText,
+  type ScriptLine,
+  type SeenScript,
+} from '../../../provider/review/impact';
+
+/**
+ * The impact evaluator (issue 9, item 1) on a fixed set of scripts detected on checkout pages:
+ * every kind of CSP source, active and infrequent scripts, the malicious rule at 9, 10 and 11,
+ * and the comparison with the live policy. Expectations are exact.
+ */
+
+const HOST = 'checkout.example.com';
+const PAGE = `https://${HOST}/pay`;
+
+function script(
+  url: string,
+  lastSeenAt: string,
+  extra: Partial<SeenScript> = {},
+): SeenScript & { jsIntegrityScore?: number } {
+  return { id: url, url, status: 'active', firstPageUrl: PAGE, lastSeenAt, jsIntegrityScore: 50, ...extra };
+}
+
+const FIRST_PARTY = script(`https://${HOST}/js/payment.js`, '2026-11-20T10:00:00.000Z');
+const STRIPE = script('https://js.stripe.com/v3/fingerprinted/js/elements.js', '2026-11-20T09:00:00.000Z');
+const STRIPE_NETWORK = script('https://m.stripe.network/inner.js', '2026-11-20T08:00:00.000Z');
+const ON_PORT = script('https://cdn.example.net:8443/widget.js', '2026-11-19T12:00:00.000Z', { status: 'infrequent' });
+const OVER_HTTP = script('http://legacy.example.org/old.js', '2026-11-18T12:00:00.000Z');
+const RECAPTCHA = script('https://www.google.com/recaptcha/api.js', '2026-11-20T07:00:00.000Z');
+/** The malicious rule's edge (spec 1.2, 8): below 10 is malicious, 10 and 11 are not. */
+const SCORE_9 = script('https://score9.example.info/a.js', '2026-11-17T00:00:00.000Z', { jsIntegrityScore: 9 });
+const SCORE_10 = script('https://score10.example.info/a.js', '2026-11-16T00:00:00.000Z', { jsIntegrityScore: 10 });
+const SCORE_11 = script('https://score11.example.info/a.js', '2026-11-15T00:00:00.000Z', { jsIntegrityScore: 11 });
+
+/** Most recently seen first. */
+const ALL = [FIRST_PARTY, STRIPE, STRIPE_NETWORK, RECAPTCHA, ON_PORT, OVER_HTTP, SCORE_9, SCORE_10, SCORE_11];
+
+function policy(value: string, action = 'allow', enabled = true, host = HOST): PolicyText {
+  return { action, enabled, expression: `http.host eq "${host}"`, value };
+}
+
+function evaluate(proposed: PolicyText, baseline: Baseline = { kind: 'none' }, scripts = ALL, size?: number) {
+  const evaluator = new PolicyImpactEvaluator(proposed, baseline, size === undefined ? {} : { sampleSize: size });
+  for (const s of scripts) evaluator.add(s);
+  return evaluator.result();
+}
+
+const urls = (lines: ScriptLine[]) => lines.map((line) => line.url);
+/**
+ * The scripts an allow policy blocks when it allows `allowed`, in the order they are listed: the
+ * violations (blocked and not malicious) first, then the malicious one, each most recently seen first.
+ */
+const except = (...allowed: SeenScript[]) => {
+  const blocked = ALL.filter((s) => !allowed.includes(s));
+  return [...blocked.filter((s) => s !== SCORE_9), ...blocked.filter((s) => s === SCORE_9)].map((s) => s.url);
+};
+
+describe('each kind of source allows exactly its scripts (an allow policy blocks the rest)', () => {
+  test.each<[string, string, SeenScript[]]>([
+    ['a bare host: that host only', 'js.stripe.com', [STRIPE]],
+    ['a wildcard host: its subdomains', '*.stripe.network', [STRIPE_NETWORK]],
+    [
+      'a scheme: every script over it, on any port',
+      'https:',
+      [FIRST_PARTY, STRIPE, STRIPE_NETWORK, RECAPTCHA, ON_PORT, SCORE_9, SCORE_10, SCORE_11],
+    ],
+    ['a port: that host on that port', 'cdn.example.net:8443', [ON_PORT]],
+    ['a path prefix: the scripts under it', 'https://js.stripe.com/v3/', [STRIPE]],
+    ['a full URL: that script', 'https://www.google.com/recaptcha/api.js', [RECAPTCHA]],
+    ["'self': the policy's host, over the page's scheme", "'self'", [FIRST_PARTY]],
+    ["'none': nothing", "'none'", []],
+    ['a nonce: no script by its URL', "'nonce-r4nd0m'", []],
+    ['a hash: no script by its URL', "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='", []],
+  ])('%s', (_kind, source, allowed) => {
+    const impact = evaluate(policy(`script-src ${source}`));
+    expect(impact.effect).toBe('block');
+    expect(impact.scriptsJudged).toBe(ALL.length);
+    expect(urls(impact.notAllowed.scripts)).toEqual(except(...allowed));
+    expect(impact.notAllowed.count).toBe(ALL.length - allowed.length);
+    expect(impact.violations.blocks).toBe(ALL.length - allowed.length - (allowed.includes(SCORE_9) ? 0 : 1));
+    // Every source above allows a detected script, or is not judged by URL at all.
+    expect(impact.unusedSources).toEqual([]);
+  });
+
+  test('a source that allows no detected script is a candidate for removal; nonces and hashes never are', () => {
+    const impact = evaluate(
+      policy("script-src 'self' js.stripe.com cdn.unused.example https: 'nonce-r4nd0m' 'unsafe-inline' ftp:"),
+    );
+    expect(impact.unusedSources).toEqual(['cdn.unused.example', 'ftp:']);
+  });
+
+  test("'self' is judged against the policy's host, not the script's", () => {
+    const onShop = evaluate(policy("script-src 'self'", 'allow', true, 'shop.example.com'), { kind: 'none' }, [
+      { ...FIRST_PARTY, firstPageUrl: 'https://shop.example.com/' },
+    ]);
+    expect(urls(onShop.notAllowed.scripts)).toEqual([FIRST_PARTY.url]);
+  });
+});
+
+describe('the lines', () => {
+  test('name the URL, the pages, when last seen, the status, and the malicious rule at 9, 10 and 11', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [ON_PORT, SCORE_9, SCORE_10, SCORE_11]);
+    const line = (s: SeenScript, malicious: boolean) => ({
+      url: s.url,
+      pages: [PAGE],
+      allPagesKnown: false,
+      lastSeenAt: s.lastSeenAt,
+      status: s.status,
+      malicious,
+      jsIntegrityScore: s.jsIntegrityScore,
+    });
+    // The violations first (blocked and not malicious), then the score-9 script, which the policy
+    // is meant to block.
+    expect(impact.notAllowed).toEqual({
+      count: 4,
+      scripts: [line(ON_PORT, false), line(SCORE_10, false), line(SCORE_11, false), line(SCORE_9, true)],
+    });
+    expect(impact.notAllowed.scripts[0]!.status).toBe('infrequent');
+    expect(impact.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
+    // Blocking a malicious script is what the policy is for: listed as blocked, never as allowed.
+    expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
+  });
+
+  test('a script without a score (a plan without scores) is not malicious', () => {
+    const { jsIntegrityScore: _dropped, ...unscored } = SCORE_9;
+    const impact = evaluate(policy('script-src https:'), { kind: 'none' }, [unscored]);
+    expect(impact.maliciousAllowed.count).toBe(0);
+  });
+
+  test('the lists keep the most recently seen scripts and count them all', () => {
+    const impact = evaluate(policy("script-src 'none'"), { kind: 'none' }, ALL, 3);
+    expect(impact.notAllowed.count).toBe(ALL.length);
+    expect(urls(impact.notAllowed.scripts)).toEqual([FIRST_PARTY.url, STRIPE.url, STRIPE_NETWORK.url]);
+  });
+});
+
+describe('malicious scripts allowed', () => {
+  test.each<[string, string, string[]]>([
+    ['an allow policy that allows the score-9 script', 'script-src https:', [SCORE_9.url]],
+    ['a log policy too, whatever its action', 'script-src https:', [SCORE_9.url]],
+    ['none when the score-9 script is not allowed', "script-src 'self' https://score10.example.info/a.js", []],
+  ])('%s', (rule, value, expected) => {
+    const impact = evaluate(policy(value, rule.includes('log') ? 'log' : 'allow'));
+    expect(urls(impact.maliciousAllowed.scripts)).toEqual(expected);
+    expect(impact.maliciousAllowed.count).toBe(expected.length);
+    expect(impact.violations.maliciousAllowed).toBe(expected.length);
+  });
+});
+
+describe('accepted scripts', () => {
+  test('a blocked script the team accepts is listed with its reason, and is no violation', () => {
+    const evaluator = new PolicyImpactEvaluator(
+      policy("script-src 'self'"),
+      { kind: 'none' },
+      {
+        acceptBlocked: (url) =>
+          url.startsWith('https://js.stripe.com/') ? 'Stripe moved to the payment iframe' : undefined,
+      },
+    );
+    for (const s of [FIRST_PARTY, STRIPE, RECAPTCHA]) evaluator.add(s);
+    const impact = evaluator.result();
+    expect(impact.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
+    expect(impact.notAllowed.scripts.map((l) => [l.url, l.accepted])).toEqual([
+      [RECAPTCHA.url, undefined],
+      [STRIPE.url, 'Stripe moved to the payment iframe'],
+    ]);
+  });
+
+  test('a malicious script the team accepts being allowed is listed with its reason, and is no violation', () => {
+    const evaluator = new PolicyImpactEvaluator(
+      policy('script-src https:'),
+      { kind: 'none' },
+      {
+        acceptMalicious: (url) => (url === SCORE_9.url ? 'our own script, scored low by mistake' : undefined),
+      },
+    );
+    evaluator.add(SCORE_9);
+    const impact = evaluator.result();
+    expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    expect(impact.maliciousAllowed.scripts.map((l) => l.accepted)).toEqual(['our own script, scored low by mistake']);
+  });
+});
+
+describe('the action', () => {
+  test('a log policy reports what it does not allow', () => {
+    const impact = evaluate(policy('script-src js.stripe.com', 'log'));
+    expect(impact.effect).toBe('report');
+    // Nothing is a violation, so the list is simply the most recently seen first.
+    expect(urls(impact.notAllowed.scripts)).toEqual(ALL.filter((s) => s !== STRIPE).map((s) => s.url));
+    expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+  });
+
+  test('a disabled policy blocks, reports and allows nothing', () => {
+    const impact = evaluate(policy('script-src https:', 'allow', false));
+    expect(impact.effect).toBe('none');
+    expect(impact.notAllowed).toEqual({ count: 0, scripts: [] });
+    expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
+  });
+});
+
+describe('compared with the live policy', () => {
+  const live = (value: string, action = 'allow', enabled = true): Baseline => ({
+    kind: 'live',
+    id: 'a'.repeat(32),
+    policy: policy(value, action, enabled),
+  });
+
+  test('dropping a source newly blocks its scripts, and the change is given as sources', () => {
+    const impact = evaluate(
+      policy("script-src 'self' https://www.google.com/recaptcha/api.js"),
+      live("script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js"),
+      [FIRST_PARTY, STRIPE, RECAPTCHA],
+    );
+    expect(impact.baseline).toEqual({
+      id: 'a'.repeat(32),
+      effect: 'block',
+      hostname: HOST,
+      value: "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js",
+    });
+    expect(impact.sourcesAdded).toEqual([]);
+    expect(impact.sourcesRemoved).toEqual(['script-src js.stripe.com']);
+    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+    expect(impact.newlyAllowed).toEqual({ count: 0, scripts: [] });
+  });
+
+  test('a narrower source that still allows every detected script blocks nothing new', () => {
+    const impact = evaluate(
+      policy("script-src 'self' https://js.stripe.com/v3/"),
+      live("script-src 'self' js.stripe.com"),
+      [FIRST_PARTY, STRIPE],
+    );
+    expect(impact.sourcesAdded).toEqual(['script-src https://js.stripe.com/v3/']);
+    expect(impact.sourcesRemoved).toEqual(['script-src js.stripe.com']);
+    expect(impact.newlyBlocked).toEqual({ count: 0, scripts: [] });
+    expect(impact.notAllowed.count).toBe(0);
+  });
+
+  test('turning an allow policy into a log policy newly allows what it blocked', () => {
+    const impact = evaluate(policy("script-src 'self'", 'log'), live("script-src 'self'"), [FIRST_PARTY, STRIPE]);
+    expect(urls(impact.newlyAllowed!.scripts)).toEqual([STRIPE.url]);
+    expect(impact.newlyBlocked).toEqual({ count: 0, scripts: [] });
+  });
+
+  test('a created policy newly blocks everything it blocks, and every source is added', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [FIRST_PARTY, STRIPE]);
+    expect(impact.baseline).toBe('none');
+    expect(impact.sourcesAdded).toEqual(["script-src 'self'"]);
+    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+  });
+
+  test('an unknown baseline computes nothing "newly" and says why', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'unknown', reason: 'no previous state' }, [STRIPE]);
+    expect(impact.baseline).toEqual({ unknown: 'no previous state' });
+    expect(impact.sourcesAdded).toBeNull();
+    expect(impact.newlyBlocked).toBeNull();
+    expect(impact.newlyAllowed).toBeNull();
+    expect(urls(impact.notAllowed.scripts)).toEqual([STRIPE.url]);
+  });
+});
+
+describe('pages', () => {
+  test("a 'self' verdict depends on the page's scheme, so the script's pages are worth reading", () => {
+    const evaluator = new PolicyImpactEvaluator(policy("script-src 'self' js.stripe.com"), { kind: 'none' });
+    expect(evaluator.dependsOnPages(FIRST_PARTY)).toBe(true);
+    expect(evaluator.dependsOnPages(STRIPE)).toBe(false);
+    expect(evaluator.dependsOnPages({ ...FIRST_PARTY, pageUrls: [PAGE] })).toBe(false);
+  });
+
+  test('with its pages read, a script is judged on each page of the host, and blocked where it is refused', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [
+      {
+        ...FIRST_PARTY,
+        pageUrls: [PAGE, `http://${HOST}/legacy-pay`, 'https://www.example.com/'],
+      },
+    ]);
+    expect(impact.notAllowed.scripts).toEqual([
+      expect.objectContaining({ url: FIRST_PARTY.url, pages: [`http://${HOST}/legacy-pay`], allPagesKnown: true }),
+    ]);
+    expect(impact.judgedOnFirstPageOnly).toBe(0);
+  });
+
+  test('without them, it is judged on its first page and counted as such', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [FIRST_PARTY]);
+    expect(impact.notAllowed.count).toBe(0);
+    expect(impact.judgedOnFirstPageOnly).toBe(1);
+  });
+
+  test('a page without a scheme is read as https', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [
+      { ...FIRST_PARTY, firstPageUrl: `${HOST}/pay` },
+    ]);
+    expect(impact.notAllowed.count).toBe(0);
+  });
+});
+
+describe('a policy that cannot be read', () => {
+  test('is not judged, and says why', () => {
+    const impact = evaluate({
+      action: 'allow',
+      enabled: true,
+      expression: 'http.host eq "x.example"',
+      value: 'script-src self',
+    });
+    expect(impact.problem).toBe(
+      `its value cannot be read: invalid source "self" at position 11: keywords, nonces and hashes must be in single quotes (write 'self')`,
+    );
+    expect(impact.scriptsJudged).toBe(0);
+    expect(impact.notAllowed.count).toBe(0);
+  });
+});
