@@ -1,3 +1,4 @@
+import * as command from '@pulumi/command';
 import * as pulumi from '@pulumi/pulumi';
 import * as edgeguard from 'pulumi-edgeguard';
 
@@ -45,13 +46,36 @@ const checkoutPolicy = new edgeguard.CspPolicy(
   { dependsOn: [pageSecurity] },
 );
 
-// A customer's own hostname served by the zone. It validates once the customer publishes the
-// ownership TXT record given in the outputs.
+// A customer's own hostname served by the zone, from pending to active in one `pulumi up`: the
+// hostname, then the DNS record that proves its ownership (made from the hostname's outputs), then
+// the validation that waits until the hostname is active, certificate included.
 const customerHostname = new edgeguard.CustomHostname('customer-one', {
   zoneId,
   hostname: config.require('customerHostname'),
   ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
 });
+
+// Against the local emulator (whose control API address the demo and the tests put in the
+// environment) a command publishes the record in the emulator's DNS, and removes it on destroy.
+// With a real service, the record belongs in your DNS provider: put its record resource here
+// (README, "The flagship program"); until then the hostname stays pending and the outputs give
+// the record to publish.
+let customerValidation: edgeguard.CustomHostnameValidation | undefined;
+if (edgeguard.emulatorDnsAvailable()) {
+  const ownershipRecord = new command.local.Command(
+    'customer-one-ownership-record',
+    edgeguard.emulatorDnsRecordCommand({
+      name: customerHostname.ownershipRecordName,
+      type: 'TXT',
+      value: customerHostname.ownershipRecordValue,
+    }),
+  );
+  customerValidation = new edgeguard.CustomHostnameValidation(
+    'customer-one-validation',
+    { zoneId, customHostnameId: customerHostname.id },
+    { dependsOn: [ownershipRecord] },
+  );
+}
 
 // Account-level health alerts over every pool, replacing the legacy per-pool e-mails...
 const poolIds = readSettings.apply(async (settings) =>
@@ -87,9 +111,14 @@ export const cspPolicies = {
 };
 export const customHostname = {
   hostname: customerHostname.hostname,
-  status: customerHostname.status,
-  certificateAuthority: customerHostname.certificateAuthorityInUse,
-  ownershipTxtRecord: { name: customerHostname.ownershipRecordName, value: customerHostname.ownershipRecordValue },
+  // The validation's status is the hostname's once it waited; without one, as created.
+  status: customerValidation?.status ?? customerHostname.status,
+  certificateAuthority: customerValidation?.certificateAuthorityInUse ?? customerHostname.certificateAuthorityInUse,
+  ownershipTxtRecord: {
+    name: customerHostname.ownershipRecordName,
+    value: customerHostname.ownershipRecordValue,
+    published: customerValidation !== undefined,
+  },
 };
 export const healthNotificationId = poolHealth.notificationId;
 export const poolsCovered = poolHealth.poolIds.apply((ids) => ids.length);

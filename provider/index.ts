@@ -13,6 +13,7 @@ export * from './resources/custom-hostname-validation';
 export * from './resources/health-notification';
 export * from './resources/pool-notification-migration';
 export * from './helpers/read';
+export * from './helpers/emulator-dns';
 export { stackReadSettings } from './helpers/stack-settings';
 export * from './client';
 export {

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
+import { EMULATOR_CONTROL_URL } from '../provider/helpers/emulator-dns';
+import { pulumiHome } from './pulumi-home';
 
 /**
  * `npm run demo`: deploys the flagship program (the root Pulumi project) with the real engine.
@@ -10,7 +12,12 @@ import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/aut
  *   demo world is loaded the first time) and stopped at the end; or, when EDGEGUARD_BASE_URL is
  *   set, against that service with the credentials of the environment.
  * - The stack `demo` lives in a local file backend in `.edgeguard/pulumi`, encrypted with a
- *   passphrase generated on the first run and kept there.
+ *   passphrase generated on the first run and kept there; its PULUMI_HOME there uses the plugin
+ *   cache that scripts/setup-plugins.sh filled (`@pulumi/command`'s plugin).
+ * - Against the emulator, the program gets the emulator's control API address, so that a command
+ *   publishes the custom hostname's ownership record in the emulator's DNS and the hostname
+ *   becomes active in the same `pulumi up`; against a real service it does not, and the hostname
+ *   waits for the record to be published in the user's DNS.
  * Run twice, the second run changes nothing.
  */
 
@@ -43,7 +50,11 @@ async function startEmulator(): Promise<Target> {
   });
   return {
     baseUrl,
-    env: { EDGEGUARD_BASE_URL: baseUrl, EDGEGUARD_API_TOKEN: EMULATOR_TOKEN },
+    env: {
+      EDGEGUARD_BASE_URL: baseUrl,
+      EDGEGUARD_API_TOKEN: EMULATOR_TOKEN,
+      [EMULATOR_CONTROL_URL]: `${new URL(baseUrl).origin}/__emulator`,
+    },
     stop: () => stopChild(child),
   };
 }
@@ -67,12 +78,24 @@ function realService(baseUrl: string): Target {
   return { baseUrl, env: {}, stop: () => Promise.resolve() };
 }
 
-/** A passphrase for the stack's secrets, generated once and kept beside the state. */
+/**
+ * A passphrase for the stack's secrets, generated once and kept beside the state. A new one makes
+ * the salt that the stack file (`Pulumi.demo.yaml`, ignored by git) kept for the old one useless,
+ * and the engine would refuse the passphrase: the salt goes, the rest of the stack file stays.
+ */
 function passphraseFile(): string {
   const file = path.join(STATE, 'pulumi', 'passphrase');
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
+    const stackFile = path.join(ROOT, 'Pulumi.demo.yaml');
+    if (fs.existsSync(stackFile)) {
+      const kept = fs
+        .readFileSync(stackFile, 'utf8')
+        .split('\n')
+        .filter((line) => !line.startsWith('encryptionsalt:'));
+      fs.writeFileSync(stackFile, kept.join('\n'));
+    }
   }
   return file;
 }
@@ -86,7 +109,7 @@ interface FlagshipOutputs {
     hostname: string;
     status: string;
     certificateAuthority: string;
-    ownershipTxtRecord: { name: string; value: string };
+    ownershipTxtRecord: { name: string; value: string; published: boolean };
   };
   healthNotificationId: string;
   poolsCovered: number;
@@ -114,7 +137,9 @@ function describe(outputs: OutputMap): string {
     `  storefront (${policies.storefront.action}: report scripts outside the list): ${policies.storefront.value}`,
     `  checkout   (${policies.checkout.action}: block scripts outside the list): ${policies.checkout.value}`,
     `Custom hostname ${hostname.hostname}: ${hostname.status} (certificate authority ${hostname.certificateAuthority}).`,
-    `  To validate it, the customer publishes TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}".`,
+    hostname.ownershipTxtRecord.published
+      ? `  Its ownership record TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}" was published in the emulator's DNS by the command customer-one-ownership-record, and the validation waited until it was active.`
+      : `  To validate it, publish TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}" in the customer's DNS (README: your DNS provider's record resource in place of the emulator's command).`,
     `Health notification ${healthNotificationId} covers ${poolsCovered} pools.`,
     `Legacy pool e-mails: ${migration.poolsSeen} pools seen, ${migration.poolsCleared} cleared by this run, ${Object.keys(migration.removedEmails ?? {}).length} addresses removed in all.`,
     malicious.length > 0
@@ -122,6 +147,9 @@ function describe(outputs: OutputMap): string {
       : 'No malicious scripts detected.',
   ].join('\n');
 }
+
+/** Whether `pulumi up` ran, whose errors the engine has printed (a failure before it printed nothing). */
+let upRan = false;
 
 async function main(): Promise<void> {
   const external = process.env.EDGEGUARD_BASE_URL;
@@ -141,7 +169,7 @@ async function main(): Promise<void> {
           ...target.env,
           PULUMI_BACKEND_URL: `file://${backend}`,
           PULUMI_CONFIG_PASSPHRASE_FILE: passphraseFile(),
-          PULUMI_HOME: path.join(STATE, 'pulumi', 'home'),
+          PULUMI_HOME: pulumiHome(ROOT, path.join(STATE, 'pulumi', 'home')),
           PULUMI_SKIP_UPDATE_CHECK: 'true',
           PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
         },
@@ -150,6 +178,7 @@ async function main(): Promise<void> {
     console.log('Running pulumi up on the flagship program (stack "demo")...\n');
     // The engine's own listing of the outputs is left out: the account below gives them, and after a
     // failed update the engine would list the previous run's outputs as if they were this one's.
+    upRan = true;
     const result = await stack.up({ onOutput: (text) => process.stdout.write(text), suppressOutputs: true });
     const changes = Object.entries(result.summary.resourceChanges ?? {}).filter(([kind]) => kind !== 'same');
     console.log(
@@ -165,7 +194,7 @@ main().catch((error: unknown) => {
   // A failed `pulumi up` has printed its errors above already, one per failing resource or
   // program step; its CommandError repeats the engine's whole output, so it is not printed again.
   console.error(
-    error instanceof CommandError
+    error instanceof CommandError && upRan
       ? '\ndemo: pulumi up failed; its errors are above.'
       : `demo: ${(error as Error).message}`,
   );

@@ -6,8 +6,10 @@ export interface CustomHostnameValidationArgs {
   /** The zone of the hostname: its 32-character hexadecimal id. Required; a change replaces the validation. */
   zoneId: pulumi.Input<string>;
   /**
-   * The hostname to wait for: a {@link CustomHostname}'s `customHostnameId` (32 hexadecimal
-   * characters). Required; a change replaces the validation.
+   * The hostname to wait for (32 hexadecimal characters): pass the {@link CustomHostname}'s `id`,
+   * the same value as its `customHostnameId` output, because a preview keeps the id of a hostname
+   * that only updates, while its outputs are not known until it has updated (and an unknown
+   * hostname id here would show as a replacement). Required; a change replaces the validation.
    */
   customHostnameId: pulumi.Input<string>;
   /**

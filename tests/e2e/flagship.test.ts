@@ -6,11 +6,15 @@ import { DEMO, demoSeed } from '../../emulator/seed/demo';
 
 /**
  * The root project (the flagship program) through the real engine. The tests share one stack and
- * run in order: create, outputs, drift, bad input, credentials, destroy; then a second stack whose
- * token is a secret stack configuration.
+ * run in order: create (the custom hostname active in the same up, its ownership record published
+ * by the command), outputs, drift (a hostname that moved revalidated with one PATCH), bad input,
+ * credentials, destroy; then a second stack whose token is a secret stack configuration and that
+ * plays a real service (no emulator DNS for the command).
  */
 
 const TOKEN = 'e2e-flagship-token-3f9a27c1';
+/** The emulator's control API token: it reaches the command through the environment, never the state. */
+const ADMIN_TOKEN = 'e2e-flagship-admin-token-51c0d8e3';
 const ZONE = DEMO.zoneId;
 const ACCOUNT = DEMO.accountId;
 const HOSTNAME = 'shop.customer-one.example';
@@ -54,6 +58,15 @@ async function publishDns(records: Array<{ type: string; name?: string; value: s
   expect(reply.status).toBe(200);
 }
 
+/** What the emulator's DNS holds, as `TYPE name value` lines, sorted. */
+async function dnsRecords(on: TestEmulator = emu): Promise<string[]> {
+  const reply = await on.control('GET', 'dns');
+  expect(reply.status).toBe(200);
+  return (reply.body.result as Array<{ records: Array<{ type: string; name: string; value: string }> }>)
+    .flatMap((entry) => entry.records.map((r) => `${r.type} ${r.name} ${r.value}`))
+    .sort();
+}
+
 /** `METHOD path` of the writes after `mark`, the path below `/client/v4/`, sorted. */
 async function writes(mark: number, on: TestEmulator = emu): Promise<string[]> {
   const query = (q: Record<string, unknown>) =>
@@ -88,7 +101,7 @@ function filesUnder(dir: string): string[] {
  * The token must appear nowhere the engine keeps or prints things: the state, everything printed,
  * the stack's settings file, and every file of its backend (history, backups) and home.
  */
-function expectNoCredential(of: EngineStack, token: string): void {
+function expectNoCredential(of: EngineStack, ...tokens: string[]): void {
   const places: Array<[string, string | Buffer]> = [
     ['state', of.stateText()],
     ['engine output', of.output.join('')],
@@ -100,11 +113,12 @@ function expectNoCredential(of: EngineStack, token: string): void {
   const kept = ['backend', 'home'].flatMap((kind) => filesUnder(path.join(REPO, '.edgeguard', 'e2e', `${kind}-${id}`)));
   expect(kept.length).toBeGreaterThan(2);
   for (const file of kept) places.push([file, fs.readFileSync(file)]);
-  expect(places.filter(([, text]) => text.includes(token)).map(([where]) => where)).toEqual([]);
+  for (const token of tokens)
+    expect(places.filter(([, text]) => text.includes(token)).map(([where]) => where)).toEqual([]);
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
+  emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN], adminToken: ADMIN_TOKEN });
   enabledBefore = (await ok('GET', `zones/${ZONE}/page_security`)).enabled;
   engine = await engineStack({ projectDir: REPO, inPlace: true, emu, token: TOKEN });
 }, 60_000);
@@ -113,14 +127,38 @@ afterAll(async () => {
   await emu?.close();
 });
 
-test('preview shows the creates, up succeeds, and a second preview shows no changes', async () => {
+test('preview shows the creates; up makes the custom hostname active with its record published; a second preview shows no changes', async () => {
   const preview = await engine.preview();
-  expect(preview.changeSummary).toEqual({ create: 7 });
+  expect(preview.changeSummary).toEqual({ create: 9 });
+  const mark = emu.mark();
   const up = await engine.up();
   expect(up.summary.result).toBe('succeeded');
-  expect(up.summary.resourceChanges).toEqual({ create: 7 });
+  expect(up.summary.resourceChanges).toEqual({ create: 9 });
+
+  // The chain in one up: the hostname (pending when created), the command that published its
+  // ownership record in the emulator's DNS, then the validation, which found it active.
+  const record = await hostnameRecord();
+  expect({ status: record.status, ssl: record.ssl.status }).toEqual({ status: 'active', ssl: 'active' });
+  const { name, value } = record.ownership_verification;
+  expect(await dnsRecords()).toEqual([`TXT ${name} ${value}`]);
+  expect(up.stdout).toMatch(/command:local:Command customer-one-ownership-record created .*published TXT/);
+  expect(up.stdout).toMatch(/CustomHostnameValidation customer-one-validation created/);
+  expect(stateOutputs('customer-one').status).toBe('pending');
+  expect(stateOutputs('customer-one-validation')).toMatchObject({
+    customHostnameId: record.id,
+    status: 'active',
+    sslStatus: 'active',
+    timeoutSeconds: 600,
+  });
+  const served = (await emu.requests(mark)).map((r) => `${r.method} ${r.path.replace(/^\/client\/v4\//, '')}`);
+  expect(served.indexOf(`GET zones/${ZONE}/custom_hostnames/${record.id}`)).toBeGreaterThan(
+    served.indexOf(`POST zones/${ZONE}/custom_hostnames`),
+  );
+  // The plugin came from the project's plugin cache, not from PATH.
+  expect(up.stdout + up.stderr).not.toContain('from $PATH');
+
   const again = await engine.preview({ expectNoChanges: true });
-  expect(again.changeSummary).toEqual({ same: 7 });
+  expect(again.changeSummary).toEqual({ same: 9 });
 }, 180_000);
 
 test('outputs match what the emulator holds: malicious scripts, pools covered and migrated, the ownership record', async () => {
@@ -147,9 +185,13 @@ test('outputs match what the emulator holds: malicious scripts, pools covered an
   const record = await hostnameRecord();
   expect(out.customHostname).toEqual({
     hostname: HOSTNAME,
-    status: 'pending',
+    status: 'active',
     certificateAuthority: 'google',
-    ownershipTxtRecord: { name: record.ownership_verification.name, value: record.ownership_verification.value },
+    ownershipTxtRecord: {
+      name: record.ownership_verification.name,
+      value: record.ownership_verification.value,
+      published: true,
+    },
   });
   expect(record.ownership_verification.name).toBe(`_edgeguard-custom-hostname.${HOSTNAME}`);
 
@@ -178,17 +220,8 @@ test('outputs match what the emulator holds: malicious scripts, pools covered an
   expect(out.zone).toBe(ZONE);
 }, 60_000);
 
-test('drift made through the API is found by refresh and put back by the next up', async () => {
+test('drift made through the API is found by refresh and put back by the next up; a moved hostname is revalidated with one PATCH', async () => {
   const out = await outputs();
-  const { name: txtName, value: txtValue } = out.customHostname.ownershipTxtRecord;
-  const ownership = { type: 'TXT', name: txtName, value: txtValue };
-
-  // The customer proves ownership; refresh records the hostname as active. pending -> active is
-  // nothing for an up to act on (the provider's diff says so), so the engine counts it unchanged.
-  await publishDns([ownership]);
-  const validated = await engine.refresh();
-  expect(validated.summary.resourceChanges).toEqual({ same: 7 });
-  expect(stateOutputs('customer-one').status).toBe('active');
 
   // Four changes made outside the stack.
   const storefrontId: string = out.cspPolicies.storefront.id;
@@ -211,25 +244,29 @@ test('drift made through the API is found by refresh and put back by the next up
   await ok('PATCH', `accounts/${ACCOUNT}/load_balancers/pools/${firstPool.id}`, {
     notification_email: 'legacy-alerts@example.com',
   });
-  // The customer points the hostname elsewhere (the TXT record goes with the old records).
+  // The customer points the hostname at another provider: the service sees it moved.
   await publishDns([{ type: 'CNAME', value: 'shop.other-cdn.example.net' }]);
   expect((await hostnameRecord()).status).toBe('moved');
 
-  // Refresh finds the four, and writes nothing.
+  // Refresh finds the four, the hostname and its validation among them, and writes nothing.
   let mark = emu.mark();
   const refreshed = await engine.refresh();
-  expect(refreshed.summary.resourceChanges).toEqual({ same: 3, update: 4 });
+  expect(refreshed.summary.resourceChanges).toEqual({ same: 4, update: 5 });
   expect(refreshed.stdout).toMatch(/CspPolicy storefront-scripts-report updated \([\d.]+s\) \[diff: ~value\]/);
   expect(refreshed.stdout).toMatch(/HealthNotification pool-health updated \([\d.]+s\) \[diff: ~newHealth\]/);
   expect(refreshed.stdout).toMatch(/PoolNotificationMigration retire-legacy-pool-emails updated/);
   expect(refreshed.stdout).toMatch(/CustomHostname customer-one updated/);
+  expect(refreshed.stdout).toMatch(/CustomHostnameValidation customer-one-validation updated/);
   expect(await writes(mark)).toEqual([]);
+  expect(stateOutputs('customer-one-validation').status).toBe('moved');
   expect(stateOutputs('storefront-scripts-report').value).toBe("script-src 'self' cdn.attacker.example.net");
   expect(stateOutputs('pool-health').newHealth).toEqual(['Unhealthy']);
   expect(stateOutputs('retire-legacy-pool-emails').poolsWithEmail).toBe(1);
   expect(stateOutputs('customer-one').status).toBe('moved');
+  // The preview cannot know the outputs of the hostname it updates, so the command made from
+  // them shows as replaced; the up below finds them unchanged and leaves the command alone.
   const plan = await engine.preview({ diff: true });
-  expect(plan.changeSummary).toEqual({ same: 3, update: 4 });
+  expect(plan.changeSummary).toEqual({ same: 3, update: 5, replace: 1 });
   expect(plan.stdout).toMatch(
     /~ value\s*: "script-src 'self' cdn\.attacker\.example\.net" => "script-src 'self' www\.googletagmanager\.com/,
   );
@@ -237,13 +274,14 @@ test('drift made through the API is found by refresh and put back by the next up
 
   // The customer points the hostname back into the zone. `moved` stays until an edit restarts
   // validation (spec 3), so only the stack's PATCH can make it active again.
-  await publishDns([ownership, { type: 'CNAME', value: 'customers.example.com' }]);
+  await publishDns([{ type: 'CNAME', value: 'customers.example.com' }]);
   expect((await hostnameRecord()).status).toBe('moved');
 
   mark = emu.mark();
   const up = await engine.up();
-  expect(up.summary.resourceChanges).toEqual({ same: 3, update: 4 });
-  // One write per drifted resource and nothing else.
+  expect(up.summary.resourceChanges).toEqual({ same: 4, update: 5 });
+  // One write per drifted resource and nothing else: the hostname's update restarts validation
+  // (one PATCH), and its validation, updated after it, finds it active and edits nothing.
   expect(await writes(mark)).toEqual(
     [
       `PUT zones/${ZONE}/page_security/policies/${storefrontId} 200`,
@@ -258,6 +296,7 @@ test('drift made through the API is found by refresh and put back by the next up
   expect((await pools()).filter((pool) => pool.notification_email !== '')).toEqual([]);
   expect((await hostnameRecord()).status).toBe('active');
 
+  expect(stateOutputs('customer-one-validation').status).toBe('active');
   const after = await outputs();
   expect(after.customHostname.status).toBe('active');
   expect(after.legacyEmailMigration.poolsCleared).toBe(1);
@@ -287,18 +326,22 @@ test('a hostname over 64 characters fails the preview, naming error 1469 and bra
 
 test('the token is in neither the state, the engine output, the stack file nor the backend and home', async () => {
   // The state still holds every resource here (destroy comes next).
-  expect(JSON.parse(engine.stateText()).checkpoint.latest.resources).toHaveLength(8);
+  // Nine resources and the two default providers (dynamic resources, command).
+  expect(JSON.parse(engine.stateText()).checkpoint.latest.resources).toHaveLength(11);
   expect(engine.output.join('').length).toBeGreaterThan(1000);
-  expectNoCredential(engine, TOKEN);
+  expectNoCredential(engine, TOKEN, ADMIN_TOKEN);
 });
 
-test('destroy leaves nothing of the stack in the emulator, and leaves the pools migrated', async () => {
+test('destroy leaves nothing of the stack in the emulator (the command removes its record), and leaves the pools migrated', async () => {
   const hostnameId = (await hostnameRecord()).id;
   const [alert] = await alertPolicies();
   const [first, second] = await policies();
   const mark = emu.mark();
   const destroyed = await engine.destroy();
-  expect(destroyed.summary.resourceChanges).toEqual({ delete: 7 });
+  expect(destroyed.summary.resourceChanges).toEqual({ delete: 9 });
+  expect(destroyed.stdout).toMatch(
+    /command:local:Command customer-one-ownership-record deleted .*removed the records at/,
+  );
   expect(await writes(mark)).toEqual(
     [
       `DELETE zones/${ZONE}/page_security/policies/${first.id} 200`,
@@ -310,16 +353,18 @@ test('destroy leaves nothing of the stack in the emulator, and leaves the pools 
   );
   expect(await policies()).toEqual([]);
   expect(await customHostnames()).toEqual([]);
+  // What remains in the DNS is the test's own CNAME; the command's TXT record is gone.
+  expect(await dnsRecords()).toEqual(['CNAME shop.customer-one.example customers.example.com']);
   expect(await alertPolicies()).toEqual([]);
   expect(enabledBefore).toBe(false);
   expect((await ok('GET', `zones/${ZONE}/page_security`)).enabled).toBe(enabledBefore);
   const left = await pools();
   expect(left).toHaveLength(60);
   expect(left.filter((pool) => pool.notification_email !== '')).toEqual([]);
-  expectNoCredential(engine, TOKEN);
+  expectNoCredential(engine, TOKEN, ADMIN_TOKEN);
 }, 180_000);
 
-describe('with the token as a secret stack configuration', () => {
+describe('with the token as a secret stack configuration, against a service without the emulator DNS', () => {
   const SECRET_TOKEN = 'e2e-flagship-secret-token-8d41c6e2';
   /** What the environment carries instead: the emulator refuses it, so any use of it would fail. */
   const REFUSED_ENV_TOKEN = 'e2e-refused-env-token-77b0a913';
@@ -332,6 +377,8 @@ describe('with the token as a secret stack configuration', () => {
       projectDir: REPO,
       inPlace: true,
       emu: emu2,
+      // As with a real service: no control API to publish DNS in.
+      emulatorDns: false,
       token: REFUSED_ENV_TOKEN,
       config: { 'edgeguard:apiToken': { value: SECRET_TOKEN, secret: true } },
     });
@@ -341,10 +388,13 @@ describe('with the token as a secret stack configuration', () => {
     await emu2?.close();
   });
 
-  test('up uses the configured token for the resources and the read helpers, and never shows it', async () => {
+  test('up uses the configured token for the resources and the read helpers, and never shows it; the hostname waits for its record', async () => {
     const up = await secretStack.up();
+    // No command and no validation: the record is the user's DNS provider's to publish.
     expect(up.summary.resourceChanges).toEqual({ create: 7 });
     const out = await outputs(secretStack);
+    expect(out.customHostname).toMatchObject({ status: 'pending', ownershipTxtRecord: { published: false } });
+    expect(await dnsRecords(emu2)).toEqual([]);
     expect([...out.maliciousScripts].sort()).toEqual([...DEMO_MALICIOUS].sort());
     expect(out.poolsCovered).toBe(60);
     expect(out.legacyEmailMigration.poolsCleared).toBe(60);

@@ -41,14 +41,19 @@ function stateIds(engine: EngineStack): Record<string, string[]> {
 
 /**
  * Exactly the flagship's objects, and the same ones the state records: two CSP policies with the
- * declared values, one custom hostname, one alert policy over every pool, no pool with an e-mail,
- * page security on.
+ * declared values, one custom hostname (active, its ownership record published by the command),
+ * one alert policy over every pool, no pool with an e-mail, page security on.
  */
 async function expectExactlyDeclared(emu: TestEmulator, token: string, engine: EngineStack): Promise<void> {
   const policies = await read<any[]>(emu, token, `zones/${ZONE}/page_security/policies`);
   expect(policies.map((p) => p.value).sort()).toEqual([CHECKOUT_VALUE, STOREFRONT_VALUE].sort());
   const hostnames = await read<any[]>(emu, token, `zones/${ZONE}/custom_hostnames?per_page=100`);
-  expect(hostnames.map((h) => h.hostname)).toEqual([HOSTNAME]);
+  expect(hostnames.map((h) => ({ hostname: h.hostname, status: h.status }))).toEqual([
+    { hostname: HOSTNAME, status: 'active' },
+  ]);
+  expect(await dnsRecords(emu)).toEqual([
+    `TXT ${hostnames[0].ownership_verification.name} ${hostnames[0].ownership_verification.value}`,
+  ]);
   const alerts = await read<any[]>(emu, token, `accounts/${ACCOUNT}/alerting/v3/policies`);
   expect(alerts).toHaveLength(1);
   const pools = await read<any[]>(emu, token, `accounts/${ACCOUNT}/load_balancers/pools`);
@@ -62,15 +67,26 @@ async function expectExactlyDeclared(emu: TestEmulator, token: string, engine: E
     PageSecuritySetting: [ZONE],
     CspPolicy: policies.map((p) => p.id).sort(),
     CustomHostname: [hostnames[0].id],
+    CustomHostnameValidation: [hostnames[0].id],
     HealthNotification: [alerts[0].id],
     PoolNotificationMigration: [ACCOUNT],
   });
 }
 
-/** Nothing of the stack left: no policy, hostname or alert policy; page security back off. */
+/** What the emulator's DNS holds (the control API is never faulted), as `TYPE name value` lines. */
+async function dnsRecords(emu: TestEmulator): Promise<string[]> {
+  const reply = await emu.control('GET', 'dns');
+  expect(reply.status).toBe(200);
+  return (reply.body.result as Array<{ records: Array<{ type: string; name: string; value: string }> }>).flatMap(
+    (entry) => entry.records.map((r) => `${r.type} ${r.name} ${r.value}`),
+  );
+}
+
+/** Nothing of the stack left: no policy, hostname, ownership record or alert policy; page security back off. */
 async function expectNothingLeft(emu: TestEmulator, token: string): Promise<void> {
   expect(await read(emu, token, `zones/${ZONE}/page_security/policies`)).toEqual([]);
   expect(await read(emu, token, `zones/${ZONE}/custom_hostnames`)).toEqual([]);
+  expect(await dnsRecords(emu)).toEqual([]);
   expect(await read(emu, token, `accounts/${ACCOUNT}/alerting/v3/policies`)).toEqual([]);
   expect((await read(emu, token, `zones/${ZONE}/page_security`)).enabled).toBe(false);
 }
@@ -118,7 +134,7 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
   test('up succeeds, and the emulator holds exactly the declared objects', async () => {
     const up = await underFaults('up', 1, () => engine.up());
     expect(up.summary.result).toBe('succeeded');
-    expect(up.summary.resourceChanges).toEqual({ create: 7 });
+    expect(up.summary.resourceChanges).toEqual({ create: 9 });
     await expectExactlyDeclared(emu, TOKEN, engine);
     // The faults really hit this run.
     const hit = figures.at(-1)!;
@@ -130,11 +146,11 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
     'cycle %i: destroy under the same faults leaves nothing behind, and up again makes exactly the declared objects',
     async (cycle) => {
       const destroyed = await underFaults(`destroy ${cycle}`, 10 * cycle + 1, () => engine.destroy());
-      expect(destroyed.summary.resourceChanges).toEqual({ delete: 7 });
+      expect(destroyed.summary.resourceChanges).toEqual({ delete: 9 });
       await expectNothingLeft(emu, TOKEN);
 
       const up = await underFaults(`up ${cycle + 1}`, 10 * cycle + 2, () => engine.up());
-      expect(up.summary.resourceChanges).toEqual({ create: 7 });
+      expect(up.summary.resourceChanges).toEqual({ create: 9 });
       await expectExactlyDeclared(emu, TOKEN, engine);
     },
     300_000,
@@ -143,7 +159,7 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
   test('with the faults cleared a preview shows no changes; both kinds of fault hit, and no token leaked', async () => {
     const mark = emu.mark();
     const preview = await engine.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 7 });
+    expect(preview.changeSummary).toEqual({ same: 9 });
     expect((await emu.requests(mark)).filter((r) => WRITE_METHODS.has(r.method))).toEqual([]);
 
     // Across the nine operations both kinds of fault hit (the seeds fix the draws; the figures
@@ -213,7 +229,7 @@ describe('a create whose response is lost after the service applied it', () => {
       expect(wasCleared).toBe(true);
     }
     expect(up.summary.result).toBe('succeeded');
-    expect(up.summary.resourceChanges).toEqual({ create: 7 });
+    expect(up.summary.resourceChanges).toEqual({ create: 9 });
     await expectExactlyDeclared(emu, TOKEN, engine);
 
     // One POST per object, and none of them answered: the lost response was recovered by finding
@@ -227,6 +243,6 @@ describe('a create whose response is lost after the service applied it', () => {
     expect(statuses(patterns.cspPolicy)).toContain(null);
 
     const again = await engine.preview({ expectNoChanges: true });
-    expect(again.changeSummary).toEqual({ same: 7 });
+    expect(again.changeSummary).toEqual({ same: 9 });
   }, 300_000);
 });

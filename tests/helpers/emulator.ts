@@ -37,6 +37,8 @@ export interface CallOptions {
 export interface TestEmulator {
   emulator: RunningEmulator;
   baseUrl: string;
+  /** The control API's admin token, when the emulator was started with one (`control` sends it). */
+  adminToken: string | undefined;
   /** Calls the vendor API: `path` is relative to the base address (`zones/<id>/...`). */
   api<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
   /** Calls the control API: `path` is relative to `/__emulator/`. */
@@ -83,15 +85,21 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
   const emulator = await startEmulator({ port: 0, tokens: [TEST_TOKEN], seed: 'none', ...emulatorOptions });
   // `api` speaks with the first token the emulator was given, so tests need not repeat it.
   const auth = { authorization: `Bearer ${emulatorOptions.tokens?.[0] ?? TEST_TOKEN}` };
+  const adminToken = emulatorOptions.adminToken;
+  const controlAuth: Record<string, string> = adminToken !== undefined ? { authorization: `Bearer ${adminToken}` } : {};
   const test: TestEmulator = {
     emulator,
     baseUrl: emulator.baseUrl,
+    adminToken,
     api: (method, path, callOptions = {}) =>
       call(method, `${emulator.baseUrl}/${path}`, { ...callOptions, headers: callOptions.headers ?? auth }),
-    control: (method, path, body) => call(method, `${emulator.controlUrl}/${path}`, body === undefined ? {} : { body }),
+    control: (method, path, body) =>
+      call(method, `${emulator.controlUrl}/${path}`, { headers: controlAuth, ...(body === undefined ? {} : { body }) }),
     requests: async (since = 0) => {
       // A failed read of the log must fail the test: an empty list would pass every "no write happened" check.
-      const reply = await call<LoggedRequest[]>('GET', `${emulator.controlUrl}/requests?since=${since}`);
+      const reply = await call<LoggedRequest[]>('GET', `${emulator.controlUrl}/requests?since=${since}`, {
+        headers: controlAuth,
+      });
       if (reply.status !== 200 || !Array.isArray(reply.body?.result)) {
         throw new Error(`GET /__emulator/requests?since=${since}: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
       }

@@ -12,14 +12,19 @@ import {
   type Stack,
   type UpResult,
 } from '@pulumi/pulumi/automation';
+import { EMULATOR_ADMIN_TOKEN, EMULATOR_CONTROL_URL } from '../../provider/helpers/emulator-dns';
+import { pulumiHome } from '../../scripts/pulumi-home';
 import type { TestEmulator } from './emulator';
 
 /**
  * End-to-end tests drive the real `pulumi` binary (built by scripts/setup-pulumi.sh) through the
  * Automation API, against an emulator the test started. Each stack gets its own file backend and
  * PULUMI_HOME under `.edgeguard/e2e/` (inside the repository, so programs resolve
- * `pulumi-edgeguard` and `@pulumi/pulumi` as the root project does), and everything the engine
- * prints is kept so a test can search it (for a leaked credential, say).
+ * `pulumi-edgeguard` and `@pulumi/pulumi` as the root project does), whose plugins are the
+ * project's plugin cache (scripts/pulumi-home.ts), and everything the engine prints is kept so a
+ * test can search it (for a leaked credential, say). Programs get the emulator's control API
+ * address (and admin token) in the environment, so that DNS records can be published there
+ * (provider/helpers/emulator-dns.ts), unless `emulatorDns` is false.
  */
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -58,6 +63,8 @@ export interface EngineStackOptions {
   config?: ConfigMap;
   /** Run the project where it is (the root project, whose program must not be edited). */
   inPlace?: boolean;
+  /** Give the programs the emulator's control API, as the demo does; `false` plays a real service. Default `true`. */
+  emulatorDns?: boolean;
   /** The stack's name (a stack export can only be imported into a stack of its own name). Default `e2e-<random>`. */
   stackName?: string;
 }
@@ -84,7 +91,7 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
   const workDir = options.inPlace ? options.projectDir : copyProject(options.projectDir);
   const home = path.join(WORK, `home-${id}`);
   const backend = path.join(WORK, `backend-${id}`);
-  fs.mkdirSync(home, { recursive: true });
+  pulumiHome(REPO, home);
   fs.mkdirSync(backend, { recursive: true });
   const stackName = options.stackName ?? `e2e-${id}`;
   const stack = await LocalWorkspace.createStack(
@@ -99,6 +106,12 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
         PULUMI_HOME: home,
         PULUMI_SKIP_UPDATE_CHECK: 'true',
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+        ...(options.emulatorDns === false
+          ? {}
+          : {
+              [EMULATOR_CONTROL_URL]: options.emu.emulator.controlUrl,
+              ...(options.emu.adminToken !== undefined ? { [EMULATOR_ADMIN_TOKEN]: options.emu.adminToken } : {}),
+            }),
       },
     },
   );
