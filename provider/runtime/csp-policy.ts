@@ -45,8 +45,8 @@ export interface CspPolicyOutputs extends Omit<CspPolicyInputs, 'adoptId'> {
   policyId: string;
 }
 
-/** The live policy as inputs, so that a change made outside the stack shows as drift. */
-function liveInputs(zoneId: string, policy: PageSecurityPolicy): Omit<CspPolicyInputs, 'adoptId'> {
+/** The live policy as inputs, so that a change made outside the stack shows as drift (and `edgeguard-import` declares it). */
+export function liveInputs(zoneId: string, policy: PageSecurityPolicy): Omit<CspPolicyInputs, 'adoptId'> {
   return {
     zoneId,
     description: policy.description,

@@ -144,7 +144,7 @@ function outputs(inputs: CustomHostnameInputs, record: CustomHostname): CustomHo
  * `certificateAuthorityInUse`); a named CA is used as given, so a different one in use was set
  * by someone else.
  */
-function liveInputs(
+export function liveInputs(
   olds: Partial<CustomHostnameOutputs>,
   zoneId: string,
   record: CustomHostname,

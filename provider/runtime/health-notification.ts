@@ -135,6 +135,30 @@ function inputsOf(outputs: HealthNotificationOutputs): HealthNotificationInputs 
   return Object.fromEntries(INPUT_KEYS.map((key) => [key, outputs[key]])) as HealthNotificationInputs;
 }
 
+/** A policy read from the API as inputs, as `edgeguard-import` declares it. */
+export function liveInputs(accountId: string, policy: AlertPolicy): HealthNotificationInputs {
+  return inputsOf(outputsOf(accountId, policy));
+}
+
+/**
+ * Why `policy` can never be a `HealthNotification` as read (another alert type, or filters the
+ * inputs do not declare, which a full update would remove); empty when it can be.
+ */
+export function adoptionConflicts(policy: AlertPolicy): string[] {
+  if (policy.alert_type !== LOAD_BALANCING_HEALTH_ALERT) {
+    return [
+      `it is a policy of alert type ${policy.alert_type}, and a HealthNotification is one of ${LOAD_BALANCING_HEALTH_ALERT}`,
+    ];
+  }
+  const others = Object.keys(policy.filters).filter((key) => !FILTER_KEYS.has(key));
+  return others.length > 0
+    ? [
+        `it has filters a HealthNotification does not declare (${others.join(', ')}), which adopting would remove; ` +
+          `change the policy elsewhere, or leave adoptId out to create a new one`,
+      ]
+    : [];
+}
+
 /** Which inputs differ, as the resource means them, between `olds` (outputs) and `news`. */
 function changedKeys(olds: Partial<HealthNotificationOutputs>, news: HealthNotificationInputs): string[] {
   return INPUT_KEYS.filter((key) => hasUnknown(news[key]) || !sameValue(key, olds[key], news[key]));
@@ -163,20 +187,7 @@ function adoptPolicy(inputs: HealthNotificationInputs, adoptId: string): Promise
     id: adoptId,
     read: () => getAlertPolicy(client, params),
     describe: (policy) => JSON.stringify(policy.name),
-    conflicts: (policy) => {
-      if (policy.alert_type !== LOAD_BALANCING_HEALTH_ALERT) {
-        return [
-          `it is a policy of alert type ${policy.alert_type}, and a HealthNotification is one of ${LOAD_BALANCING_HEALTH_ALERT}`,
-        ];
-      }
-      const others = Object.keys(policy.filters).filter((key) => !FILTER_KEYS.has(key));
-      return others.length > 0
-        ? [
-            `it has filters a HealthNotification does not declare (${others.join(', ')}), which adopting would remove; ` +
-              `change the policy elsewhere, or leave adoptId out to create a new one`,
-          ]
-        : [];
-    },
+    conflicts: adoptionConflicts,
     differences: (policy) => changedKeys(outputsOf(inputs.accountId, policy), inputs),
     write: async () => {
       await updateAlertPolicy(client, { ...params, policy: policyBody(inputs) });

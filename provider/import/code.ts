@@ -1,0 +1,134 @@
+/**
+ * The few shapes of TypeScript that `edgeguard-import` writes (comments, constants, and
+ * `new edgeguard.X("name", { ... })` statements whose values are strings, booleans, lists of
+ * strings and flat objects), laid out exactly as Prettier lays them out with its default options,
+ * so the file a team commits is already formatted and Prettier is not needed to run the tool.
+ * Every string goes through {@link stringLiteral}: nothing read from the service is pasted into
+ * code unescaped.
+ */
+
+/** Prettier's default print width, which the code is laid out for. */
+export const PRINT_WIDTH = 80;
+const INDENT = '  ';
+
+/** A reference to a constant of the program, written as a shorthand property (`zoneId,`). */
+export interface Ref {
+  readonly ref: string;
+}
+
+/** A property value: a string, a boolean, a list of strings, a flat object, or a {@link Ref}. */
+export type Value = string | boolean | readonly string[] | Ref | { readonly [key: string]: string | boolean };
+
+/** U+2028 and U+2029 end a line in JavaScript (and so a `//` comment), but not in JSON. */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+const escapeCode = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * `text` as a string literal, quoted as Prettier quotes it: double quotes unless the text holds
+ * more double than single quotes. Escapes are JSON's (backslashes, control characters, lone
+ * surrogates), which TypeScript reads the same way, and U+2028/U+2029 are escaped too, so that a
+ * literal never spans two lines, even inside a comment.
+ */
+export function stringLiteral(text: string): string {
+  const json = JSON.stringify(text).replace(LINE_SEPARATORS, escapeCode);
+  const doubles = text.split('"').length - 1;
+  const singles = text.split("'").length - 1;
+  if (doubles <= singles) return json;
+  const body = json
+    .slice(1, -1)
+    .replace(/\\(.)|'/g, (match, escaped: string | undefined) =>
+      escaped === undefined ? "\\'" : escaped === '"' ? '"' : match,
+    );
+  return `'${body}'`;
+}
+
+function isRef(value: Value): value is Ref {
+  return typeof value === 'object' && !Array.isArray(value) && 'ref' in value && typeof value.ref === 'string';
+}
+
+function scalar(value: string | boolean): string {
+  return typeof value === 'boolean' ? String(value) : stringLiteral(value);
+}
+
+/** `value` on one line. */
+function flat(value: Exclude<Value, Ref>): string {
+  if (typeof value === 'string' || typeof value === 'boolean') return scalar(value);
+  if (Array.isArray(value)) return `[${(value as readonly string[]).map(stringLiteral).join(', ')}]`;
+  const entries = Object.entries(value as Record<string, string | boolean>);
+  return entries.length === 0 ? '{}' : `{ ${entries.map(([key, item]) => `${key}: ${scalar(item)}`).join(', ')} }`;
+}
+
+/**
+ * Prettier never moves a value to the line after a key this short (its "short key": narrower than
+ * the tab width plus 3), since that would gain almost nothing.
+ */
+const SHORT_KEY = INDENT.length + 3;
+
+/**
+ * The lines of `key: value,` at `depth`: on one line when it fits the print width; otherwise, as
+ * Prettier breaks them, a string on the next line (unless its key is short), a list or an object
+ * one item per line.
+ */
+function property(key: string, value: Value, depth: number): string[] {
+  const indent = INDENT.repeat(depth);
+  if (isRef(value)) return [`${indent}${value.ref === key ? key : `${key}: ${value.ref}`},`];
+  const line = `${indent}${key}: ${flat(value)},`;
+  if (line.length <= PRINT_WIDTH || typeof value === 'boolean') return [line];
+  const inner = INDENT.repeat(depth + 1);
+  if (typeof value === 'string')
+    return key.length < SHORT_KEY ? [line] : [`${indent}${key}:`, `${inner}${flat(value)},`];
+  if (Array.isArray(value)) {
+    const items = value as readonly string[];
+    return [`${indent}${key}: [`, ...items.map((item) => `${inner}${stringLiteral(item)},`), `${indent}],`];
+  }
+  const entries = Object.entries(value as Record<string, string | boolean>);
+  return [`${indent}${key}: {`, ...entries.map(([name, item]) => `${inner}${name}: ${scalar(item)},`), `${indent}},`];
+}
+
+/**
+ * `new edgeguard.<type>("<name>", { ... });` with one property per line. The name must leave the
+ * first line within the print width (a longer one makes Prettier put each argument on its own line).
+ */
+export function newResource(type: string, name: string, properties: ReadonlyArray<readonly [string, Value]>): string[] {
+  const first = `new edgeguard.${type}(${stringLiteral(name)}, {`;
+  if (first.length > PRINT_WIDTH) throw new Error(`resource name too long for one line: ${first}`);
+  return [first, ...properties.flatMap(([key, value]) => property(key, value, 1)), '});'];
+}
+
+/** `const <name> = "<value>";` */
+export function constant(name: string, value: string): string {
+  return `const ${name} = ${stringLiteral(value)};`;
+}
+
+/**
+ * `text` as `//` comment lines: a newline starts a new line, and unless `wrap` is false, words
+ * are wrapped at the print width (a word longer than a line keeps its own line). Any other
+ * character that would end or garble a line is written as its escape, so text read from the
+ * service cannot end the comment.
+ */
+export function comment(text: string, { wrap = true }: { wrap?: boolean } = {}): string[] {
+  const lines: string[] = [];
+  // eslint-disable-next-line no-control-regex -- control characters are what must not reach a comment
+  const safe = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f\u2028\u2029]/g, escapeCode);
+  for (const paragraph of safe.split('\n')) {
+    if (!wrap) {
+      lines.push(paragraph === '' ? '//' : `// ${paragraph}`);
+      continue;
+    }
+    let line = '//';
+    for (const word of paragraph.split(' ').filter((part) => part !== '')) {
+      if (line !== '//' && line.length + 1 + word.length > PRINT_WIDTH) {
+        lines.push(line);
+        line = '//';
+      }
+      line += ` ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Code lines turned into comment lines, to show a declaration that is left out. */
+export function commentedOut(code: readonly string[]): string[] {
+  return code.map((line) => `// ${line}`);
+}
