@@ -2,6 +2,7 @@ import * as net from 'node:net';
 import type * as pulumi from '@pulumi/pulumi';
 import { provider as cspPolicy } from '../../provider/runtime/csp-policy';
 import { provider as customHostname } from '../../provider/runtime/custom-hostname';
+import { provider as customHostnameValidation } from '../../provider/runtime/custom-hostname-validation';
 import { provider as healthNotification } from '../../provider/runtime/health-notification';
 import { provider as pageSecuritySetting } from '../../provider/runtime/page-security-setting';
 import { provider as poolNotificationMigration } from '../../provider/runtime/pool-notification-migration';
@@ -91,10 +92,18 @@ const csp = {
   value: "script-src 'self' js.stripe.com",
 };
 const hostname = { zoneId: Z, hostname: 'shop.customer.example', ssl: { method: 'txt', type: 'dv' } };
+const validation = { zoneId: Z, customHostnameId: 'f'.repeat(32) };
 const notification = { accountId: ACCOUNT_ID, name: 'Pool health', poolIds: [POOL_ID] };
 const migration = { accountId: ACCOUNT_ID };
 
-const RUNTIMES = { cspPolicy, customHostname, healthNotification, pageSecuritySetting, poolNotificationMigration };
+const RUNTIMES = {
+  cspPolicy,
+  customHostname,
+  customHostnameValidation,
+  healthNotification,
+  pageSecuritySetting,
+  poolNotificationMigration,
+};
 
 interface CheckCase {
   resource: keyof typeof RUNTIMES;
@@ -232,6 +241,18 @@ const CHECK_CASES: Record<string, CheckCase> = {
     property: 'zoneId',
     fix: /32 hexadecimal characters/,
   },
+  'a validation of a hostname named by its name instead of its id': {
+    resource: 'customHostnameValidation',
+    news: { ...validation, customHostnameId: 'shop.customer.example' },
+    property: 'customHostnameId',
+    fix: /must be the custom hostname's id \(a CustomHostname's customHostnameId\): 32 hexadecimal characters \(got "shop\.customer\.example"\)/,
+  },
+  'a validation timeout over an hour': {
+    resource: 'customHostnameValidation',
+    news: { ...validation, timeoutSeconds: 7200 },
+    property: 'timeoutSeconds',
+    fix: /must be at most 3600 seconds/,
+  },
   'no pool ids': {
     resource: 'healthNotification',
     news: { ...notification, poolIds: [] },
@@ -333,6 +354,7 @@ describe('check (what preview runs): one failure on the exact property, with the
     for (const [resource, news] of [
       ['cspPolicy', csp],
       ['customHostname', hostname],
+      ['customHostnameValidation', validation],
       ['healthNotification', notification],
       ['pageSecuritySetting', { zoneId: Z, enabled: true }],
       ['poolNotificationMigration', migration],
@@ -691,9 +713,9 @@ describe('the service API: refused with the exact field, and its state unchanged
   });
 });
 
-test('the table holds at least 30 cases, across the five resources, the settings and the API', () => {
+test('the table holds at least 30 cases, across every resource, the settings and the API', () => {
   const resources = new Set(Object.values(CHECK_CASES).map((c) => c.resource));
-  expect(resources.size).toBe(5);
+  expect([...resources].sort()).toEqual(Object.keys(RUNTIMES).sort());
   const total = Object.keys(CHECK_CASES).length + Object.keys(RUNTIME_CASES).length + Object.keys(API_CASES).length;
   process.stdout.write(
     `bad-input cases: ${Object.keys(CHECK_CASES).length} check, ${Object.keys(RUNTIME_CASES).length} settings/runtime, ${Object.keys(API_CASES).length} API = ${total}\n`,
