@@ -498,7 +498,7 @@ async function issuanceBenchmark(count: number): Promise<void> {
 
 /**
  * Overhead at each size and connections (about 4 minutes at 200 resources and 3 rounds on 2 cores,
- * SIZE1000 at 1,000), then issuance (a little over the issuance floor of 120 s).
+ * about 6 more at 1,000), then issuance (a little over the issuance floor of 120 s).
  * `BENCH_ONLY=overhead` or `BENCH_ONLY=issuance` runs one part only.
  */
 export async function engineBenchmarks(options: EngineBenchOptions = {}): Promise<void> {

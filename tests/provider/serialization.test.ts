@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as pulumi from '@pulumi/pulumi';
+import * as edgeguard from '../../provider';
+import { EdgeGuardResource } from '../../provider/resources/registration';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
 
@@ -21,6 +24,7 @@ const RUNTIME_OF: Record<string, string> = {
   'pulumi-nodejs:dynamic/edgeguard:CustomHostname': 'custom-hostname',
   'pulumi-nodejs:dynamic/edgeguard:HealthNotification': 'health-notification',
   'pulumi-nodejs:dynamic/edgeguard:PoolNotificationMigration': 'pool-notification-migration',
+  'pulumi-nodejs:dynamic/edgeguard:CustomHostnameValidation': 'custom-hostname-validation',
 };
 const METHODS = ['configure', 'check', 'diff', 'create', 'read', 'update', 'delete'];
 /** The secret marker of the state's JSON (sdk/go/common/resource/properties.go, SecretSig). */
@@ -76,6 +80,31 @@ test.each(Object.values(RUNTIME_OF))(
     for (const method of METHODS) expect(typeof provider[method]).toBe('function');
   },
 );
+
+test('every resource class the package exports registers its own type token with the module of its runtime', async () => {
+  const registered: pulumi.runtime.MockResourceArgs[] = [];
+  await pulumi.runtime.setMocks({
+    newResource: (args) => {
+      registered.push(args);
+      return { id: 'f'.repeat(32), state: args.inputs };
+    },
+    call: () => ({}),
+  });
+  const classes = Object.entries(edgeguard).filter(
+    ([, value]) => typeof value === 'function' && value.prototype instanceof EdgeGuardResource,
+  ) as Array<[string, new (name: string, args: object) => EdgeGuardResource]>;
+  const resources = classes.map(([name, Class]) => new Class(`a-${name}`, {}));
+  await Promise.all(resources.map((resource) => new Promise((resolve) => resource.urn.apply(resolve))));
+  expect(
+    registered
+      .map((args) => [args.name.slice(2), args.type, args.inputs.__provider])
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  ).toEqual(
+    Object.entries(RUNTIME_OF)
+      .map(([type, runtime]) => [type.split(':').pop(), type, providerText(runtime)])
+      .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+  );
+});
 
 test('preview passes check with inputs unknown until another resource exists', async () => {
   // `second` takes its zone and description from `first`, which does not exist yet.
