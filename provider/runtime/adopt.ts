@@ -1,5 +1,6 @@
 import { EdgeGuardError, NotFoundError } from '../client/errors';
 import { hexIdSchema } from './check';
+import { showInEngine } from './context';
 
 /**
  * Adoption: a create that takes over an object that already exists instead of making a new one,
@@ -54,15 +55,6 @@ export interface Adoption<L> {
 }
 
 /**
- * The line the engine shows for an adoption. The dynamic-provider host passes a provider's stdout
- * to the engine, which shows each line in `pulumi up` output (under the stack's diagnostics, since
- * the host does not say which resource a line is about, hence the id and description in it).
- */
-function report(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-/**
  * Adopts the object `adoption` describes: reads it, refuses it (an {@link AdoptionError}, nothing
  * written) when its owner has no such object or it conflicts with the declaration, makes the one
  * write when a declared property differs, and reports the adoption. Returns the object as it now is.
@@ -89,7 +81,8 @@ export async function adopt<L>(adoption: Adoption<L>): Promise<L> {
   }
   const changed = adoption.differences(live);
   const result = changed.length > 0 ? await adoption.write(live) : live;
-  report(
+  // The line names the object and its owner: the engine does not say which resource it is about.
+  showInEngine(
     changed.length > 0
       ? `${resource}: adopted ${described}, not created; updated ${changed.join(', ')} to the declared value`
       : `${resource}: adopted ${described}, not created; it was as declared, nothing written`,

@@ -23,6 +23,16 @@ export function currentSettings(): Settings {
   return resolveSettings({ config: stackConfig });
 }
 
+/**
+ * Shows `line` in the engine's output (`pulumi up`, `pulumi destroy`): the dynamic-provider host
+ * passes its process's standard output to the engine, which shows each line as a message of the
+ * stack, as it comes and again under "Diagnostics". The host does not say which resource a line is
+ * about, so the line must name it.
+ */
+export function showInEngine(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
 /** The process's client for the settings in force. */
 export function http(): HttpClient {
   return clientFrom({ config: stackConfig });

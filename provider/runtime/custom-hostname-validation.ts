@@ -10,7 +10,7 @@ import {
   type CustomHostnameStatus,
 } from '../client/custom-hostnames';
 import { hexIdSchema, zoneIdSchema } from './check';
-import { http } from './context';
+import { http, showInEngine } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -85,19 +85,6 @@ export function diffValidation(
 
 // ---- Progress ----
 
-/**
- * Where progress lines go: the dynamic-provider process's standard output, which the engine shows
- * in `pulumi up` as the stack's messages, as they come and again under "Diagnostics".
- */
-let progressSink: (line: string) => void = (line) => void process.stdout.write(`${line}\n`);
-
-/** Replaces where progress lines go (tests); returns the previous sink. */
-export function setProgressSink(sink: (line: string) => void): (line: string) => void {
-  const previous = progressSink;
-  progressSink = sink;
-  return previous;
-}
-
 function seconds(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
 }
@@ -152,14 +139,14 @@ async function validate(
   const client = http();
   let record = first;
   if (restart.includes(record.status)) {
-    progressSink(`CustomHostnameValidation ${record.hostname}: ${record.status}; restarting its validation`);
+    showInEngine(`CustomHostnameValidation ${record.hostname}: ${record.status}; restarting its validation`);
     record = await editCustomHostname(client, inputs.zoneId, record.id, {
       ssl: { method: record.ssl.method, type: record.ssl.type },
     });
   }
   let waitedMs = 0;
   if (!hasStatus(record, SETTLED)) {
-    progressSink(
+    showInEngine(
       `CustomHostnameValidation ${record.hostname}: waiting up to ${inputs.timeoutSeconds} s for it to become active; now ${describeStatus(record)}`,
     );
     const outcome = await waitForStatus(client, inputs.zoneId, record, {
@@ -167,7 +154,7 @@ async function validate(
       timeoutMs: inputs.timeoutSeconds * 1000,
       onRead: (seen, waited) => {
         waitedMs = waited;
-        progressSink(
+        showInEngine(
           `CustomHostnameValidation ${seen.hostname}: ${describeStatus(seen)} after ${seconds(waited)} of at most ${inputs.timeoutSeconds} s`,
         );
       },

@@ -5,7 +5,6 @@ import {
   CustomHostnameNotValidatedError,
   diffValidation,
   provider as runtime,
-  setProgressSink,
   type CustomHostnameValidationInputs,
   type CustomHostnameValidationOutputs,
 } from '../../provider/runtime/custom-hostname-validation';
@@ -150,22 +149,23 @@ describe('resource class', () => {
 
 describe('against the emulator', () => {
   let emu: TestEmulator;
-  /** The progress lines the runtime printed in the current test. */
+  /** The lines the runtime printed for the engine to show (its standard output) in the current test. */
   let progress: string[] = [];
-  let restoreSink: (line: string) => void;
 
   beforeAll(async () => {
     emu = await startTestEmulator();
     await configureProvider(emu);
-    restoreSink = setProgressSink((line) => void progress.push(line));
   });
-  afterAll(async () => {
-    setProgressSink(restoreSink);
-    await emu.close();
-  });
+  afterAll(async () => emu.close());
   beforeEach(() => {
     progress = [];
+    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      progress.push(...text.split('\n').filter((line) => line !== ''));
+      return true;
+    });
   });
+  afterEach(() => jest.restoreAllMocks());
 
   let zoneSeq = 0;
   async function freshZone(): Promise<{ id: string; name: string }> {
