@@ -37,7 +37,9 @@ export interface CustomHostnameArgs {
    * Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if
    * it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not
    * wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time
-   * out. Default `false`; a change updates in place without calling the service.
+   * out: when the stack publishes the ownership record from this resource's outputs, wait with a
+   * `CustomHostnameValidation` that depends on the record instead. Default `false`; a change
+   * updates in place without calling the service.
    */
   waitForActive?: pulumi.Input<boolean>;
   /** How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place. */
