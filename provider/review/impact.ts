@@ -18,6 +18,12 @@ import { isMalicious } from '../helpers/read';
 
 /** Scripts kept per list when not told otherwise: the most recently seen ones. */
 export const DEFAULT_SAMPLE_SIZE = 20;
+/**
+ * Malicious scripts a policy allows, kept in full up to this many, so that the scripts a team
+ * accepts can be taken out of them afterwards ({@link acceptMaliciousScripts}). Malicious scripts
+ * are few by nature; past this many, the ones not kept cannot be accepted.
+ */
+export const MALICIOUS_LINES_KEPT = 1000;
 
 /** A CSP policy as the review reads it: as the stack declares it, or as the service holds it. */
 export interface PolicyText {
@@ -63,8 +69,12 @@ export interface ScriptLine {
   url: string;
   /** The pages the line is about (where it is blocked, reported or allowed), as the service gave them. */
   pages: string[];
-  /** `true` when the script's `page_urls` were read; `false` when only its first page is known. */
-  allPagesKnown: boolean;
+  /**
+   * What `pages` are: `all`, every page of the host it was seen on (its `page_urls` were read);
+   * `any`, its first page, the verdict being the same on any page of the host; `first`, its first
+   * page only, the verdict depending on the page and its other pages not read.
+   */
+  pagesBasis: 'all' | 'any' | 'first';
   lastSeenAt: string;
   /** Spec 3: `active` or `infrequent`. */
   status: string;
@@ -94,8 +104,8 @@ export interface EvaluatorOptions {
   sampleSize?: number;
   /** Blocked scripts the team accepts: they are listed, and no violation. Default none. */
   acceptBlocked?: Acceptance;
-  /** Malicious scripts the team accepts being allowed: they are listed, and no violation. Default none. */
-  acceptMalicious?: Acceptance;
+  /** Malicious scripts allowed that are kept. Default {@link MALICIOUS_LINES_KEPT}. */
+  maliciousKept?: number;
 }
 
 /** The live policy the proposal was compared with, as the report shows it. */
@@ -133,12 +143,16 @@ export interface PolicyImpact {
   newlyBlocked: ScriptSample | null;
   /** Blocked by the baseline and not by the proposal; `null` when the baseline is unknown. */
   newlyAllowed: ScriptSample | null;
-  /** Malicious scripts (spec 1.2) the proposal allows, whatever its action; empty for `none`. */
+  /**
+   * Malicious scripts (spec 1.2) the proposal allows, whatever its action (empty for `none`): up
+   * to {@link MALICIOUS_LINES_KEPT} of them.
+   */
   maliciousAllowed: ScriptSample;
   /**
    * The two rules a review enforces, counted exactly: `blocks`, detected scripts an enabled
    * `allow` policy blocks that are neither malicious (blocking those is what it is for) nor
-   * accepted; `maliciousAllowed`, malicious scripts it allows that are not accepted.
+   * accepted; `maliciousAllowed`, malicious scripts it allows that are not accepted (all of them
+   * until {@link acceptMaliciousScripts} takes the accepted ones out).
    */
   violations: { blocks: number; maliciousAllowed: number };
   /**
@@ -284,7 +298,6 @@ export class PolicyImpactEvaluator {
   private readonly maliciousAllowed: Sample;
   private readonly violations = { blocks: 0, maliciousAllowed: 0 };
   private readonly acceptBlocked: Acceptance;
-  private readonly acceptMalicious: Acceptance;
 
   /**
    * @param proposed - the policy as the change would leave it.
@@ -293,13 +306,12 @@ export class PolicyImpactEvaluator {
   constructor(proposed: PolicyText, baseline: Baseline, options: EvaluatorOptions = {}) {
     const sampleSize = options.sampleSize ?? DEFAULT_SAMPLE_SIZE;
     this.acceptBlocked = options.acceptBlocked ?? (() => undefined);
-    this.acceptMalicious = options.acceptMalicious ?? (() => undefined);
     const judge = judgeOf(proposed);
     this.proposed = typeof judge === 'string' ? undefined : judge;
     this.problem = typeof judge === 'string' ? judge : undefined;
     this.hostname = this.proposed?.hostname;
     this.notAllowed = new Sample(sampleSize);
-    this.maliciousAllowed = new Sample(sampleSize);
+    this.maliciousAllowed = new Sample(options.maliciousKept ?? MALICIOUS_LINES_KEPT);
 
     let baselineDirectives: CspDirective[] | undefined;
     if (baseline.kind === 'live') {
@@ -353,7 +365,9 @@ export class PolicyImpactEvaluator {
     const judge = this.proposed;
     if (judge === undefined) return;
     this.judged += 1;
-    if (this.dependsOnPages(script)) this.firstPageOnly += 1;
+    const depends = this.dependsOnPages(script);
+    if (depends) this.firstPageOnly += 1;
+    const pagesBasis = script.pageUrls !== undefined ? 'all' : depends ? 'first' : 'any';
     const pages = pagesOn(script, judge.hostname);
     const allowedOn = pages.filter((page) => allows(judge, script.url, page));
     const refusedOn = pages.filter((page) => !allowedOn.includes(page));
@@ -361,7 +375,7 @@ export class PolicyImpactEvaluator {
     const line = (on: string[], accepted?: string): ScriptLine => ({
       url: script.url,
       pages: on,
-      allPagesKnown: script.pageUrls !== undefined,
+      pagesBasis,
       lastSeenAt: script.lastSeenAt,
       status: script.status,
       malicious,
@@ -376,9 +390,8 @@ export class PolicyImpactEvaluator {
       this.notAllowed.add(line(refusedOn, accepted), violation);
     }
     if (judge.effect !== 'none' && allowedOn.length > 0 && malicious) {
-      const accepted = this.acceptMalicious(script.url);
-      if (accepted === undefined) this.violations.maliciousAllowed += 1;
-      this.maliciousAllowed.add(line(allowedOn, accepted), accepted === undefined);
+      this.violations.maliciousAllowed += 1;
+      this.maliciousAllowed.add(line(allowedOn));
     }
 
     if (this.newlyBlocked !== undefined && this.newlyAllowed !== undefined) {
@@ -417,4 +430,26 @@ export class PolicyImpactEvaluator {
       judgedOnFirstPageOnly: this.firstPageOnly,
     };
   }
+}
+
+/**
+ * Takes the malicious scripts a team accepts out of `impact`'s violations: marks their lines with
+ * the reason, lists the others first, and counts what is left (lines not kept count as left).
+ * The pack's `csp-allows-malicious-script` policy applies its own configuration this way, after
+ * the one read of the data, since a policy sees only its own configuration.
+ *
+ * @returns the malicious scripts allowed and not accepted, also set in `impact.violations`.
+ */
+export function acceptMaliciousScripts(impact: PolicyImpact, accept: Acceptance): number {
+  const lines = impact.maliciousAllowed.scripts.map((line) => {
+    const accepted = accept(line.url);
+    return accepted === undefined ? line : { ...line, accepted };
+  });
+  const left = lines.filter((line) => line.accepted === undefined);
+  impact.maliciousAllowed = {
+    count: impact.maliciousAllowed.count,
+    scripts: [...left, ...lines.filter((line) => line.accepted !== undefined)],
+  };
+  impact.violations.maliciousAllowed = left.length + (impact.maliciousAllowed.count - lines.length);
+  return impact.violations.maliciousAllowed;
 }

@@ -1,4 +1,5 @@
 import {
+  acceptMaliciousScripts,
   PolicyImpactEvaluator,
   type Baseline,
   type PolicyText,
@@ -105,7 +106,7 @@ describe('the lines', () => {
     const line = (s: SeenScript, malicious: boolean) => ({
       url: s.url,
       pages: [PAGE],
-      allPagesKnown: false,
+      pagesBasis: 'any',
       lastSeenAt: s.lastSeenAt,
       status: s.status,
       malicious,
@@ -169,17 +170,29 @@ describe('accepted scripts', () => {
   });
 
   test('a malicious script the team accepts being allowed is listed with its reason, and is no violation', () => {
-    const evaluator = new PolicyImpactEvaluator(
-      policy('script-src https:'),
-      { kind: 'none' },
-      {
-        acceptMalicious: (url) => (url === SCORE_9.url ? 'our own script, scored low by mistake' : undefined),
-      },
+    const other = script('https://score3.example.info/b.js', '2026-11-21T00:00:00.000Z', { jsIntegrityScore: 3 });
+    const impact = evaluate(policy('script-src https:'), { kind: 'none' }, [other, SCORE_9]);
+    expect(impact.violations.maliciousAllowed).toBe(2);
+    const left = acceptMaliciousScripts(impact, (url) =>
+      url === other.url ? 'our own script, scored low by mistake' : undefined,
     );
-    evaluator.add(SCORE_9);
+    expect(left).toBe(1);
+    expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
+    // What is left first, then what is accepted, with its reason.
+    expect(impact.maliciousAllowed.scripts.map((l) => [l.url, l.accepted])).toEqual([
+      [SCORE_9.url, undefined],
+      [other.url, 'our own script, scored low by mistake'],
+    ]);
+  });
+
+  test('malicious scripts allowed past those kept can never be accepted', () => {
+    const many = [1, 2, 3].map((i) =>
+      script(`https://bad${i}.example.info/x.js`, `2026-11-0${i}T00:00:00.000Z`, { jsIntegrityScore: 1 }),
+    );
+    const evaluator = new PolicyImpactEvaluator(policy('script-src https:'), { kind: 'none' }, { maliciousKept: 2 });
+    for (const s of many) evaluator.add(s);
     const impact = evaluator.result();
-    expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
-    expect(impact.maliciousAllowed.scripts.map((l) => l.accepted)).toEqual(['our own script, scored low by mistake']);
+    expect(acceptMaliciousScripts(impact, () => 'accepted')).toBe(1);
   });
 });
 
@@ -276,7 +289,7 @@ describe('pages', () => {
       },
     ]);
     expect(impact.notAllowed.scripts).toEqual([
-      expect.objectContaining({ url: FIRST_PARTY.url, pages: [`http://${HOST}/legacy-pay`], allPagesKnown: true }),
+      expect.objectContaining({ url: FIRST_PARTY.url, pages: [`http://${HOST}/legacy-pay`], pagesBasis: 'all' }),
     ]);
     expect(impact.judgedOnFirstPageOnly).toBe(0);
   });
@@ -285,6 +298,17 @@ describe('pages', () => {
     const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [FIRST_PARTY]);
     expect(impact.notAllowed.count).toBe(0);
     expect(impact.judgedOnFirstPageOnly).toBe(1);
+  });
+
+  test('a line says whether its pages are all the pages, stand for any page, or are the first page only', () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [
+      { ...FIRST_PARTY, firstPageUrl: `http://${HOST}/pay` },
+      STRIPE,
+    ]);
+    expect(impact.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+      [FIRST_PARTY.url, [`http://${HOST}/pay`], 'first'],
+      [STRIPE.url, [PAGE], 'any'],
+    ]);
   });
 
   test('a page without a scheme is read as https', () => {

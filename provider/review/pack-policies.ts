@@ -1,0 +1,484 @@
+import * as fs from 'node:fs';
+import {
+  UnknownValueError,
+  type PolicyConfigSchema,
+  type PolicyResource,
+  type ReportViolation,
+  type StackValidationArgs,
+  type StackValidationPolicy,
+} from '@pulumi/policy';
+import { z } from 'zod';
+import { clientFrom } from '../clients';
+import { typeToken } from '../resources/registration';
+import { SettingsError, withSettingHint } from '../settings';
+import { acceptMaliciousScripts, type Acceptance, type ScriptLine, type ScriptSample } from './impact';
+import {
+  isCreatedOrChanged,
+  reviewService,
+  type MigrationUnderReview,
+  type NotificationUnderReview,
+  type PolicyReview,
+  type PolicyUnderReview,
+  type ReviewInput,
+  type ReviewResult,
+} from './plan';
+
+/**
+ * The policies of EdgeGuard's policy pack (`./pack.ts` serves them; `policy-pack/` holds the
+ * executable the engine runs). All four are stack policies: they see every resource of the stack
+ * at once, so the service is read once for all of them (`./plan.ts`), by the first that runs.
+ *
+ * Settings come from the environment (`EDGEGUARD_*`): the engine does not give a policy pack the
+ * stack's configuration. Two more variables serve `edgeguard-review`, and anyone who wants the same:
+ * {@link REVIEW_BASELINE_ENV} and {@link REVIEW_OUTPUT_ENV}.
+ */
+
+/** The policies' names. */
+export const POLICY_NAMES = {
+  blocks: 'csp-blocks-detected-scripts',
+  malicious: 'csp-allows-malicious-script',
+  impact: 'csp-change-impact',
+  pools: 'pools-left-without-alerts',
+} as const;
+
+/**
+ * A file holding `pulumi stack export` of the stack as it is before the change. With it, a policy
+ * that the change modifies is compared with the live policy it replaces (the engine gives a
+ * policy pack only the new inputs of a changed resource, not its id).
+ */
+export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
+/** A file the pack writes its review to, as JSON ({@link PackOutput}), after each policy. */
+export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
+
+const TYPES = {
+  csp: typeToken('CspPolicy'),
+  migration: typeToken('PoolNotificationMigration'),
+  notification: typeToken('HealthNotification'),
+};
+
+/** Lines listed in a violation message. */
+const LINES_IN_MESSAGE = 10;
+
+/** A resource the review could not judge, and why. */
+export interface Unjudged {
+  urn: string;
+  name: string;
+  reason: string;
+}
+
+/** One violation the pack reported. */
+export interface PackViolation {
+  policy: string;
+  /** The resource, or none for the stack as a whole. */
+  urn?: string;
+  message: string;
+}
+
+/** What the pack writes to {@link REVIEW_OUTPUT_ENV}. */
+export interface PackOutput {
+  /** Why the review could not be done; absent when it was. */
+  error?: string;
+  review?: ReviewResult;
+  unjudged: Unjudged[];
+  violations: PackViolation[];
+}
+
+/** An accepted script of the pack configuration: its URL or a URL prefix, and why. */
+const acceptedScriptSchema = z.union([
+  z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
+  z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
+]);
+
+/** The configuration both CSP policies take besides their enforcement level. */
+const acceptedConfigSchema = z.object({ acceptedScripts: z.array(acceptedScriptSchema).default([]) });
+
+/** The JSON schema the engine checks the configuration of the CSP policies against. */
+const ACCEPTED_SCRIPTS_SCHEMA: PolicyConfigSchema = {
+  properties: {
+    acceptedScripts: {
+      type: 'array',
+      description: 'Script URLs ({"url"}) or URL prefixes ({"prefix"}) the team accepts here, each with a "reason".',
+      items: {
+        type: 'object',
+        properties: {
+          url: { type: 'string', minLength: 1 },
+          prefix: { type: 'string', minLength: 1 },
+          reason: { type: 'string', minLength: 1 },
+        },
+        required: ['reason'],
+        minProperties: 2,
+        maxProperties: 2,
+        additionalProperties: false,
+      },
+    },
+  },
+};
+
+function acceptanceOf(args: StackValidationArgs): Acceptance {
+  const config = acceptedConfigSchema.parse(args.getConfig());
+  return (url) =>
+    config.acceptedScripts.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
+}
+
+// ---- The stack as the review reads it ----
+
+/** `read(props)`, or why it cannot be known yet (a value computed during the update). */
+function known<T>(read: () => T): T | { unknown: string } {
+  try {
+    return read();
+  } catch (error) {
+    // @pulumi/policy declares no type for UnknownValueError, so the check does not narrow.
+    if (error instanceof UnknownValueError) return { unknown: (error as Error).message };
+    throw error;
+  }
+}
+
+function isUnknown(value: unknown): value is { unknown: string } {
+  return typeof value === 'object' && value !== null && 'unknown' in value;
+}
+
+/** The policy ids by URN of a `pulumi stack export`, or why it could not be read. */
+function baselineIds(): Map<string, string> | string {
+  const file = process.env[REVIEW_BASELINE_ENV];
+  if (file === undefined || file === '')
+    return `the previous state is not known (the engine gives a policy pack only the new inputs of a changed resource); set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\` to compare with the live policy, as edgeguard-review does`;
+  try {
+    const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      deployment?: { resources?: Array<{ urn?: string; outputs?: { policyId?: unknown } }> };
+    };
+    const ids = new Map<string, string>();
+    for (const resource of exported.deployment?.resources ?? []) {
+      const id = resource.outputs?.policyId;
+      if (typeof resource.urn === 'string' && typeof id === 'string') ids.set(resource.urn, id);
+    }
+    return ids;
+  } catch (error) {
+    return `${REVIEW_BASELINE_ENV} (${file}) could not be read: ${(error as Error).message}`;
+  }
+}
+
+/** What the review needs from the stack's resources, and those it cannot judge. */
+export function reviewInputOf(resources: readonly PolicyResource[]): { input: ReviewInput; unjudged: Unjudged[] } {
+  const policies: PolicyUnderReview[] = [];
+  const migrations: MigrationUnderReview[] = [];
+  const notifications: NotificationUnderReview[] = [];
+  const unjudged: Unjudged[] = [];
+  let baseline: Map<string, string> | string | undefined;
+
+  for (const resource of resources) {
+    const props = resource.props;
+    if (resource.type === TYPES.csp) {
+      const read = known(() => ({
+        zoneId: String(props.zoneId).toLowerCase(),
+        policy: {
+          action: String(props.action),
+          enabled: props.enabled !== false,
+          expression: String(props.expression),
+          value: String(props.value),
+        },
+        policyId: typeof props.policyId === 'string' && props.policyId !== '' ? props.policyId : undefined,
+      }));
+      if (isUnknown(read)) {
+        unjudged.push({
+          urn: resource.urn,
+          name: resource.name,
+          reason: `not known until the update: ${read.unknown}`,
+        });
+        continue;
+      }
+      let replaces: PolicyUnderReview['replaces'];
+      if (read.policyId !== undefined) replaces = { id: read.policyId };
+      else {
+        baseline ??= baselineIds();
+        if (typeof baseline === 'string') replaces = { unknown: baseline };
+        else {
+          const id = baseline.get(resource.urn);
+          replaces = id === undefined ? 'none' : { id };
+        }
+      }
+      policies.push({ key: resource.urn, name: resource.name, zoneId: read.zoneId, policy: read.policy, replaces });
+    } else if (resource.type === TYPES.migration) {
+      const accountId = known(() => String(props.accountId).toLowerCase());
+      if (isUnknown(accountId)) {
+        unjudged.push({
+          urn: resource.urn,
+          name: resource.name,
+          reason: `not known until the update: ${accountId.unknown}`,
+        });
+        continue;
+      }
+      migrations.push({ key: resource.urn, name: resource.name, accountId });
+    } else if (resource.type === TYPES.notification) {
+      const read = known(() => ({
+        accountId: String(props.accountId).toLowerCase(),
+        poolIds: (props.poolIds as unknown[]).map((id) => String(id).toLowerCase()),
+        enabled: props.enabled !== false,
+      }));
+      if (isUnknown(read)) {
+        unjudged.push({
+          urn: resource.urn,
+          name: resource.name,
+          reason: `not known until the update: ${read.unknown}`,
+        });
+        continue;
+      }
+      notifications.push(read);
+    }
+  }
+  return { input: { policies, migrations, notifications }, unjudged };
+}
+
+// ---- One read of the service per analysis ----
+
+interface Analysis {
+  key: string;
+  unjudged: Unjudged[];
+  review?: ReviewResult;
+  error?: string;
+  violations: PackViolation[];
+}
+
+let current: { key: string; analysis: Promise<Analysis> } | undefined;
+
+/** Why the review could not be done, as a person should read it. */
+function reasonOf(error: unknown): string {
+  withSettingHint(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SettingsError) {
+    return `${message}. A policy pack does not receive the stack's configuration: set these EDGEGUARD_* variables in the environment of \`pulumi preview\`, or run edgeguard-review, which passes the stack's edgeguard:* configuration`;
+  }
+  return message;
+}
+
+/**
+ * The analysis of `resources`: read once per set of resources, whichever policy asks first. The
+ * blocked scripts the team accepts are those of `csp-blocks-detected-scripts`, which runs first.
+ */
+function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Acceptance): Promise<Analysis> {
+  const { input, unjudged } = reviewInputOf(resources);
+  const key = JSON.stringify(input);
+  if (current?.key === key) return current.analysis;
+  const analysis = (async (): Promise<Analysis> => {
+    const base = { key, unjudged, violations: [] };
+    if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
+    try {
+      const review = await reviewService(clientFrom({}), input, acceptBlocked ? { acceptBlocked } : {});
+      return { ...base, review };
+    } catch (error) {
+      return { ...base, error: reasonOf(error) };
+    }
+  })();
+  current = { key, analysis };
+  return analysis;
+}
+
+function emptyReview(): ReviewResult {
+  return { policies: [], pools: [], requests: { made: 0, bound: 0, plan: 'nothing to read' } };
+}
+
+function writeOutput(analysis: Analysis): void {
+  const file = process.env[REVIEW_OUTPUT_ENV];
+  if (file === undefined || file === '') return;
+  const output: PackOutput = {
+    ...(analysis.error !== undefined ? { error: analysis.error } : {}),
+    ...(analysis.review !== undefined ? { review: analysis.review } : {}),
+    unjudged: analysis.unjudged,
+    violations: analysis.violations,
+  };
+  fs.writeFileSync(file, JSON.stringify(output, null, 2));
+}
+
+/**
+ * A stack validation over the shared analysis: reports the failure to read the data as a
+ * violation (a mandatory policy then fails: it never passes silently), else runs `judge`.
+ */
+function stackPolicy(
+  name: string,
+  judge: (analysis: Analysis, report: (message: string, urn?: string) => void, args: StackValidationArgs) => void,
+  options: { acceptsBlocked?: boolean; judgesUnjudged?: boolean } = {},
+): StackValidationPolicy['validateStack'] {
+  return async (args: StackValidationArgs, reportViolation: ReportViolation) => {
+    const analysis = await analysisOf(args.resources, options.acceptsBlocked ? acceptanceOf(args) : undefined);
+    const report = (message: string, urn?: string) => {
+      analysis.violations.push({ policy: name, ...(urn !== undefined ? { urn } : {}), message });
+      reportViolation(message, urn);
+    };
+    try {
+      if (analysis.error !== undefined) {
+        report(`The EdgeGuard review could not be done: ${analysis.error}`);
+        return;
+      }
+      if (options.judgesUnjudged) {
+        for (const resource of analysis.unjudged)
+          report(`${resource.name} cannot be judged: ${resource.reason}`, resource.urn);
+      }
+      judge(analysis, report, args);
+    } finally {
+      writeOutput(analysis);
+    }
+  };
+}
+
+// ---- Messages ----
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Where a line applies, in words: the pages, or the first page and what it stands for. */
+export function pagesText(line: ScriptLine): string {
+  const pages = line.pages.join(', ');
+  if (line.pagesBasis === 'all') return `on ${pages}`;
+  if (line.pagesBasis === 'any') return `on every page it was seen on (first: ${pages})`;
+  return `on its first page ${pages} (its other pages not read)`;
+}
+
+/** One script as a message line: URL, pages, last seen, status, score. */
+export function scriptLineText(line: ScriptLine): string {
+  const pages = pagesText(line);
+  const notes = [
+    `last seen ${line.lastSeenAt}`,
+    ...(line.status !== 'active' ? [line.status] : []),
+    ...(line.malicious ? [`malicious: js_integrity_score ${line.jsIntegrityScore}`] : []),
+    ...(line.accepted !== undefined ? [`accepted: ${line.accepted}`] : []),
+  ];
+  return `${line.url} ${pages} (${notes.join('; ')})`;
+}
+
+function listed(sample: ScriptSample, lines: ScriptLine[], total: number): string {
+  const shown = lines.slice(0, LINES_IN_MESSAGE);
+  const more = total - shown.length;
+  return [...shown.map((line) => `  - ${scriptLineText(line)}`), ...(more > 0 ? [`  - and ${more} more`] : [])].join(
+    '\n',
+  );
+}
+
+function describePolicy(review: PolicyReview): string {
+  const state = review.enabled ? review.action : `${review.action}, disabled`;
+  return `CspPolicy "${review.name}" (${state} on ${review.hostname ?? 'an unreadable host'})`;
+}
+
+/** The summary of item 1 of issue 9 for one policy: what `csp-change-impact` reports. */
+export function impactSummary(review: PolicyReview): string {
+  const parts: string[] = [];
+  const baseline = review.baseline;
+  if (baseline === 'none') parts.push(`${describePolicy(review)} is created.`);
+  else if ('unknown' in baseline) parts.push(`${describePolicy(review)} is created or changed; ${baseline.unknown}.`);
+  else {
+    parts.push(`${describePolicy(review)} changes the live policy ${baseline.id}.`);
+    if (baseline.hostname !== review.hostname) parts.push(`Host: ${baseline.hostname} -> ${review.hostname}.`);
+    if (baseline.effect !== review.effect) parts.push(`Effect: ${baseline.effect} -> ${review.effect}.`);
+  }
+  if (review.problem !== undefined) return [...parts, `It cannot be judged: ${review.problem}.`].join('\n');
+  if (review.sourcesAdded !== null && review.sourcesAdded.length > 0)
+    parts.push(`Sources added: ${review.sourcesAdded.join(', ')}.`);
+  if (review.sourcesRemoved !== null && review.sourcesRemoved.length > 0)
+    parts.push(`Sources removed: ${review.sourcesRemoved.join(', ')}.`);
+  parts.push(`Scripts detected on ${review.hostname}: ${review.scriptsJudged}.`);
+  const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
+  if (review.effect !== 'none')
+    parts.push(
+      `${verb} ${plural(review.notAllowed.count, 'script')}${review.notAllowed.count > 0 ? `:\n${listed(review.notAllowed, review.notAllowed.scripts, review.notAllowed.count)}` : '.'}`,
+    );
+  for (const [label, sample] of [
+    ['Newly blocks', review.newlyBlocked],
+    ['Newly allows', review.newlyAllowed],
+  ] as const) {
+    if (sample !== null && sample.count > 0)
+      parts.push(`${label} ${plural(sample.count, 'script')}:\n${listed(sample, sample.scripts, sample.count)}`);
+  }
+  if (review.maliciousAllowed.count > 0)
+    parts.push(
+      `Allows ${plural(review.maliciousAllowed.count, 'malicious script')}:\n${listed(review.maliciousAllowed, review.maliciousAllowed.scripts, review.maliciousAllowed.count)}`,
+    );
+  if (review.unusedSources.length > 0)
+    parts.push(`Sources that allow no detected script (candidates for removal): ${review.unusedSources.join(', ')}.`);
+  if (review.judgedOnFirstPageOnly > 0)
+    parts.push(`${plural(review.judgedOnFirstPageOnly, 'script')} judged on its first page only (page reads limited).`);
+  return parts.join('\n');
+}
+
+// ---- The policies ----
+
+const blocksDetectedScripts: StackValidationPolicy = {
+  name: POLICY_NAMES.blocks,
+  description:
+    'An allow CSP policy must not block a script page security detected on its host, unless the script is malicious or accepted.',
+  enforcementLevel: 'mandatory',
+  configSchema: ACCEPTED_SCRIPTS_SCHEMA,
+  validateStack: stackPolicy(
+    POLICY_NAMES.blocks,
+    (analysis, report) => {
+      for (const review of analysis.review?.policies ?? []) {
+        const count = review.violations.blocks;
+        if (count === 0) continue;
+        const lines = review.notAllowed.scripts.filter((line) => !line.malicious && line.accepted === undefined);
+        report(
+          `${describePolicy(review)} would block ${plural(count, 'detected script')} that ${count === 1 ? 'is' : 'are'} neither malicious nor accepted:\n${listed(review.notAllowed, lines, count)}\nAllow ${count === 1 ? 'it' : 'them'} in the policy's value, or accept ${count === 1 ? 'it' : 'them'} in this policy's configuration (acceptedScripts, with a reason).`,
+          review.key,
+        );
+      }
+    },
+    { acceptsBlocked: true, judgesUnjudged: true },
+  ),
+};
+
+const allowsMaliciousScript: StackValidationPolicy = {
+  name: POLICY_NAMES.malicious,
+  description:
+    'A CSP policy must not allow a script page security detected on its host that is classified malicious (js_integrity_score below 10).',
+  enforcementLevel: 'mandatory',
+  configSchema: ACCEPTED_SCRIPTS_SCHEMA,
+  validateStack: stackPolicy(
+    POLICY_NAMES.malicious,
+    (analysis, report, args) => {
+      const accept = acceptanceOf(args);
+      for (const review of analysis.review?.policies ?? []) {
+        const count = acceptMaliciousScripts(review, accept);
+        if (count === 0) continue;
+        const lines = review.maliciousAllowed.scripts.filter((line) => line.accepted === undefined);
+        report(
+          `${describePolicy(review)} allows ${plural(count, 'script')} classified malicious (js_integrity_score below 10):\n${listed(review.maliciousAllowed, lines, count)}\nRemove the source that allows ${count === 1 ? 'it' : 'them'}, or accept ${count === 1 ? 'it' : 'them'} in this policy's configuration (acceptedScripts, with a reason).`,
+          review.key,
+        );
+      }
+    },
+    { judgesUnjudged: true },
+  ),
+};
+
+const changeImpact: StackValidationPolicy = {
+  name: POLICY_NAMES.impact,
+  description: 'What each created or changed CSP policy does to the scripts page security detected on its host.',
+  enforcementLevel: 'advisory',
+  validateStack: stackPolicy(POLICY_NAMES.impact, (analysis, report) => {
+    for (const review of analysis.review?.policies ?? []) {
+      if (isCreatedOrChanged(review)) report(impactSummary(review), review.key);
+    }
+  }),
+};
+
+const poolsLeftWithoutAlerts: StackValidationPolicy = {
+  name: POLICY_NAMES.pools,
+  description:
+    "A PoolNotificationMigration removes the pools' legacy alert e-mails: every pool of its account should be covered by a HealthNotification of the stack.",
+  enforcementLevel: 'advisory',
+  validateStack: stackPolicy(POLICY_NAMES.pools, (analysis, report) => {
+    for (const coverage of analysis.review?.pools ?? []) {
+      if (coverage.uncovered.count === 0) continue;
+      const more = coverage.uncovered.count - coverage.uncovered.names.length;
+      report(
+        `PoolNotificationMigration "${coverage.name}" removes the legacy alert e-mails of account ${coverage.accountId}, but ${coverage.uncovered.count} of its ${plural(coverage.pools, 'pool')} ${coverage.uncovered.count === 1 ? 'is' : 'are'} covered by no enabled HealthNotification of this stack: ${coverage.uncovered.names.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`,
+        coverage.key,
+      );
+    }
+  }),
+};
+
+/** The pack's policies, in the order they run: the blocked-scripts policy first (see {@link analysisOf}). */
+export const PACK_POLICIES: StackValidationPolicy[] = [
+  blocksDetectedScripts,
+  allowsMaliciousScript,
+  changeImpact,
+  poolsLeftWithoutAlerts,
+];

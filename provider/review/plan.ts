@@ -1,0 +1,287 @@
+import { NotFoundError } from '../client/errors';
+import type { HttpClient } from '../client/http';
+import { listPools } from '../client/load-balancing';
+import { getScript, listPolicies, listScripts, type PageSecurityPolicy, type Script } from '../client/page-security';
+import {
+  PolicyImpactEvaluator,
+  type Acceptance,
+  type Baseline,
+  type PolicyImpact,
+  type PolicyText,
+  type SeenScript,
+} from './impact';
+
+/**
+ * What the review reads from the service, and the one request plan it reads it with. Every
+ * request goes through the client (`../client/`), so it gets the client's retries and errors.
+ *
+ * The plan, for the CSP policies of zone z (P = {@link REVIEW_PER_PAGE}):
+ * - 1 request: the zone's live policies (answered whole), the baselines the proposals are compared with;
+ * - the zone's scripts detected on the hosts those policies cover, listed once per status
+ *   (`active`, `infrequent`) with the `hosts` filter: max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) requests,
+ *   A_z and I_z being the active and infrequent scripts on those hosts;
+ * - single-script GETs (`page_urls`) only for scripts whose verdict depends on their pages
+ *   ({@link PolicyImpactEvaluator.dependsOnPages}), at most {@link MAX_PAGE_LOOKUPS} in all; a
+ *   script past that limit is judged on its first page, and counted as such;
+ * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole).
+ *
+ * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉)) + MAX_PAGE_LOOKUPS + accounts
+ * ({@link ReviewRequests.bound}), retries not counted. Memory holds one page of scripts and the
+ * bounded samples of `./impact.ts`, whatever the number of scripts.
+ */
+
+/** Scripts per list request: the API's largest page (contract: per_page 1..1000). */
+export const REVIEW_PER_PAGE = 1000;
+/** Single-script reads per review, at most. */
+export const MAX_PAGE_LOOKUPS = 100;
+/** Single-script reads in flight at once. */
+const LOOKUP_CONCURRENCY = 8;
+/** Uncovered pool names listed per account. */
+const POOL_NAMES_LISTED = 20;
+
+/** Spec 3: the statuses a list returns, one listing each. */
+const STATUSES = ['active', 'infrequent'] as const;
+
+/** A CSP policy the stack declares. */
+export interface PolicyUnderReview {
+  /** What identifies it in the stack (its URN). */
+  key: string;
+  /** Its name in the program. */
+  name: string;
+  zoneId: string;
+  policy: PolicyText;
+  /**
+   * What it replaces: the id of the live policy (looked up in the zone's list), `none` for a
+   * policy being created, or `unknown` with the reason.
+   */
+  replaces: { id: string } | 'none' | { unknown: string };
+}
+
+/** A `PoolNotificationMigration` of the stack. */
+export interface MigrationUnderReview {
+  key: string;
+  name: string;
+  accountId: string;
+}
+
+/** A `HealthNotification` of the stack: the pools it covers. */
+export interface NotificationUnderReview {
+  accountId: string;
+  poolIds: readonly string[];
+  enabled: boolean;
+}
+
+/** What to review. */
+export interface ReviewInput {
+  policies: readonly PolicyUnderReview[];
+  migrations: readonly MigrationUnderReview[];
+  notifications: readonly NotificationUnderReview[];
+}
+
+/** One policy's review. */
+export interface PolicyReview extends PolicyImpact {
+  key: string;
+  name: string;
+  zoneId: string;
+  action: string;
+  enabled: boolean;
+  value: string;
+}
+
+/** The pools of a migration's account that no notification of the stack covers. */
+export interface PoolCoverage {
+  key: string;
+  name: string;
+  accountId: string;
+  pools: number;
+  uncovered: { count: number; names: string[] };
+}
+
+/** The requests the review made, against the plan's bound. */
+export interface ReviewRequests {
+  made: number;
+  bound: number;
+  /** The bound as a sum, term by term. */
+  plan: string;
+}
+
+/** The review of a stack's CSP policies and pool migrations. */
+export interface ReviewResult {
+  policies: PolicyReview[];
+  pools: PoolCoverage[];
+  requests: ReviewRequests;
+}
+
+/** Options of {@link reviewService}; the defaults are the plan's. */
+export interface ReviewOptions {
+  perPage?: number;
+  maxPageLookups?: number;
+  /** Scripts kept per list of the report. Default that of `./impact.ts`. */
+  sampleSize?: number;
+  /** Blocked scripts the team accepts (no violation). Default none. */
+  acceptBlocked?: Acceptance;
+}
+
+function seen(script: Script): SeenScript {
+  return {
+    id: script.id,
+    url: script.url,
+    status: script.status,
+    firstPageUrl: script.first_page_url,
+    lastSeenAt: script.last_seen_at,
+    ...(script.js_integrity_score !== undefined ? { jsIntegrityScore: script.js_integrity_score } : {}),
+  };
+}
+
+function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, PageSecurityPolicy>): Baseline {
+  if (policy.replaces === 'none') return { kind: 'none' };
+  if ('unknown' in policy.replaces) return { kind: 'unknown', reason: policy.replaces.unknown };
+  const found = live.get(policy.replaces.id);
+  // Gone from the service (deleted outside the stack): the change recreates it.
+  if (found === undefined) return { kind: 'none' };
+  return {
+    kind: 'live',
+    id: found.id,
+    policy: {
+      action: found.action,
+      enabled: found.enabled === 'true',
+      expression: found.expression,
+      value: found.value,
+    },
+  };
+}
+
+/** Whether the change creates the policy or changes what it does. */
+export function isCreatedOrChanged(review: PolicyReview): boolean {
+  if (review.baseline === 'none' || 'unknown' in review.baseline) return true;
+  return (
+    (review.sourcesAdded?.length ?? 0) > 0 ||
+    (review.sourcesRemoved?.length ?? 0) > 0 ||
+    review.baseline.effect !== review.effect ||
+    review.baseline.hostname !== review.hostname
+  );
+}
+
+/** Reads what `input` needs from the service with the plan above, and judges it. */
+export async function reviewService(
+  client: HttpClient,
+  input: ReviewInput,
+  options: ReviewOptions = {},
+): Promise<ReviewResult> {
+  const perPage = options.perPage ?? REVIEW_PER_PAGE;
+  let lookupsLeft = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
+  let made = 0;
+  let listPages = 0;
+  const terms: string[] = [];
+  const reviews: PolicyReview[] = [];
+
+  const zones = [...new Set(input.policies.map((policy) => policy.zoneId))];
+  for (const zoneId of zones) {
+    const policies = input.policies.filter((policy) => policy.zoneId === zoneId);
+    const live = new Map((await listPolicies(client, zoneId)).map((policy) => [policy.id, policy]));
+    made += 1;
+    const evaluators = policies.map(
+      (policy) =>
+        new PolicyImpactEvaluator(policy.policy, baselineOf(policy, live), {
+          ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
+          ...(options.acceptBlocked ? { acceptBlocked: options.acceptBlocked } : {}),
+        }),
+    );
+    const byHost = new Map<string, PolicyImpactEvaluator[]>();
+    for (const evaluator of evaluators) {
+      if (evaluator.hostname === undefined) continue;
+      byHost.set(evaluator.hostname, [...(byHost.get(evaluator.hostname) ?? []), evaluator]);
+    }
+    const hosts = [...byHost.keys()];
+    const zoneTerms = ['1'];
+
+    if (hosts.length > 0) {
+      for (const status of STATUSES) {
+        let count = 0;
+        let pending: Array<{ script: SeenScript; judges: PolicyImpactEvaluator[] }> = [];
+        const flush = async (): Promise<void> => {
+          const batch = pending;
+          pending = [];
+          const details = await Promise.all(
+            batch.map(async ({ script }) => {
+              try {
+                return (await getScript(client, zoneId, script.id)).page_urls;
+              } catch (error) {
+                // Gone since it was listed: judged on the first page the list gave.
+                if (error instanceof NotFoundError) return undefined;
+                throw error;
+              }
+            }),
+          );
+          made += batch.length;
+          batch.forEach(({ script, judges }, index) => {
+            const pageUrls = details[index];
+            const judged = pageUrls === undefined ? script : { ...script, pageUrls };
+            for (const judge of judges) judge.add(judged);
+          });
+        };
+        for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage)) {
+          count += 1;
+          const judges = byHost.get(listed.host.toLowerCase()) ?? [];
+          const script = seen(listed);
+          if (lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(script))) {
+            lookupsLeft -= 1;
+            pending.push({ script, judges });
+            if (pending.length >= LOOKUP_CONCURRENCY) await flush();
+          } else {
+            for (const judge of judges) judge.add(script);
+          }
+        }
+        await flush();
+        const pages = Math.max(1, Math.ceil(count / perPage));
+        made += pages;
+        listPages += pages;
+        zoneTerms.push(`${pages} (${count} ${status} scripts)`);
+      }
+    }
+    terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);
+
+    policies.forEach((policy, index) => {
+      reviews.push({
+        key: policy.key,
+        name: policy.name,
+        zoneId,
+        action: policy.policy.action,
+        enabled: policy.policy.enabled,
+        value: policy.policy.value,
+        ...evaluators[index]!.result(),
+      });
+    });
+  }
+
+  const pools: PoolCoverage[] = [];
+  const accounts = [...new Set(input.migrations.map((migration) => migration.accountId))];
+  for (const accountId of accounts) {
+    const all = await listPools(client, { accountId });
+    made += 1;
+    const covered = new Set(
+      input.notifications
+        .filter((notification) => notification.accountId === accountId && notification.enabled)
+        .flatMap((notification) => notification.poolIds),
+    );
+    const uncovered = all.filter((pool) => !covered.has(pool.id));
+    for (const migration of input.migrations.filter((m) => m.accountId === accountId)) {
+      pools.push({
+        key: migration.key,
+        name: migration.name,
+        accountId,
+        pools: all.length,
+        uncovered: {
+          count: uncovered.length,
+          names: uncovered.slice(0, POOL_NAMES_LISTED).map((pool) => pool.name),
+        },
+      });
+    }
+  }
+
+  const maxLookups = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
+  const bound = zones.length + listPages + maxLookups + accounts.length;
+  if (maxLookups > 0) terms.push(`at most ${maxLookups} script reads`);
+  if (accounts.length > 0) terms.push(`${accounts.length} pool list${accounts.length === 1 ? '' : 's'}`);
+  return { policies: reviews, pools, requests: { made, bound, plan: terms.join('; ') } };
+}
