@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { renderMarkdown } from './report';
+import { DEFAULT_POLICY_CONFIG, reviewStack } from './review-stack';
+
+/**
+ * `edgeguard-review`: the review report of a pull request (issue 9, item 3). Runs `pulumi preview`
+ * of the project with EdgeGuard's policy pack and writes what it found as Markdown (`--markdown`,
+ * for a CI job to post as a comment) and JSON (`--json`). `-` for either means stdout, and the
+ * preview's own output then goes to stderr. Exit status: 0 no mandatory violation, 1 at least one,
+ * 2 the review could not be done (the reason on stderr).
+ */
+
+const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh] [--markdown FILE] [--json FILE] [--policy-config FILE]
+
+Runs \`pulumi preview\` of the Pulumi project in DIR (default: the current folder) on stack NAME
+(default: the selected stack) with EdgeGuard's policy pack, passing the stack's edgeguard:*
+configuration to the pack, and writes the review:
+  --markdown FILE       the review as Markdown, for a pull request comment (- for stdout)
+  --json FILE           the same as JSON (- for stdout)
+  --refresh             refresh first, and report what changed outside the stack
+  --policy-config FILE  the pack's configuration: enforcement levels and accepted scripts
+                        (default: ${DEFAULT_POLICY_CONFIG} in DIR, when it exists)
+Exit status: 0 no mandatory policy violation, 1 at least one, 2 the review could not be done.`;
+
+interface Arguments {
+  cwd: string;
+  stack?: string;
+  refresh: boolean;
+  markdown?: string;
+  json?: string;
+  policyConfig?: string;
+}
+
+function parse(argv: string[]): Arguments | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      cwd: { type: 'string' },
+      stack: { type: 'string' },
+      refresh: { type: 'boolean', default: false },
+      markdown: { type: 'string' },
+      json: { type: 'string' },
+      'policy-config': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const cwd = path.resolve(values.cwd ?? '.');
+  const fallbackConfig = path.join(cwd, DEFAULT_POLICY_CONFIG);
+  const policyConfig = values['policy-config'] ?? (fs.existsSync(fallbackConfig) ? fallbackConfig : undefined);
+  return {
+    cwd,
+    refresh: values.refresh,
+    ...(values.stack !== undefined ? { stack: values.stack } : {}),
+    ...(values.markdown !== undefined ? { markdown: values.markdown } : {}),
+    ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(policyConfig !== undefined ? { policyConfig } : {}),
+  };
+}
+
+function write(target: string, text: string): void {
+  if (target === '-') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  else fs.writeFileSync(target, text);
+}
+
+async function main(): Promise<number> {
+  let args: Arguments | 'help';
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`edgeguard-review: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const toStdout = args.markdown === '-' || args.json === '-';
+  const report = await reviewStack({
+    workDir: args.cwd,
+    ...(args.stack !== undefined ? { stackName: args.stack } : {}),
+    refresh: args.refresh,
+    ...(args.policyConfig !== undefined ? { policyConfig: args.policyConfig } : {}),
+    onOutput: (text) => (toStdout ? process.stderr : process.stdout).write(text),
+  });
+  if (args.markdown !== undefined) write(args.markdown, renderMarkdown(report));
+  if (args.json !== undefined) write(args.json, JSON.stringify(report, null, 2));
+  if (report.exitCode === 2) process.stderr.write(`edgeguard-review: the review could not be done: ${report.reason}\n`);
+  else {
+    const mandatory = report.violations.filter((violation) => violation.level === 'mandatory').length;
+    process.stderr.write(
+      `edgeguard-review: ${mandatory === 0 ? 'no mandatory policy violation' : `${mandatory} mandatory policy violation${mandatory === 1 ? '' : 's'}`}\n`,
+    );
+  }
+  return report.exitCode;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`edgeguard-review: the review could not be done: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,185 @@
+import { formatCspSource, parseCspValue } from '../../rules/csp';
+import { parsePolicyExpression } from '../../rules/expression';
+
+/**
+ * What a change to one resource means, in place of the whole strings a diff shows (issue 9, item
+ * 3): the CSP sources added or removed, an expression's host that changes, a notification's pools
+ * and filters added or removed as sets, a custom hostname and whether it is replaced. Pure: it
+ * reads the old and new inputs the engine reports for a step.
+ */
+
+/** What the engine does to the resource. */
+export type ChangeKind = 'create' | 'update' | 'replace' | 'delete';
+
+/** One resource's change, as the engine reports its step. */
+export interface ResourceChange {
+  urn: string;
+  /** The resource's type token. */
+  type: string;
+  kind: ChangeKind;
+  /** The inputs before (none for a create). */
+  olds?: Record<string, unknown>;
+  /** The inputs after (none for a delete). */
+  news?: Record<string, unknown>;
+}
+
+/** A change in meaning: the resource, and what changes, one phrase per item. */
+export interface MeaningRow {
+  /** The resource's name in the program. */
+  name: string;
+  /** The resource's kind: `CspPolicy`, `HealthNotification`, ..., or the type token of another provider. */
+  resource: string;
+  kind: ChangeKind;
+  changes: string[];
+}
+
+const EDGEGUARD_TYPE = /^pulumi-nodejs:dynamic\/edgeguard:(\w+)$/;
+
+/** The resource's name in the program: the last part of its URN. */
+export function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf('::') + 2);
+}
+
+function resourceOf(type: string): string {
+  return EDGEGUARD_TYPE.exec(type)?.[1] ?? type;
+}
+
+/** A property as text for a phrase: strings as they are, the rest as JSON. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The values of a list property as a set of strings (an absent list is empty). */
+function setOf(value: unknown): Set<string> {
+  return new Set(Array.isArray(value) ? value.map((item) => text(item).toLowerCase()) : []);
+}
+
+/** `<what> added: a, b; removed: c`, or nothing when the sets are equal. */
+function setChange(what: string, olds: unknown, news: unknown): string[] {
+  const before = setOf(olds);
+  const after = setOf(news);
+  const added = [...after].filter((item) => !before.has(item)).sort();
+  const removed = [...before].filter((item) => !after.has(item)).sort();
+  const parts = [
+    ...(added.length > 0 ? [`added ${added.join(', ')}`] : []),
+    ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : []),
+  ];
+  return parts.length > 0 ? [`${what}: ${parts.join('; ')}`] : [];
+}
+
+function hostOf(expression: unknown): string | undefined {
+  if (typeof expression !== 'string') return undefined;
+  const parsed = parsePolicyExpression(expression);
+  return parsed.ok ? parsed.value.hostname : undefined;
+}
+
+/** `<directive> <source>` of every source, canonical; `undefined` when the value cannot be read. */
+function sourcesOf(value: unknown): Set<string> | undefined {
+  if (typeof value !== 'string') return undefined;
+  const parsed = parseCspValue(value);
+  if (!parsed.ok) return undefined;
+  return new Set(
+    parsed.value.flatMap((directive) =>
+      directive.sources.map((source) => `${directive.name} ${formatCspSource(source)}`),
+    ),
+  );
+}
+
+function cspPolicyChanges(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const changes: string[] = [];
+  const hostBefore = hostOf(olds.expression);
+  const hostAfter = hostOf(news.expression);
+  if (hostBefore !== hostAfter)
+    changes.push(`host: ${hostBefore ?? text(olds.expression)} -> ${hostAfter ?? text(news.expression)}`);
+  if (olds.action !== news.action) changes.push(`action: ${text(olds.action)} -> ${text(news.action)}`);
+  if ((olds.enabled ?? true) !== (news.enabled ?? true)) changes.push(news.enabled === false ? 'disabled' : 'enabled');
+  const before = sourcesOf(olds.value);
+  const after = sourcesOf(news.value);
+  if (before !== undefined && after !== undefined) {
+    const added = [...after].filter((source) => !before.has(source)).sort();
+    const removed = [...before].filter((source) => !after.has(source)).sort();
+    if (added.length > 0) changes.push(`sources added: ${added.join(', ')}`);
+    if (removed.length > 0) changes.push(`sources removed: ${removed.join(', ')}`);
+  } else if (olds.value !== news.value) changes.push(`value: ${text(olds.value)} -> ${text(news.value)}`);
+  if (olds.zoneId !== news.zoneId) changes.push(`zone: ${text(olds.zoneId)} -> ${text(news.zoneId)}`);
+  if (olds.description !== news.description) changes.push('description changed');
+  return changes;
+}
+
+function healthNotificationChanges(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  return [
+    ...(olds.name !== news.name ? [`name: ${text(olds.name)} -> ${text(news.name)}`] : []),
+    ...((olds.enabled ?? true) !== (news.enabled ?? true) ? [news.enabled === false ? 'disabled' : 'enabled'] : []),
+    ...setChange('pools', olds.poolIds, news.poolIds),
+    ...setChange('health filter', olds.newHealth, news.newHealth),
+    ...setChange('event source filter', olds.eventSource, news.eventSource),
+    ...setChange('e-mails', olds.emails, news.emails),
+    ...setChange('webhooks', olds.webhookIds, news.webhookIds),
+    ...(olds.accountId !== news.accountId ? [`account: ${text(olds.accountId)} -> ${text(news.accountId)}`] : []),
+  ];
+}
+
+function customHostnameChanges(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  return [
+    ...(olds.hostname !== news.hostname ? [`hostname: ${text(olds.hostname)} -> ${text(news.hostname)}`] : []),
+    ...genericChanges(olds, news, ['hostname']),
+  ];
+}
+
+/** The properties whose values differ, named (the serialized provider aside). */
+function genericChanges(olds: Record<string, unknown>, news: Record<string, unknown>, skip: string[] = []): string[] {
+  const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+    .filter((key) => key !== '__provider' && !skip.includes(key) && !same(olds[key], news[key]))
+    .sort();
+  return keys.map((key) => `${key}: ${text(olds[key]) ?? '(none)'} -> ${text(news[key]) ?? '(none)'}`);
+}
+
+/** What a created resource is, in a phrase or two. */
+function creation(resource: string, news: Record<string, unknown>): string[] {
+  switch (resource) {
+    case 'CspPolicy': {
+      const sources = sourcesOf(news.value);
+      return [
+        `${text(news.action)} on ${hostOf(news.expression) ?? text(news.expression)}`,
+        sources !== undefined ? `sources: ${[...sources].join(', ')}` : `value: ${text(news.value)}`,
+      ];
+    }
+    case 'HealthNotification':
+      return [`pools: ${setOf(news.poolIds).size}`];
+    case 'CustomHostname':
+      return [`hostname: ${text(news.hostname)}`];
+    case 'PageSecuritySetting':
+      return [news.enabled === false ? 'page security off' : 'page security on'];
+    default:
+      return [];
+  }
+}
+
+/** The change in meaning of one resource's step. */
+export function meaningOf(change: ResourceChange): MeaningRow {
+  const resource = resourceOf(change.type);
+  const row = { name: nameOf(change.urn), resource, kind: change.kind };
+  const olds = change.olds ?? {};
+  const news = change.news ?? {};
+  if (change.kind === 'create') return { ...row, changes: creation(resource, news) };
+  if (change.kind === 'delete') return { ...row, changes: ['deleted'] };
+  let changes: string[];
+  switch (resource) {
+    case 'CspPolicy':
+      changes = cspPolicyChanges(olds, news);
+      break;
+    case 'HealthNotification':
+      changes = healthNotificationChanges(olds, news);
+      break;
+    case 'CustomHostname':
+      changes = customHostnameChanges(olds, news);
+      break;
+    default:
+      changes = genericChanges(olds, news);
+  }
+  return { ...row, changes: changes.length > 0 ? changes : ['no change in meaning (only its form)'] };
+}

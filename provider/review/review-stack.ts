@@ -1,0 +1,221 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CommandError, LocalWorkspace, Stack, type EngineEvent, type PulumiCommand } from '@pulumi/pulumi/automation';
+import { SETTINGS, type SettingName } from '../settings';
+import { meaningOf, nameOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
+import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV, type PackOutput } from './pack-policies';
+import type { ReportedViolation, ReviewReport } from './report';
+
+/**
+ * The review of a Pulumi project's stack (`edgeguard-review`, and the end of `npm run demo`): one
+ * `pulumi preview` through the Automation API with EdgeGuard's policy pack, which does the
+ * reading and judging; this gathers what the engine and the pack report into a {@link ReviewReport}.
+ *
+ * The pack gets the service settings from the environment (the engine gives a policy pack no
+ * stack configuration), so the stack's `edgeguard:*` configuration, secrets included, is passed
+ * as the `EDGEGUARD_*` variables of the settings table, over the caller's environment. It also
+ * gets the stack's state before the change (`pulumi stack export`), to compare changed policies
+ * with the live ones, and a file to write its review to.
+ */
+
+/** The executable form of the policy pack, the one this engine runs (`policy-pack/` of the package). */
+export const POLICY_PACK = path.resolve(__dirname, '..', '..', '..', 'policy-pack', 'edgeguard-policy-pack');
+
+/** The pack configuration `edgeguard-review` uses when the project holds one and none is given. */
+export const DEFAULT_POLICY_CONFIG = 'edgeguard-policy-config.json';
+
+/** Options of {@link reviewStack}. */
+export interface ReviewStackOptions {
+  /** The Pulumi project's folder. */
+  workDir: string;
+  /** The stack; default the project's selected stack. */
+  stackName?: string;
+  /** Refresh first (`pulumi preview --refresh`), and report what changed outside the stack. */
+  refresh?: boolean;
+  /** A policy pack configuration (JSON): enforcement levels and accepted scripts. */
+  policyConfig?: string;
+  /** Environment of the Pulumi commands (backend, passphrase, ...), over the process's. */
+  envVars?: Record<string, string>;
+  /** The engine to use; default the `pulumi` on PATH. */
+  pulumiCommand?: PulumiCommand;
+  /** What the preview prints, as it prints it. Default: dropped. */
+  onOutput?: (text: string) => void;
+}
+
+/** A failure to do the review at all, before the preview ran (no stack, say). */
+export class ReviewSetupError extends Error {
+  override name = 'ReviewSetupError';
+}
+
+/** The stack's `edgeguard:*` configuration as the settings table's environment variables. */
+function settingsEnvironment(config: Record<string, { value: string }>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const value = config[`edgeguard:${SETTINGS[name].key}`]?.value;
+    if (value !== undefined && value !== '') env[SETTINGS[name].env] = value;
+  }
+  return env;
+}
+
+const KINDS: Record<string, ChangeKind> = {
+  create: 'create',
+  update: 'update',
+  replace: 'replace',
+  'create-replacement': 'replace',
+  'delete-replaced': 'replace',
+  delete: 'delete',
+  discard: 'delete',
+};
+
+/** What the engine's events say the preview does, resource by resource, and what a refresh found. */
+class EventLog {
+  private readonly steps = new Map<string, ResourceChange>();
+  private readonly drifted = new Map<string, ResourceChange>();
+  readonly violations: ReportedViolation[] = [];
+  readonly errors: string[] = [];
+
+  onEvent = (event: EngineEvent): void => {
+    const step = event.resourcePreEvent?.metadata ?? event.resOutputsEvent?.metadata;
+    if (step !== undefined) this.onStep(step, event.resOutputsEvent !== undefined);
+    const policy = event.policyEvent;
+    if (policy !== undefined) {
+      this.violations.push({
+        policy: policy.policyName,
+        level: policy.enforcementLevel === 'mandatory' ? 'mandatory' : 'advisory',
+        ...(policy.resourceUrn ? { resource: nameOf(policy.resourceUrn), urn: policy.resourceUrn } : {}),
+        message: policy.message.trim(),
+      });
+    }
+    const diagnostic = event.diagnosticEvent;
+    if (diagnostic?.severity === 'error') this.errors.push(diagnostic.message.trim());
+  };
+
+  private onStep(step: NonNullable<EngineEvent['resourcePreEvent']>['metadata'], done: boolean): void {
+    if (step.type.startsWith('pulumi:providers:') || step.type === 'pulumi:pulumi:Stack') return;
+    if (step.op === 'refresh') {
+      // The refresh's outcome is in its outputs event: the state before, and as read now.
+      if (!done) return;
+      const before = step.old?.outputs ?? {};
+      const after = step.new?.outputs;
+      const gone = after === undefined || Object.keys(after).length === 0;
+      const row = { urn: step.urn, type: step.type, kind: gone ? 'delete' : 'update', olds: before } as const;
+      if (gone || JSON.stringify(withoutProvider(before)) !== JSON.stringify(withoutProvider(after)))
+        this.drifted.set(step.urn, gone ? row : { ...row, news: after });
+      return;
+    }
+    const kind = KINDS[step.op];
+    if (kind === undefined) return;
+    const known = this.steps.get(step.urn);
+    this.steps.set(step.urn, {
+      urn: step.urn,
+      type: step.type,
+      kind: known?.kind === 'replace' ? 'replace' : kind,
+      ...((known?.olds ?? step.old?.inputs) !== undefined ? { olds: known?.olds ?? step.old?.inputs } : {}),
+      ...((step.new?.inputs ?? known?.news) !== undefined ? { news: step.new?.inputs ?? known?.news } : {}),
+    });
+  }
+
+  changes(): MeaningRow[] {
+    return [...this.steps.values()].map(meaningOf);
+  }
+
+  drift(): MeaningRow[] {
+    return [...this.drifted.values()].map((change) => {
+      const row = meaningOf(change);
+      return change.kind === 'delete' ? { ...row, changes: ['gone: deleted outside the stack'] } : row;
+    });
+  }
+}
+
+function withoutProvider(outputs: Record<string, unknown>): Record<string, unknown> {
+  const { __provider: _provider, ...rest } = outputs;
+  return rest;
+}
+
+/** The review of a stack: a preview with the policy pack, and what it found. */
+export async function reviewStack(options: ReviewStackOptions): Promise<ReviewReport> {
+  const workspace = await LocalWorkspace.create({
+    workDir: options.workDir,
+    ...(options.envVars ? { envVars: options.envVars } : {}),
+    ...(options.pulumiCommand ? { pulumiCommand: options.pulumiCommand } : {}),
+  });
+  const stackName = options.stackName ?? (await workspace.stack())?.name;
+  if (stackName === undefined)
+    throw new ReviewSetupError(
+      `no stack is selected in ${options.workDir}: give --stack NAME (or select one with pulumi stack select)`,
+    );
+  const project = (await workspace.projectSettings()).name;
+  const stack = await Stack.select(stackName, workspace);
+  const config = await workspace.getAllConfig(stackName);
+
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
+  try {
+    const baseline = path.join(scratch, 'baseline.json');
+    fs.writeFileSync(baseline, JSON.stringify(await stack.exportStack()));
+    const output = path.join(scratch, 'review.json');
+    workspace.envVars = {
+      ...workspace.envVars,
+      ...settingsEnvironment(config),
+      [REVIEW_BASELINE_ENV]: baseline,
+      [REVIEW_OUTPUT_ENV]: output,
+    };
+    const events = new EventLog();
+    let failure: string | undefined;
+    try {
+      await stack.preview({
+        policyPacks: [POLICY_PACK],
+        ...(options.policyConfig !== undefined ? { policyPackConfigs: [path.resolve(options.policyConfig)] } : {}),
+        refresh: options.refresh ?? false,
+        onEvent: events.onEvent,
+        onOutput: options.onOutput ?? (() => undefined),
+        color: 'never',
+      });
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      failure = events.errors.join('; ') || lastLines(error.message);
+    }
+
+    const packOutput = readPackOutput(output);
+    const mandatory = events.violations.filter((violation) => violation.level === 'mandatory');
+    let exitCode: ReviewReport['exitCode'];
+    let reason: string | undefined;
+    if (packOutput?.error !== undefined) {
+      exitCode = 2;
+      reason = packOutput.error;
+    } else if (packOutput === undefined) {
+      exitCode = 2;
+      reason = `the policy pack reported nothing${failure !== undefined ? `; the preview failed: ${failure}` : ''}`;
+    } else if (mandatory.length > 0) exitCode = 1;
+    else if (failure !== undefined) {
+      exitCode = 2;
+      reason = `the preview failed: ${failure}`;
+    } else exitCode = 0;
+
+    return {
+      project,
+      stack: stackName,
+      exitCode,
+      ...(reason !== undefined ? { reason } : {}),
+      changes: events.changes(),
+      drift: options.refresh ? events.drift() : null,
+      policies: packOutput?.review?.policies ?? [],
+      pools: packOutput?.review?.pools ?? [],
+      unjudged: packOutput?.unjudged ?? [],
+      violations: events.violations,
+      ...(packOutput?.review?.requests ? { requests: packOutput.review.requests } : {}),
+    };
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function readPackOutput(file: string): PackOutput | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as PackOutput;
+}
+
+/** The end of a long engine message, where its reason is. */
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-5).join(' ').slice(-1000);
+}
