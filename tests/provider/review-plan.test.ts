@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { AuthenticationError } from '../../provider/client/errors';
+import { clientFrom } from '../../provider/clients';
+import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../provider/review/plan';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
+
+/**
+ * The review's request plan against the emulator: exactly the requests it states (the zone's
+ * policies once, its scripts on the covered hosts once per status, single-script reads only for
+ * scripts whose verdict depends on the page, within the limit, and the pools of migrated
+ * accounts), what it finds with them, and a refused token.
+ */
+
+let emu: TestEmulator;
+const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => emu.close());
+
+async function seed(document: Record<string, unknown>): Promise<void> {
+  const reply = await emu.control('POST', 'seed', document);
+  if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body)}`);
+}
+
+async function newZone(): Promise<string> {
+  const id = randomBytes(16).toString('hex');
+  await seed({ zones: [{ id, name: 'example.com', account_id: ACCOUNT_ID }] });
+  return id;
+}
+
+const CHECKOUT = 'checkout.example.com';
+const script = (zone: string, url: string, extra: Record<string, unknown> = {}) => ({
+  zone_id: zone,
+  url,
+  host: CHECKOUT,
+  first_page_url: `https://${CHECKOUT}/pay`,
+  js_integrity_score: 50,
+  ...extra,
+});
+
+function checkoutPolicy(
+  zone: string,
+  value: string,
+  replaces: PolicyUnderReview['replaces'] = 'none',
+): PolicyUnderReview {
+  return {
+    key: 'urn:checkout',
+    name: 'checkout',
+    zoneId: zone,
+    policy: { action: 'allow', enabled: true, expression: `http.host eq "${CHECKOUT}"`, value },
+    replaces,
+  };
+}
+
+const input = (policies: PolicyUnderReview[]): ReviewInput => ({ policies, migrations: [], notifications: [] });
+
+/** `GET path?query` of the requests after `mark`, the path below the zone. */
+async function calls(mark: number, zone: string): Promise<string[]> {
+  return (await emu.requests(mark)).map((r) => {
+    const query = new URLSearchParams(r.query as Record<string, string>).toString();
+    return `${r.method} ${r.path.replace(`/client/v4/zones/${zone}/page_security`, '')}${query ? `?${query}` : ''}`;
+  });
+}
+
+describe('the request plan', () => {
+  test('lists once per status on the covered hosts, reads pages only where the verdict depends on them', async () => {
+    const zone = await newZone();
+    await seed({
+      scripts: [
+        // First-party: allowed by 'self' on an https page, not on an http one: its pages are read.
+        script(zone, `https://${CHECKOUT}/js/payment.js`, {
+          page_urls: [`https://${CHECKOUT}/pay`, `http://${CHECKOUT}/legacy-pay`],
+        }),
+        script(zone, 'https://js.stripe.com/v3/elements.js', { page_urls: [`https://${CHECKOUT}/pay`] }),
+        script(zone, 'https://cdn.example.net/a.js'),
+        script(zone, 'https://cdn.example.net/b.js'),
+        script(zone, 'https://cdn.example.net/rare.js', { status: 'infrequent' }),
+        script(zone, 'https://bad.example.info/x.js', { js_integrity_score: 9 }),
+        // Another host: not covered, not listed.
+        script(zone, 'https://www.example.com/app.js', {
+          host: 'www.example.com',
+          first_page_url: 'https://www.example.com/',
+        }),
+      ],
+    });
+    const live = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+      body: {
+        description: 'checkout',
+        action: 'allow',
+        expression: `http.host eq "${CHECKOUT}"`,
+        enabled: 'true',
+        value: "script-src 'self' js.stripe.com cdn.example.net",
+      },
+    });
+    const listed = await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { per_page: 50 } });
+    const paymentId = listed.body.result.find((s: { url: string }) => s.url.endsWith('/payment.js')).id;
+    const mark = emu.mark();
+    const result = await reviewService(
+      client(),
+      input([
+        checkoutPolicy(zone, "script-src 'self' cdn.example.net https://bad.example.info/x.js", {
+          id: live.body.result.id,
+        }),
+      ]),
+      { perPage: 2 },
+    );
+
+    const hosts = `hosts=${CHECKOUT}`;
+    expect(await calls(mark, zone)).toEqual([
+      'GET /policies',
+      `GET /scripts?status=active&${hosts}&page=1&per_page=2`,
+      `GET /scripts?status=active&${hosts}&page=2&per_page=2`,
+      `GET /scripts?status=active&${hosts}&page=3&per_page=2`,
+      `GET /scripts/${paymentId}`,
+      `GET /scripts?status=infrequent&${hosts}&page=1&per_page=2`,
+    ]);
+    expect(result.requests).toEqual({
+      made: 6,
+      bound: 1 + 3 + 1 + 100,
+      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts); at most 100 script reads`,
+    });
+
+    const [review] = result.policies;
+    // The first-party script on its http page only (seen at the same time: by URL), and Stripe, whose source was removed.
+    expect(review!.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+      [`https://${CHECKOUT}/js/payment.js`, [`http://${CHECKOUT}/legacy-pay`], 'all'],
+      ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`], 'any'],
+    ]);
+    expect(review!.newlyBlocked!.scripts.map((l) => l.url)).toEqual(['https://js.stripe.com/v3/elements.js']);
+    expect(review!.maliciousAllowed.scripts.map((l) => l.url)).toEqual(['https://bad.example.info/x.js']);
+    expect(review!.violations).toEqual({ blocks: 2, maliciousAllowed: 1 });
+    expect(review!.sourcesAdded).toEqual(['script-src https://bad.example.info/x.js']);
+    expect(review!.sourcesRemoved).toEqual(['script-src js.stripe.com']);
+    expect(review!.scriptsJudged).toBe(6);
+    expect(review!.notAllowed.scripts.find((l) => l.url.includes('rare'))).toBeUndefined();
+  });
+
+  test('past the limit of page reads, scripts are judged on their first page and counted', async () => {
+    const zone = await newZone();
+    await seed({
+      scripts: [1, 2, 3].map((i) => script(zone, `https://${CHECKOUT}/js/s${i}.js`)),
+    });
+    const mark = emu.mark();
+    const result = await reviewService(client(), input([checkoutPolicy(zone, "script-src 'self'")]), {
+      maxPageLookups: 1,
+    });
+    const reads = (await calls(mark, zone)).filter((call) => /^GET \/scripts\/\w+$/.test(call));
+    expect(reads).toHaveLength(1);
+    expect(result.policies[0]!.judgedOnFirstPageOnly).toBe(2);
+    expect(result.requests.made).toBe(1 + 1 + 1 + 1);
+    expect(result.requests.bound).toBe(1 + 1 + 1 + 1);
+  });
+
+  test('a created policy is compared with nothing; an unknown baseline says why', async () => {
+    const zone = await newZone();
+    await seed({ scripts: [script(zone, 'https://cdn.example.net/a.js')] });
+    const result = await reviewService(
+      client(),
+      input([
+        checkoutPolicy(zone, "script-src 'self'"),
+        { ...checkoutPolicy(zone, "script-src 'self'"), key: 'urn:other', replaces: { unknown: 'no state given' } },
+      ]),
+    );
+    expect(result.policies.map((p) => [p.baseline, p.newlyBlocked?.count ?? null])).toEqual([
+      ['none', 1],
+      [{ unknown: 'no state given' }, null],
+    ]);
+  });
+
+  test('the pools of a migrated account that no notification covers', async () => {
+    const account = randomBytes(16).toString('hex');
+    await seed({
+      accounts: [{ id: account, name: 'Pools' }],
+      pools: ['eu-1', 'eu-2', 'us-1'].map((name) => ({
+        account_id: account,
+        name,
+        notification_email: 'noc@example.com',
+      })),
+    });
+    const pools = (await emu.api('GET', `accounts/${account}/load_balancers/pools`)).body.result as Array<{
+      id: string;
+      name: string;
+    }>;
+    const id = (name: string) => pools.find((pool) => pool.name === name)!.id;
+    const mark = emu.mark();
+    const result = await reviewService(client(), {
+      policies: [],
+      migrations: [{ key: 'urn:migration', name: 'retire-emails', accountId: account }],
+      notifications: [
+        { accountId: account, poolIds: [id('eu-1')], enabled: true },
+        // A disabled notification alerts nobody.
+        { accountId: account, poolIds: [id('eu-2')], enabled: false },
+      ],
+    });
+    expect(result.pools).toEqual([
+      {
+        key: 'urn:migration',
+        name: 'retire-emails',
+        accountId: account,
+        pools: 3,
+        uncovered: { count: 2, names: ['eu-2', 'us-1'] },
+      },
+    ]);
+    expect(await emu.requests(mark)).toHaveLength(1);
+  });
+});
+
+test('a refused token fails the review with the API error', async () => {
+  const zone = await newZone();
+  const refused = clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: 'not-a-token-the-emulator-knows' } });
+  await expect(reviewService(refused, input([checkoutPolicy(zone, "script-src 'self'")]))).rejects.toThrow(
+    AuthenticationError,
+  );
+});
