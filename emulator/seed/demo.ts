@@ -20,13 +20,25 @@ export const DEMO = {
   hosts: ['www.example.com', 'shop.example.com', 'checkout.example.com', 'blog.example.com'],
 } as const;
 
-const SCRIPTS: Array<{ host: string; url: string; score?: number; status?: 'infrequent'; malicious?: true }> = [
+/**
+ * `pages` are the paths of the pages a script was seen on (its `page_urls`; the first is its
+ * `first_page_url`); without them, the host's root. The checkout's pages make the review of a CSP
+ * change meaningful (examples/csp-review): the payment scripts run on the payment pages.
+ */
+const SCRIPTS: Array<{
+  host: string;
+  url: string;
+  score?: number;
+  status?: 'infrequent';
+  malicious?: true;
+  pages?: string[];
+}> = [
   { host: 'www.example.com', url: 'https://www.example.com/assets/app.js' },
   { host: 'www.example.com', url: 'https://www.googletagmanager.com/gtm.js' },
   { host: 'www.example.com', url: 'https://cdn.jsdelivr.net/npm/alpinejs@3.14.1/dist/cdn.min.js' },
   { host: 'www.example.com', url: 'https://static.hotjar.com/c/hotjar-311.js', status: 'infrequent' },
   { host: 'shop.example.com', url: 'https://shop.example.com/static/cart.js' },
-  { host: 'shop.example.com', url: 'https://js.stripe.com/v3/' },
+  { host: 'shop.example.com', url: 'https://js.stripe.com/v3/', pages: ['/cart', '/product/espresso-grinder'] },
   { host: 'shop.example.com', url: 'https://cdn.shopify-assets.example.net/reviews.js' },
   { host: 'shop.example.com', url: 'https://connect.facebook.net/en_US/fbevents.js' },
   {
@@ -36,10 +48,20 @@ const SCRIPTS: Array<{ host: string; url: string; score?: number; status?: 'infr
     malicious: true,
   },
   { host: 'shop.example.com', url: 'https://widgets.trustpilot.example.com/bootstrap.js', status: 'infrequent' },
-  { host: 'checkout.example.com', url: 'https://checkout.example.com/js/payment.js' },
-  { host: 'checkout.example.com', url: 'https://js.stripe.com/v3/fingerprinted/js/elements.js' },
-  { host: 'checkout.example.com', url: 'https://analytics-cdn.example.info/collect.min.js', score: 7, malicious: true },
-  { host: 'checkout.example.com', url: 'https://www.google.com/recaptcha/api.js' },
+  { host: 'checkout.example.com', url: 'https://checkout.example.com/js/payment.js', pages: ['/pay', '/pay/confirm'] },
+  {
+    host: 'checkout.example.com',
+    url: 'https://js.stripe.com/v3/fingerprinted/js/elements.js',
+    pages: ['/pay', '/pay/confirm'],
+  },
+  {
+    host: 'checkout.example.com',
+    url: 'https://analytics-cdn.example.info/collect.min.js',
+    score: 7,
+    malicious: true,
+    pages: ['/pay'],
+  },
+  { host: 'checkout.example.com', url: 'https://www.google.com/recaptcha/api.js', pages: ['/login', '/pay'] },
   { host: 'blog.example.com', url: 'https://blog.example.com/wp-includes/js/jquery/jquery.min.js' },
   { host: 'blog.example.com', url: 'https://platform.twitter.com/widgets.js' },
   { host: 'blog.example.com', url: 'https://fonts-loader.example.biz/loader.js', score: 9, malicious: true },
@@ -95,7 +117,8 @@ export function demoSeed(): SeedDocument {
       zone_id,
       url: s.url,
       host: s.host,
-      first_page_url: `https://${s.host}/`,
+      first_page_url: `https://${s.host}${s.pages?.[0] ?? '/'}`,
+      ...(s.pages ? { page_urls: s.pages.map((page) => `https://${s.host}${page}`) } : {}),
       ...(s.score !== undefined ? { js_integrity_score: s.score } : {}),
       ...(s.status ? { status: s.status } : {}),
       ...(s.malicious ? { url_reported_malicious: true, malicious_url_categories: ['Malware'] } : {}),

@@ -19,8 +19,17 @@ import type { ReportedViolation, ReviewReport } from './report';
  * with the live ones, and a file to write its review to.
  */
 
-/** The executable form of the policy pack, the one this engine runs (`policy-pack/` of the package). */
-export const POLICY_PACK = path.resolve(__dirname, '..', '..', '..', 'policy-pack', 'edgeguard-policy-pack');
+/**
+ * The executable form of the policy pack, the one this engine runs: `policy-pack/` of the
+ * package, found above this module (compiled under `dist/`, or run from the sources).
+ */
+export const POLICY_PACK = ((): string => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const pack = path.join(dir, 'policy-pack', 'edgeguard-policy-pack');
+    if (fs.existsSync(pack)) return pack;
+  }
+  throw new Error(`the policy pack (policy-pack/edgeguard-policy-pack) is not above ${__dirname}`);
+})();
 
 /** The pack configuration `edgeguard-review` uses when the project holds one and none is given. */
 export const DEFAULT_POLICY_CONFIG = 'edgeguard-policy-config.json';

@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { POLICY_PACK } from '../../provider/review/review-stack';
+import { engineStack, REPO, type EngineStack } from '../helpers/engine';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { DEMO } from '../../emulator/seed/demo';
+
+/**
+ * The review before merge through the real engine, against the demo world (issue 9): the
+ * examples/csp-review stack is deployed once, then a pull request's change of the checkout's
+ * allow policy is previewed with the policy pack (`pulumi preview --policy-pack
+ * policy-pack/edgeguard-policy-pack`, settings in the environment) and reviewed with
+ * `edgeguard-review` (settings from the stack's configuration, the token a secret), case by case.
+ */
+
+const TOKEN = 'e2e-review-token-8d1c44a0';
+const REFUSED = 'e2e-review-token-the-emulator-refuses';
+const ORIGINAL = "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js";
+/** The demo world's scripts on checkout pages that the cases are about (emulator/seed/demo.ts). */
+const STRIPE_ELEMENTS = 'https://js.stripe.com/v3/fingerprinted/js/elements.js';
+const MALICIOUS = 'https://analytics-cdn.example.info/collect.min.js';
+
+let emu: TestEmulator;
+let engine: EngineStack;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
+  engine = await engineStack({
+    projectDir: path.join(REPO, 'examples', 'csp-review'),
+    emu,
+    token: TOKEN,
+    config: {
+      'edgeguard:baseUrl': { value: emu.baseUrl },
+      'edgeguard:apiToken': { value: TOKEN, secret: true },
+    },
+  });
+  await engine.up();
+}, 120_000);
+afterAll(async () => {
+  await engine?.dispose();
+  await emu?.close();
+});
+
+/** The pull request: the checkout policy's value becomes `value`. */
+function propose(value: string): void {
+  const program = path.join(engine.workDir, 'index.ts');
+  const text = fs.readFileSync(program, 'utf8');
+  const current = /value: "(script-src [^"]*recaptcha[^"]*)"/.exec(text)?.[1];
+  if (current === undefined) throw new Error('the checkout policy is not in the program');
+  fs.writeFileSync(program, text.replace(`value: "${current}"`, `value: "${value}"`));
+}
+
+/** A pack configuration in the project (where edgeguard-review looks for it), or none. */
+function packConfig(config: object | undefined): string {
+  const file = path.join(engine.workDir, 'edgeguard-policy-config.json');
+  if (config === undefined) fs.rmSync(file, { force: true });
+  else fs.writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+/** `pulumi preview --policy-pack ...` of the stack; what it printed, and its failure if it failed. */
+async function previewWithPack(config?: string): Promise<{ failed: boolean; text: string }> {
+  const options = { policyPacks: [POLICY_PACK], ...(config ? { policyPackConfigs: [config] } : {}) };
+  const before = engine.output.length;
+  let failed = false;
+  try {
+    await engine.preview(options);
+  } catch {
+    failed = true;
+  }
+  return { failed, text: engine.output.slice(before).join('') };
+}
+
+interface ReviewRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/**
+ * `edgeguard-review --cwd <project> --stack <stack> --markdown - --json <file>`, as a CI job runs
+ * it: the engine on PATH, the backend in the environment, and no EDGEGUARD_* variable, so the
+ * service settings can only come from the stack's configuration.
+ */
+async function review(): Promise<ReviewRun> {
+  const json = path.join(engine.workDir, 'review.json');
+  fs.rmSync(json, { force: true });
+  const env = { ...engine.stack.workspace.envVars };
+  for (const name of Object.keys(env)) if (name.startsWith('EDGEGUARD_')) delete env[name];
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEGUARD_')));
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(REPO, 'dist', 'provider', 'review', 'cli.js'),
+      '--cwd',
+      engine.workDir,
+      '--stack',
+      engine.stack.name,
+      '--markdown',
+      '-',
+      '--json',
+      json,
+    ],
+    {
+      env: { ...inherited, ...env, PATH: `${path.join(REPO, '.tools', 'pulumi', 'bin')}:${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr, json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined };
+}
+
+function checkoutReview(run: ReviewRun): any {
+  return run.json.policies.find((policy: { name: string }) => policy.name === 'checkout-scripts');
+}
+
+test('dropping the source of a detected checkout script fails the preview, naming the script; the review exits 1', async () => {
+  propose("script-src 'self' https://www.google.com/recaptcha/api.js");
+  packConfig(undefined);
+  const preview = await previewWithPack();
+  expect(preview.failed).toBe(true);
+  expect(preview.text).toContain('[mandatory]  csp-blocks-detected-scripts');
+  expect(preview.text).toContain(STRIPE_ELEMENTS);
+  expect(preview.text).not.toContain('[mandatory]  csp-allows-malicious-script');
+
+  const run = await review();
+  expect(run.code).toBe(1);
+  // Only the Markdown on stdout: the preview's own output went to stderr.
+  expect(run.stdout.startsWith('## EdgeGuard review of')).toBe(true);
+  expect(run.stdout).not.toContain('Previewing update');
+  expect(run.stderr).toContain('Previewing update');
+  expect(run.stdout).toContain(STRIPE_ELEMENTS);
+  expect(run.stdout).toContain('Sources removed: `script-src js.stripe.com`');
+  const checkout = checkoutReview(run);
+  expect(checkout.newlyBlocked.scripts.map((line: { url: string }) => line.url)).toEqual([STRIPE_ELEMENTS]);
+  expect(checkout.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
+  expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([
+    expect.objectContaining({ policy: 'csp-blocks-detected-scripts', resource: 'checkout-scripts' }),
+  ]);
+  expect(run.json.changes).toEqual([
+    {
+      name: 'checkout-scripts',
+      resource: 'CspPolicy',
+      kind: 'update',
+      changes: ['sources removed: script-src js.stripe.com'],
+    },
+  ]);
+}, 120_000);
+
+test('adding a source no detected script uses passes, and the report lists it as unused; the review exits 0', async () => {
+  propose(`${ORIGINAL} cdn.unused.example`);
+  const preview = await previewWithPack();
+  expect(preview.failed).toBe(false);
+  expect(preview.text).toContain('Sources that allow no detected script (candidates for removal): cdn.unused.example');
+
+  const run = await review();
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain('**No mandatory policy violation.**');
+  expect(run.stdout).toContain('Sources that allow no detected script (candidates for removal): `cdn.unused.example`');
+  expect(checkoutReview(run).unusedSources).toEqual(['cdn.unused.example']);
+}, 120_000);
+
+test('allowing a malicious script fails, naming it; the review exits 1', async () => {
+  propose(`${ORIGINAL} analytics-cdn.example.info`);
+  const preview = await previewWithPack();
+  expect(preview.failed).toBe(true);
+  expect(preview.text).toContain('[mandatory]  csp-allows-malicious-script');
+  expect(preview.text).toContain(MALICIOUS);
+
+  const run = await review();
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain(MALICIOUS);
+  expect(run.stdout).toContain('**malicious** (js_integrity_score 7)');
+  expect(checkoutReview(run).violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
+}, 120_000);
+
+test('the same script, accepted in the pack configuration, no longer fails; the review exits 0', async () => {
+  const reason = 'our analytics vendor, scored low while its CDN migrates (ticket SEC-412)';
+  const config = packConfig({
+    'csp-allows-malicious-script': { acceptedScripts: [{ prefix: 'https://analytics-cdn.example.info/', reason }] },
+  });
+  const preview = await previewWithPack(config);
+  expect(preview.failed).toBe(false);
+  expect(preview.text).not.toContain('[mandatory]');
+
+  const run = await review();
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain(MALICIOUS);
+  expect(run.stdout).toContain(`accepted: ${reason}`);
+  expect(checkoutReview(run).violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+}, 120_000);
+
+test('credentials the service refuses fail the review with that reason; the review exits 2', async () => {
+  propose(ORIGINAL);
+  packConfig(undefined);
+  const workspace = engine.stack.workspace;
+  workspace.envVars = { ...workspace.envVars, EDGEGUARD_API_TOKEN: REFUSED };
+  await engine.stack.setConfig('edgeguard:apiToken', { value: REFUSED, secret: true });
+  try {
+    const preview = await previewWithPack();
+    expect(preview.failed).toBe(true);
+    expect(preview.text).toContain('The EdgeGuard review could not be done: list CSP policies');
+    expect(preview.text).toContain('HTTP 401');
+
+    const run = await review();
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/edgeguard-review: the review could not be done: list CSP policies .* HTTP 401/);
+    expect(run.stdout).toContain('**The review could not be done**');
+    expect(run.stdout).not.toContain(REFUSED);
+    expect(run.stderr).not.toContain(REFUSED);
+  } finally {
+    workspace.envVars = { ...workspace.envVars, EDGEGUARD_API_TOKEN: TOKEN };
+    await engine.stack.setConfig('edgeguard:apiToken', { value: TOKEN, secret: true });
+  }
+}, 120_000);
+
+test('the reviews wrote nothing: the only writes are the two creates of the first up', async () => {
+  const policies = `zones/${DEMO.zoneId}/page_security/policies`;
+  expect((await emu.writesSince(0)).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+    `POST /client/v4/${policies} 200`,
+    `POST /client/v4/${policies} 200`,
+  ]);
+  const live = (await emu.api('GET', policies)).body.result;
+  expect(live.map((p: { value: string }) => p.value)).toContain(ORIGINAL);
+});
