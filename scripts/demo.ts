@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
+import { reviewFlagship } from './demo-review';
 import { EMULATOR_CONTROL_URL } from '../provider/helpers/emulator-dns';
 import { pulumiHome } from './pulumi-home';
 
@@ -185,6 +186,7 @@ async function main(): Promise<void> {
       `\n${changes.length === 0 ? 'Nothing changed: the service already matches the program.' : `Changes: ${changes.map(([kind, n]) => `${n} ${kind}`).join(', ')}.`}\n`,
     );
     console.log(describe(result.outputs));
+    if ((await reviewFlagship(stack)) !== 0) process.exitCode = 1;
   } finally {
     await target.stop();
   }

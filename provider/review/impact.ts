@@ -139,6 +139,8 @@ export interface PolicyImpact {
   scriptsJudged: number;
   /** The scripts the policy does not allow: blocked (`block`) or reported (`report`); empty for `none`. */
   notAllowed: ScriptSample;
+  /** How many of {@link PolicyImpact.notAllowed} are malicious. */
+  notAllowedMalicious: number;
   /** Blocked by the proposal and not by the baseline; `null` when the baseline is unknown. */
   newlyBlocked: ScriptSample | null;
   /** Blocked by the baseline and not by the proposal; `null` when the baseline is unknown. */
@@ -291,6 +293,7 @@ export class PolicyImpactEvaluator {
   /** Sources judged by URL not seen allowing a script yet, by their canonical text. */
   private readonly unused = new Map<string, CspSource>();
   private judged = 0;
+  private notAllowedMalicious = 0;
   private firstPageOnly = 0;
   private readonly notAllowed: Sample;
   private readonly newlyBlocked: Sample | undefined;
@@ -387,6 +390,7 @@ export class PolicyImpactEvaluator {
       const accepted = judge.effect === 'block' && !malicious ? this.acceptBlocked(script.url) : undefined;
       const violation = judge.effect === 'block' && !malicious && accepted === undefined;
       if (violation) this.violations.blocks += 1;
+      if (malicious) this.notAllowedMalicious += 1;
       this.notAllowed.add(line(refusedOn, accepted), violation);
     }
     if (judge.effect !== 'none' && allowedOn.length > 0 && malicious) {
@@ -423,6 +427,7 @@ export class PolicyImpactEvaluator {
       unusedSources: [...this.unused.keys()],
       scriptsJudged: this.judged,
       notAllowed: this.notAllowed.result(),
+      notAllowedMalicious: this.notAllowedMalicious,
       newlyBlocked: this.newlyBlocked?.result() ?? null,
       newlyAllowed: this.newlyAllowed?.result() ?? null,
       maliciousAllowed: this.maliciousAllowed.result(),

@@ -166,11 +166,21 @@ export function renderMarkdown(report: ReviewReport): string {
   const quiet = report.policies.length - shown.length;
   if (report.policies.length === 0) out.push('The stack has no CSP policy.', '');
   for (const review of shown) out.push(...policySection(review));
-  if (quiet > 0)
+  if (quiet > 0) {
     out.push(
-      `${plural(quiet, 'other CSP policy', 'other CSP policies')} of the stack: unchanged, and no violation.`,
+      `${shown.length > 0 ? 'The other CSP policies' : 'The CSP policies'} of the stack, unchanged and without violation:`,
+      '',
+      '| Policy | Host | Action | Scripts detected | Blocked or reported | Of which malicious | Unused sources |',
+      '|---|---|---|---|---|---|---|',
+      ...report.policies
+        .filter((review) => !shown.includes(review))
+        .map((review) => {
+          const unused = review.unusedSources.map(code).join(', ') || 'none';
+          return `| ${code(review.name)} | ${code(review.hostname ?? '?')} | ${review.enabled ? review.action : `${review.action} (disabled)`} | ${review.scriptsJudged} | ${review.notAllowed.count} | ${review.notAllowedMalicious} | ${cell(unused)} |`;
+        }),
       '',
     );
+  }
   for (const resource of report.unjudged) out.push(`- ${code(resource.name)} cannot be judged: ${resource.reason}`);
   for (const coverage of report.pools.filter((pools) => pools.uncovered.count > 0)) {
     const more = coverage.uncovered.count - coverage.uncovered.names.length;

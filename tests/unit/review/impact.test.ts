@@ -119,6 +119,7 @@ describe('the lines', () => {
       scripts: [line(ON_PORT, false), line(SCORE_10, false), line(SCORE_11, false), line(SCORE_9, true)],
     });
     expect(impact.notAllowed.scripts[0]!.status).toBe('infrequent');
+    expect(impact.notAllowedMalicious).toBe(1);
     expect(impact.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
     // Blocking a malicious script is what the policy is for: listed as blocked, never as allowed.
     expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
