@@ -77,7 +77,10 @@ export async function adopt<L>(adoption: Adoption<L>): Promise<L> {
   const described = `${noun} ${id} (${adoption.describe(live)}) in ${where}`;
   const conflicts = adoption.conflicts(live);
   if (conflicts.length > 0) {
-    throw new AdoptionError(`${resource} cannot adopt ${described}: ${conflicts.join('; ')}. Nothing was written.`);
+    throw new AdoptionError(
+      `${resource} cannot adopt ${described}: ${conflicts.join('; ')}. Nothing was written. ` +
+        `To create a new ${noun} instead (a replacement is a create too), leave adoptId out.`,
+    );
   }
   const changed = adoption.differences(live);
   const result = changed.length > 0 ? await adoption.write(live) : live;

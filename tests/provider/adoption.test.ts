@@ -285,7 +285,8 @@ describe('CustomHostname', () => {
     ).rejects.toThrow(
       `CustomHostname cannot adopt custom hostname ${record.id} ("other.customer.net", pending) in zone ${zone.id}: ` +
         'its hostname is "other.customer.net", not "shop.customer.net", and a hostname cannot change in place: declare hostname "other.customer.net" to adopt it; ' +
-        'its branding is false, not true, and branding cannot change in place: declare branding: false to adopt it. Nothing was written.',
+        'its branding is false, not true, and branding cannot change in place: declare branding: false to adopt it. Nothing was written. ' +
+        'To create a new custom hostname instead (a replacement is a create too), leave adoptId out.',
     );
     expect(await writes(mark)).toEqual([]);
   });
