@@ -23,10 +23,19 @@ const EXIT = { ok: 0, failed: 1, usage: 2, leftOut: 3 } as const;
 
 /** A setting's flag: its name in kebab case (`baseUrl` → `--base-url`). */
 const flagOf = (name: SettingName) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+/**
+ * The settings this command takes as flags: those of the table that reading uses. The pacing of
+ * custom hostname creates does not apply to a command that creates nothing.
+ */
+const SETTING_NAMES = (Object.keys(SETTINGS) as SettingName[]).filter(
+  (name) => name !== 'issuanceLimit' && name !== 'issuanceWindowSeconds',
+);
 
 const USAGE = `usage: edgeguard-import --zone ZONE_ID [--account ACCOUNT_ID] [--out FILE]
-                        [${SETTING_NAMES.map((name) => `--${flagOf(name)} VALUE`).join('] [')}]
+                        ${SETTING_NAMES.map((name) => `[--${flagOf(name)} VALUE]`)
+                          .join(' ')
+                          .replace(/(.{1,76})(?: |$)/g, '$1\n                        ')
+                          .trimEnd()}
 
 Writes a TypeScript Pulumi program declaring the zone's page security setting, CSP policies and
 custom hostnames, and the account's load-balancing health notifications, each as it is, with
@@ -36,7 +45,7 @@ e-mail are listed in a comment. It only reads from the service.
   --zone ZONE_ID        the zone to read (32 hexadecimal characters)
   --account ACCOUNT_ID  the account to read too (its notifications and pools)
   --out FILE            where to write the program (default: stdout)
-${SETTING_NAMES.map((name) => `  --${flagOf(name).padEnd(20)}${SETTINGS[name].about} (else ${SETTINGS[name].env})`).join('\n')}
+${SETTING_NAMES.map((name) => `  ${`--${flagOf(name)} VALUE`.padEnd(22)}${SETTINGS[name].about} (else ${SETTINGS[name].env})`).join('\n')}
 
 Each setting is read from its flag, else its environment variable; prefer the environment for
 credentials, which a command line shows to other users of the machine.
