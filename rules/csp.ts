@@ -579,10 +579,7 @@ export function cspAllowsScript(directives: readonly CspDirective[], scriptUrl: 
       message: `invalid page URL ${quoteForMessage(pageUrl)} at position 0: the page URL is not an absolute URL`,
     });
   }
-  const directive = ['script-src-elem', 'script-src', 'default-src']
-    .map((name) => directives.find((candidate) => candidate.name === name))
-    .find((found) => found !== undefined);
-  if (directive === undefined) {
+  if (scriptDirective(directives) === undefined) {
     return true;
   }
   let script: URL;
@@ -590,6 +587,33 @@ export function cspAllowsScript(directives: readonly CspDirective[], scriptUrl: 
     script = new URL(scriptUrl, page);
   } catch {
     return false;
+  }
+  return cspAllowsScriptUrl(directives, script, page);
+}
+
+/**
+ * The directive whose sources govern a script loaded by a `<script>` element: the first present
+ * of `script-src-elem`, `script-src`, `default-src` (the browser's order), or `undefined`.
+ */
+export function scriptDirective(directives: readonly CspDirective[]): CspDirective | undefined {
+  // Loops rather than map and find: the review calls this for every detected script it judges.
+  for (const name of SCRIPT_DIRECTIVES) {
+    for (const directive of directives) if (directive.name === name) return directive;
+  }
+  return undefined;
+}
+
+/** The directives that govern a script loaded by a `<script>` element, most specific first. */
+const SCRIPT_DIRECTIVES: readonly CspDirectiveName[] = ['script-src-elem', 'script-src', 'default-src'];
+
+/**
+ * {@link cspAllowsScript} for URLs already parsed, for a caller that judges many scripts and pages
+ * (the review of a zone's detected scripts) and parses each URL once. Same rules.
+ */
+export function cspAllowsScriptUrl(directives: readonly CspDirective[], script: URL, page: URL): boolean {
+  const directive = scriptDirective(directives);
+  if (directive === undefined) {
+    return true;
   }
   return directive.sources.some((source) => sourceMatches(source, script, page));
 }

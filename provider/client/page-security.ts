@@ -189,12 +189,16 @@ function detectedQuery(params: DetectedListParams): Record<string, string | unde
   return { status: params.status, hosts: hosts === '' ? undefined : hosts };
 }
 
-/** Every script of the zone matching `params`, `perPage` per request. */
+/**
+ * Every script of the zone matching `params`, `perPage` per request; with `prefetch`, each next
+ * page is asked for while the current one is consumed (`HttpClient.paginate`).
+ */
 export function listScripts(
   http: HttpClient,
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
+  options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Script> {
   return http.paginate(
     {
@@ -204,6 +208,7 @@ export function listScripts(
       result: z.array(scriptSchema),
     },
     perPage,
+    options,
   );
 }
 

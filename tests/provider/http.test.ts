@@ -461,6 +461,48 @@ test('paginate yields every item across pages', async () => {
   expect((await emu.requests(mark)).map((r) => r.query.page)).toEqual(['1', '2', '3']);
 });
 
+test('paginate with prefetch asks for the next page while the current one is consumed, and not past the last', async () => {
+  const scripts = Array.from({ length: 45 }, (_, i) => ({
+    zone_id: ZONE_ID,
+    url: `https://cdn.example.net/ahead${i}.js`,
+    host: 'ahead.example.com',
+  }));
+  await emu.control('POST', 'seed', { scripts });
+  const { http } = client();
+  const mark = emu.mark();
+  const pages = async () => (await emu.requests(mark)).map((r) => r.query.page);
+  const items = http.paginate(
+    {
+      operation: 'list scripts',
+      path: `zones/${ZONE_ID}/page_security/scripts`,
+      query: { hosts: 'ahead.example.com' },
+      result: z.array(z.object({ url: z.string() })),
+    },
+    20,
+    { prefetch: true },
+  );
+  const seen = [(await items.next()).value!.url];
+  // One item of page 1 consumed: page 2 is on its way.
+  for (let i = 0; i < 100 && (await pages()).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await pages()).toEqual(['1', '2']);
+  for await (const script of items) seen.push(script.url);
+  expect(new Set(seen).size).toBe(45);
+  expect(await pages()).toEqual(['1', '2', '3']);
+  // The same items in the same order as without prefetching.
+  const plain: string[] = [];
+  for await (const script of http.paginate(
+    {
+      operation: 'list scripts',
+      path: `zones/${ZONE_ID}/page_security/scripts`,
+      query: { hosts: 'ahead.example.com' },
+      result: z.array(z.object({ url: z.string() })),
+    },
+    20,
+  ))
+    plain.push(script.url);
+  expect(seen).toEqual(plain);
+});
+
 test.each([
   ['30', 30_000],
   ['0', 0],

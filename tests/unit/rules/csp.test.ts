@@ -2,6 +2,7 @@ import {
   CSP_FETCH_DIRECTIVES,
   CSP_KEYWORDS,
   cspAllowsScript,
+  cspAllowsScriptUrl,
   formatCspSource,
   normalizeCspValue,
   parseCspValue,
@@ -647,6 +648,9 @@ describe('cspAllowsScript (spec 2.6)', () => {
     ['an unparseable script URL is refused', 'script-src *', 'https://[broken/a.js', page, false],
   ])('%s', (_rule, value, script, pageUrl, allowed) => {
     expect(cspAllowsScript(parsed(value), script, pageUrl)).toBe(allowed);
+    // The same rules on URLs parsed once (the review's form), for every URL that parses.
+    if (URL.canParse(script, pageUrl))
+      expect(cspAllowsScriptUrl(parsed(value), new URL(script, pageUrl), new URL(pageUrl))).toBe(allowed);
   });
 
   test('an invalid page URL is a RuleViolation naming it', () => {
