@@ -1,4 +1,11 @@
-import { cspAllowsScript, formatCspSource, parseCspValue, type CspDirective, type CspSource } from '../../rules/csp';
+import {
+  cspAllowsScriptUrl,
+  formatCspSource,
+  parseCspValue,
+  scriptDirective,
+  type CspDirective,
+  type CspSource,
+} from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import { isMalicious } from '../helpers/read';
 
@@ -7,7 +14,7 @@ import { isMalicious } from '../helpers/read';
  * them the policy would block or report, which it newly blocks or newly allows compared with the
  * live policy it replaces, which malicious ones it allows, which of its sources allow nothing that
  * was detected. Pure: it judges what it is given, with the allow semantics of spec 2.6
- * (`cspAllowsScript`) and the malicious rule of spec 1.2 (`isMalicious`); reading the service is
+ * (`cspAllowsScriptUrl`, each URL parsed once) and the malicious rule of spec 1.2 (`isMalicious`); reading the service is
  * `./plan.ts`'s job.
  *
  * Scripts are judged on the pages they were seen on, which are pages of the policy's host (its
@@ -169,7 +176,7 @@ interface Judge {
   effect: PolicyEffect;
   hostname: string;
   directives: CspDirective[];
-  /** `script-src-elem`, else `script-src`, else `default-src` (what `cspAllowsScript` applies). */
+  /** `script-src-elem`, else `script-src`, else `default-src` (what `cspAllowsScriptUrl` applies). */
   governing: CspDirective | undefined;
 }
 
@@ -184,10 +191,12 @@ function judgeOf(policy: PolicyText): Judge | string {
   if (!expression.ok) return `its expression cannot be read: ${expression.error.message}`;
   const value = parseCspValue(policy.value);
   if (!value.ok) return `its value cannot be read: ${value.error.message}`;
-  const governing = ['script-src-elem', 'script-src', 'default-src']
-    .map((name) => value.value.find((directive) => directive.name === name))
-    .find((directive) => directive !== undefined);
-  return { effect: effectOf(policy), hostname: expression.value.hostname, directives: value.value, governing };
+  return {
+    effect: effectOf(policy),
+    hostname: expression.value.hostname,
+    directives: value.value,
+    governing: scriptDirective(value.value),
+  };
 }
 
 /** `<directive> <source>` for every source of every directive, canonical. */
@@ -217,27 +226,43 @@ function absolutePage(text: string): URL | undefined {
   return undefined;
 }
 
-/**
- * The pages `script` is judged on for a policy of `hostname`: its pages on that host (all of
- * them when read, else the first), or the host's root when none of them is on it.
- */
-function pagesOn(script: SeenScript, hostname: string): string[] {
-  const pages = (script.pageUrls ?? [script.firstPageUrl])
-    .map(absolutePage)
-    .filter((url): url is URL => url !== undefined && url.hostname === hostname)
-    .map((url) => url.href);
-  return pages.length > 0 ? [...new Set(pages)] : [`https://${hostname}/`];
+/** Pages parsed once: a zone's scripts share few pages. Emptied when it grows past {@link PAGES_CACHED}. */
+const PAGES_CACHED = 4096;
+
+/** A script's URL, parsed once, and a page it is judged on. */
+interface Judged {
+  /** The URL as written; parsed against the page when it is relative. */
+  url: string;
+  /** The URL parsed on its own, or `undefined` when it is relative or cannot be parsed. */
+  parsed: URL | undefined;
+}
+
+function parsedScript(url: string): Judged {
+  try {
+    return { url, parsed: new URL(url) };
+  } catch {
+    return { url, parsed: undefined };
+  }
 }
 
 /** The same page over the other web scheme: a script's page could have been either. */
-function otherScheme(page: string): string {
-  const url = new URL(page);
+function otherScheme(page: URL): URL {
+  const url = new URL(page.href);
   url.protocol = url.protocol === 'https:' ? 'http:' : 'https:';
-  return url.href;
+  return url;
 }
 
-function allows(judge: Judge, url: string, page: string): boolean {
-  return cspAllowsScript(judge.directives, url, page);
+/** `cspAllowsScript` on parsed URLs: a script URL that cannot be parsed is allowed only where nothing restricts scripts. */
+function allows(judge: Judge, script: Judged, page: URL): boolean {
+  let url = script.parsed;
+  if (url === undefined) {
+    try {
+      url = new URL(script.url, page);
+    } catch {
+      return judge.governing === undefined;
+    }
+  }
+  return cspAllowsScriptUrl(judge.directives, url, page);
 }
 
 interface Ranked {
@@ -301,6 +326,11 @@ export class PolicyImpactEvaluator {
   private readonly maliciousAllowed: Sample;
   private readonly violations = { blocks: 0, maliciousAllowed: 0 };
   private readonly acceptBlocked: Acceptance;
+  private readonly pages = new Map<string, URL | undefined>();
+  /** Each cached page over the other web scheme. */
+  private readonly twins = new Map<URL, URL>();
+  /** The last script asked about, parsed, and the answer, since the plan asks before it adds. */
+  private lastDepends: { script: SeenScript; judged: Judged; depends: boolean } | undefined;
 
   /**
    * @param proposed - the policy as the change would leave it.
@@ -355,12 +385,51 @@ export class PolicyImpactEvaluator {
    * host (`'self'` and scheme-less sources depend on the page's scheme).
    */
   dependsOnPages(script: SeenScript): boolean {
-    if (this.proposed === undefined || script.pageUrls !== undefined) return false;
-    const [page] = pagesOn(script, this.proposed.hostname);
-    const twin = otherScheme(page!);
-    return [this.proposed, this.baselineJudge].some(
-      (judge) => judge !== undefined && allows(judge, script.url, page!) !== allows(judge, script.url, twin),
-    );
+    return this.judgedScript(script).depends;
+  }
+
+  /** `script` parsed, and whether its verdict depends on its pages, once per script. */
+  private judgedScript(script: SeenScript): { judged: Judged; depends: boolean } {
+    if (this.lastDepends?.script === script) return this.lastDepends;
+    const judged = parsedScript(script.url);
+    let depends = false;
+    if (this.proposed !== undefined && script.pageUrls === undefined) {
+      const [page] = this.pagesOn(script, this.proposed.hostname);
+      let twin = this.twins.get(page!);
+      if (twin === undefined) {
+        if (this.twins.size >= PAGES_CACHED) this.twins.clear();
+        twin = otherScheme(page!);
+        this.twins.set(page!, twin);
+      }
+      for (const judge of [this.proposed, this.baselineJudge]) {
+        if (judge !== undefined && allows(judge, judged, page!) !== allows(judge, judged, twin)) depends = true;
+      }
+    }
+    this.lastDepends = { script, judged, depends };
+    return this.lastDepends;
+  }
+
+  /** A page's text as a URL, from the cache. */
+  private page(text: string): URL | undefined {
+    if (this.pages.has(text)) return this.pages.get(text);
+    if (this.pages.size >= PAGES_CACHED) this.pages.clear();
+    const url = absolutePage(text);
+    this.pages.set(text, url);
+    return url;
+  }
+
+  /**
+   * The pages `script` is judged on for a policy of `hostname`: its pages on that host (all of
+   * them when read, else the first), or the host's root when none of them is on it.
+   */
+  private pagesOn(script: SeenScript, hostname: string): URL[] {
+    const pages: URL[] = [];
+    for (const text of script.pageUrls ?? [script.firstPageUrl]) {
+      const url = this.page(text);
+      if (url !== undefined && url.hostname === hostname && !pages.some((seen) => seen.href === url.href))
+        pages.push(url);
+    }
+    return pages.length > 0 ? pages : [new URL(`https://${hostname}/`)];
   }
 
   /** Judges one script detected on the policy's host. */
@@ -368,16 +437,16 @@ export class PolicyImpactEvaluator {
     const judge = this.proposed;
     if (judge === undefined) return;
     this.judged += 1;
-    const depends = this.dependsOnPages(script);
+    const { judged, depends } = this.judgedScript(script);
     if (depends) this.firstPageOnly += 1;
     const pagesBasis = script.pageUrls !== undefined ? 'all' : depends ? 'first' : 'any';
-    const pages = pagesOn(script, judge.hostname);
-    const allowedOn = pages.filter((page) => allows(judge, script.url, page));
+    const pages = this.pagesOn(script, judge.hostname);
+    const allowedOn = pages.filter((page) => allows(judge, judged, page));
     const refusedOn = pages.filter((page) => !allowedOn.includes(page));
     const malicious = isMalicious({ js_integrity_score: script.jsIntegrityScore });
-    const line = (on: string[], accepted?: string): ScriptLine => ({
+    const line = (on: URL[], accepted?: string): ScriptLine => ({
       url: script.url,
-      pages: on,
+      pages: on.map((page) => page.href),
       pagesBasis,
       lastSeenAt: script.lastSeenAt,
       status: script.status,
@@ -402,15 +471,16 @@ export class PolicyImpactEvaluator {
       const blocksNow = judge.effect === 'block' && refusedOn.length > 0;
       const base = this.baselineJudge;
       const blockedBefore =
-        base !== undefined && base.effect === 'block' && pages.some((page) => !allows(base, script.url, page));
+        base !== undefined && base.effect === 'block' && pages.some((page) => !allows(base, judged, page));
       if (blocksNow && !blockedBefore) this.newlyBlocked.add(line(refusedOn));
       if (blockedBefore && !blocksNow) this.newlyAllowed.add(line(pages));
     }
 
     if (allowedOn.length > 0) {
       for (const [text, source] of this.unused) {
-        const alone: CspDirective[] = [{ name: judge.governing!.name, sources: [source] }];
-        if (allowedOn.some((page) => cspAllowsScript(alone, script.url, page))) this.unused.delete(text);
+        const directive = { name: judge.governing!.name, sources: [source] };
+        const alone: Judge = { ...judge, directives: [directive], governing: directive };
+        if (allowedOn.some((page) => allows(alone, judged, page))) this.unused.delete(text);
       }
     }
   }

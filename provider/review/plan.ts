@@ -35,7 +35,7 @@ export const REVIEW_PER_PAGE = 1000;
 /** Single-script reads per review, at most. */
 export const MAX_PAGE_LOOKUPS = 100;
 /** Single-script reads in flight at once. */
-const LOOKUP_CONCURRENCY = 8;
+const LOOKUP_CONCURRENCY = 16;
 /** Uncovered pool names listed per account. */
 const POOL_NAMES_LISTED = 20;
 
@@ -196,48 +196,53 @@ export async function reviewService(
     const zoneTerms = ['1'];
 
     if (hosts.length > 0) {
-      for (const status of STATUSES) {
+      // Page reads run beside the listing, a few at a time; the listings of the two statuses run
+      // side by side. The verdicts do not depend on the order scripts are judged in.
+      const reads = new Set<Promise<void>>();
+      let failure: { error: unknown } | undefined;
+      const read = async (script: SeenScript, judges: PolicyImpactEvaluator[]): Promise<void> => {
+        let pageUrls: string[] | undefined;
+        try {
+          pageUrls = (await getScript(client, zoneId, script.id)).page_urls;
+        } catch (error) {
+          // Gone since it was listed: judged on the first page the list gave.
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+        made += 1;
+        const judged = pageUrls === undefined ? script : { ...script, pageUrls };
+        for (const judge of judges) judge.add(judged);
+      };
+      const listing = async (status: (typeof STATUSES)[number]): Promise<string> => {
         let count = 0;
-        let pending: Array<{ script: SeenScript; judges: PolicyImpactEvaluator[] }> = [];
-        const flush = async (): Promise<void> => {
-          const batch = pending;
-          pending = [];
-          const details = await Promise.all(
-            batch.map(async ({ script }) => {
-              try {
-                return (await getScript(client, zoneId, script.id)).page_urls;
-              } catch (error) {
-                // Gone since it was listed: judged on the first page the list gave.
-                if (error instanceof NotFoundError) return undefined;
-                throw error;
-              }
-            }),
-          );
-          made += batch.length;
-          batch.forEach(({ script, judges }, index) => {
-            const pageUrls = details[index];
-            const judged = pageUrls === undefined ? script : { ...script, pageUrls };
-            for (const judge of judges) judge.add(judged);
-          });
-        };
-        for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage)) {
+        for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
+          if (failure !== undefined) break;
           count += 1;
           const judges = byHost.get(listed.host.toLowerCase()) ?? [];
           const script = seen(listed);
           if (lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(script))) {
             lookupsLeft -= 1;
-            pending.push({ script, judges });
-            if (pending.length >= LOOKUP_CONCURRENCY) await flush();
+            const pending: Promise<void> = read(script, judges).then(
+              () => void reads.delete(pending),
+              (error: unknown) => {
+                failure ??= { error };
+                reads.delete(pending);
+              },
+            );
+            reads.add(pending);
+            if (reads.size >= LOOKUP_CONCURRENCY) await Promise.race(reads);
           } else {
             for (const judge of judges) judge.add(script);
           }
         }
-        await flush();
         const pages = Math.max(1, Math.ceil(count / perPage));
         made += pages;
         listPages += pages;
-        zoneTerms.push(`${pages} (${count} ${status} scripts)`);
-      }
+        return `${pages} (${count} ${status} scripts)`;
+      };
+      const listed = await Promise.all(STATUSES.map(listing));
+      await Promise.all(reads);
+      if (failure !== undefined) throw failure.error;
+      zoneTerms.push(...listed);
     }
     terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);
 
