@@ -2,10 +2,10 @@ import { PolicyPack } from '@pulumi/policy';
 import { PACK_POLICIES } from './pack-policies';
 
 /**
- * EdgeGuard's policy pack: loading this module serves it to the engine. The engine runs it through
- * `policy-pack/edgeguard-policy-pack` (`pulumi preview --policy-pack <that file>`), which starts
- * `@pulumi/pulumi`'s `run-policy-pack` on this module from the `policy-pack/` folder, whose
- * package.json gives the pack's version.
+ * EdgeGuard's policy pack: loading this module serves it to the engine (it prints the port the
+ * engine connects to). The engine runs it through `policy-pack/edgeguard-policy-pack`
+ * (`pulumi preview --policy-pack <that file>`), which runs this module with node from the
+ * `policy-pack/` folder, whose package.json gives the pack's version and names this module.
  */
 new PolicyPack('edgeguard', {
   description: 'What CSP changes do to the scripts page security detected, and pools left without alerts.',
