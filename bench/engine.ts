@@ -68,7 +68,8 @@ export interface EngineBenchOptions {
  */
 export const PARALLEL = 4 * os.availableParallelism();
 
-interface BenchStack {
+/** A stack of a bench project against an emulator (also used by bench/review.ts). */
+export interface BenchStack {
   stack: Stack;
   up(parallel?: number): Promise<UpResult>;
   previewRefresh(parallel?: number): Promise<PreviewResult>;
@@ -77,7 +78,12 @@ interface BenchStack {
   dispose(): Promise<void>;
 }
 
-async function benchStack(project: string, baseUrl: string, config: Record<string, string>): Promise<BenchStack> {
+/** A new stack of `bench/projects/<project>` with its own backend and home, against the emulator at `baseUrl`. */
+export async function benchStack(
+  project: string,
+  baseUrl: string,
+  config: Record<string, string>,
+): Promise<BenchStack> {
   const id = randomUUID().slice(0, 8);
   const workDir = path.join(WORK, `${project}-${id}`);
   const home = path.join(WORK, `home-${id}`);

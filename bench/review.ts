@@ -1,0 +1,223 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { RunningEmulator } from '../emulator/server';
+import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV, type PackOutput } from '../provider/review/pack-policies';
+import { POLICY_PACK } from '../provider/review/review-stack';
+import { call, TOKEN, withEmulator, ZONE } from './common';
+import { benchStack, PARALLEL, type BenchStack } from './engine';
+
+/**
+ * The review before merge (issue 9): a zone with N detected scripts (50,000 by default, and a
+ * tenth of that for comparison) and 20 allow policies, one per host, every one of which the
+ * preview changes (bench/projects/csp-review). Per size, on a fresh in-memory emulator:
+ * - the requests the pack made (the emulator's log during the preview) against the bound it states;
+ * - the preview with the pack against the same preview without it, alternated, `rounds` times each
+ *   (medians), in the same run;
+ * - the pack process's peak RSS (`VmHWM`, read from /proc every 50 ms while the preview runs), and
+ *   the heap the same read and judgement keep alive (bench/review-child.ts: a child process with
+ *   a full GC every 50 ms), so that garbage V8 has not collected yet is told apart from memory kept.
+ *
+ * The scripts: 2.5% first-party on https pages (allowed by `'self'`, whose verdict depends on the
+ * page: the plan reads at most 100 of them), 0.5% malicious on a host no policy allows (blocked:
+ * no violation), the rest on the ten CDNs every policy allows; 10% infrequent. So the change
+ * blocks nothing, and every preview succeeds.
+ */
+
+/** Options of {@link reviewBenchmarks}. */
+export interface ReviewBenchOptions {
+  /** Zone sizes in detected scripts. Default 5,000 and 50,000. */
+  scripts?: number[];
+  /** Policies (and hosts). Default 20. */
+  policies?: number;
+  /** Previews of each kind per size. Default 3. */
+  rounds?: number;
+}
+
+const SEED_CHUNK = 10_000;
+
+function scriptsOf(count: number, hosts: number): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => {
+    const host = `h${i % hosts}.example.com`;
+    const kind = i % 200;
+    const url =
+      kind < 5
+        ? `https://${host}/assets/app-${i}.js`
+        : kind === 5
+          ? `https://evil-${i % 7}.example.info/x-${i}.js`
+          : `https://cdn${i % 10}.example.net/lib/s-${i}.js`;
+    return {
+      zone_id: ZONE,
+      url,
+      host,
+      first_page_url: `https://${host}/page-${i % 50}`,
+      ...(kind === 5 ? { js_integrity_score: 3 } : {}),
+      ...(i % 10 === 9 ? { status: 'infrequent' } : {}),
+    };
+  });
+}
+
+async function seedScripts(emulator: RunningEmulator, count: number, hosts: number): Promise<void> {
+  const all = scriptsOf(count, hosts);
+  for (let offset = 0; offset < all.length; offset += SEED_CHUNK) {
+    const reply = await call('POST', `${emulator.controlUrl}/seed`, {
+      scripts: all.slice(offset, offset + SEED_CHUNK),
+    });
+    if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body).slice(0, 300)}`);
+  }
+}
+
+/** The folder the policy pack runs in: its process is the one whose working folder this is. */
+const PACK_DIR = path.dirname(POLICY_PACK);
+
+/** The peak RSS (`VmHWM`, KiB) of every process running the policy pack while `operation` runs. */
+async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ value: T; peakKiB: number }> {
+  let peakKiB = 0;
+  const sample = () => {
+    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (fs.readlinkSync(`/proc/${pid}/cwd`) !== PACK_DIR) continue;
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+        if (hwm !== undefined) peakKiB = Math.max(peakKiB, Number(hwm));
+      } catch {
+        // the process ended between the listing and the read
+      }
+    }
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    return { value: await operation(), peakKiB };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
+
+interface SizeFigures {
+  scripts: number;
+  withoutMs: number[];
+  withMs: number[];
+  requests: number[];
+  bound: number;
+  made: number;
+  plan: string;
+  peakKiB: number[];
+  /** The child's most heap kept alive, and its peak RSS. */
+  retained: { heapBytes: number; rssKiB: number };
+}
+
+async function reviewSize(scripts: number, policies: number, rounds: number): Promise<SizeFigures> {
+  return withEmulator(false, async (emulator) => {
+    const seedStarted = performance.now();
+    await seedScripts(emulator, scripts, policies);
+    const seedMs = performance.now() - seedStarted;
+    const bench: BenchStack = await benchStack('csp-review', emulator.baseUrl, {
+      zoneId: ZONE,
+      count: String(policies),
+      variant: 'before',
+    });
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-review-'));
+    try {
+      await bench.up();
+      const baseline = path.join(scratch, 'baseline.json');
+      fs.writeFileSync(baseline, JSON.stringify(await bench.stack.exportStack()));
+      const output = path.join(scratch, 'review.json');
+      const workspace = bench.stack.workspace;
+      workspace.envVars = { ...workspace.envVars, [REVIEW_BASELINE_ENV]: baseline, [REVIEW_OUTPUT_ENV]: output };
+      await bench.stack.setConfig('edgeguard-bench-csp-review:variant', { value: 'after' });
+
+      const figures: SizeFigures = {
+        scripts,
+        withoutMs: [],
+        withMs: [],
+        requests: [],
+        bound: 0,
+        made: 0,
+        plan: '',
+        peakKiB: [],
+        retained: { heapBytes: 0, rssKiB: 0 },
+      };
+      for (let round = 0; round < rounds; round++) {
+        let started = performance.now();
+        const plain = await bench.stack.preview({ parallel: PARALLEL });
+        figures.withoutMs.push(performance.now() - started);
+        if (plain.changeSummary.update !== policies)
+          throw new Error(`the preview should update ${policies} policies: ${JSON.stringify(plain.changeSummary)}`);
+
+        fs.rmSync(output, { force: true });
+        const mark = emulator.log.last;
+        started = performance.now();
+        const { peakKiB } = await packPeakRss(() =>
+          bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] }),
+        );
+        figures.withMs.push(performance.now() - started);
+        figures.peakKiB.push(peakKiB);
+        figures.requests.push(emulator.log.since(mark).length);
+        const reviewed = JSON.parse(fs.readFileSync(output, 'utf8')) as PackOutput;
+        if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
+        if (reviewed.review?.policies.length !== policies)
+          throw new Error(`the pack reviewed ${reviewed.review?.policies.length} policies, not ${policies}`);
+        figures.bound = reviewed.review.requests.bound;
+        figures.made = reviewed.review.requests.made;
+        figures.plan = reviewed.review.requests.plan;
+      }
+      // Not execFileSync: the emulator answering the child runs in this process's event loop.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--expose-gc', path.join(__dirname, 'review-child.js'), emulator.baseUrl, TOKEN, ZONE, String(policies)],
+        { encoding: 'utf8' },
+      );
+      const child = JSON.parse(stdout) as { retainedPeakBytes: number; maxRssKiB: number; requests: number };
+      if (child.requests !== figures.made)
+        throw new Error(`the child made ${child.requests} requests, not ${figures.made}`);
+      figures.retained = { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB };
+      console.log(
+        `review, ${scripts} scripts, ${policies} changed policies (seeded in ${seconds(seedMs)}): requests ${figures.requests.join(', ')} ` +
+          `(the pack counted ${figures.made}; bound ${figures.bound}: ${figures.plan}); ` +
+          `preview without the pack ${figures.withoutMs.map(seconds).join(', ')}, with it ${figures.withMs.map(seconds).join(', ')}: ` +
+          `ratio of medians ${(median(figures.withMs) / median(figures.withoutMs)).toFixed(2)}; pack peak RSS ${figures.peakKiB.map(mib).join(', ')}; ` +
+          `the same read in a child with a full GC every 50 ms: heap kept ${mib(figures.retained.heapBytes / 1024)}, peak RSS ${mib(figures.retained.rssKiB)}`,
+      );
+      return figures;
+    } finally {
+      await bench.dispose();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+}
+
+/** The review benchmark at each size, and its verdicts against issue 9's targets. */
+export async function reviewBenchmarks(options: ReviewBenchOptions = {}): Promise<void> {
+  const sizes = options.scripts ?? [5_000, 50_000];
+  const policies = options.policies ?? 20;
+  const rounds = options.rounds ?? 3;
+  const results: SizeFigures[] = [];
+  for (const scripts of sizes) results.push(await reviewSize(scripts, policies, rounds));
+  for (const figures of results) {
+    const ratio = median(figures.withMs) / median(figures.withoutMs);
+    const within = figures.requests.every((count) => count <= figures.bound);
+    console.log(
+      `review, ${figures.scripts} scripts: requests ${Math.max(...figures.requests)} <= bound ${figures.bound}: ${within ? 'met' : 'MISSED'}; ` +
+        `time ${ratio.toFixed(2)}x the preview without the pack (target <= 1.5): ${ratio <= 1.5 ? 'met' : 'missed'}`,
+    );
+  }
+  if (results.length > 1) {
+    const first = results[0]!;
+    const last = results[results.length - 1]!;
+    const growth = (a: number, b: number) => `${((b / a - 1) * 100).toFixed(0)}%`;
+    console.log(
+      `review memory, ${first.scripts} -> ${last.scripts} scripts (${(last.scripts / first.scripts).toFixed(0)}x; pages of 1,000): ` +
+        `heap kept ${mib(first.retained.heapBytes / 1024)} -> ${mib(last.retained.heapBytes / 1024)} (${growth(first.retained.heapBytes, last.retained.heapBytes)}); ` +
+        `pack peak RSS ${mib(median(first.peakKiB))} -> ${mib(median(last.peakKiB))} (${growth(median(first.peakKiB), median(last.peakKiB))}), garbage not yet collected included`,
+    );
+  }
+}
