@@ -265,6 +265,25 @@ function allows(judge: Judge, script: Judged, page: URL): boolean {
   return cspAllowsScriptUrl(judge.directives, url, page);
 }
 
+function lineOf(
+  script: SeenScript,
+  on: URL[],
+  pagesBasis: ScriptLine['pagesBasis'],
+  malicious: boolean,
+  accepted?: string,
+): ScriptLine {
+  return {
+    url: script.url,
+    pages: on.map((page) => page.href),
+    pagesBasis,
+    lastSeenAt: script.lastSeenAt,
+    status: script.status,
+    malicious,
+    ...(script.jsIntegrityScore !== undefined ? { jsIntegrityScore: script.jsIntegrityScore } : {}),
+    ...(accepted !== undefined ? { accepted } : {}),
+  };
+}
+
 interface Ranked {
   line: ScriptLine;
   violation: boolean;
@@ -315,8 +334,8 @@ export class PolicyImpactEvaluator {
   private readonly baselineSummary: PolicyImpact['baseline'];
   private readonly sourcesAdded: string[] | null;
   private readonly sourcesRemoved: string[] | null;
-  /** Sources judged by URL not seen allowing a script yet, by their canonical text. */
-  private readonly unused = new Map<string, CspSource>();
+  /** Sources judged by URL not seen allowing a script yet, by their canonical text, each as a policy of its own. */
+  private readonly unused = new Map<string, Judge>();
   private judged = 0;
   private notAllowedMalicious = 0;
   private firstPageOnly = 0;
@@ -373,8 +392,11 @@ export class PolicyImpactEvaluator {
       this.sourcesAdded = null;
       this.sourcesRemoved = null;
     }
-    for (const source of this.proposed?.governing?.sources ?? []) {
-      if (judgedByUrl(source)) this.unused.set(formatCspSource(source), source);
+    const proposedJudge = this.proposed;
+    for (const source of proposedJudge?.governing?.sources ?? []) {
+      if (!judgedByUrl(source)) continue;
+      const directive = { name: proposedJudge!.governing!.name, sources: [source] };
+      this.unused.set(formatCspSource(source), { ...proposedJudge!, directives: [directive], governing: directive });
     }
   }
 
@@ -441,19 +463,11 @@ export class PolicyImpactEvaluator {
     if (depends) this.firstPageOnly += 1;
     const pagesBasis = script.pageUrls !== undefined ? 'all' : depends ? 'first' : 'any';
     const pages = this.pagesOn(script, judge.hostname);
-    const allowedOn = pages.filter((page) => allows(judge, judged, page));
-    const refusedOn = pages.filter((page) => !allowedOn.includes(page));
+    const allowedOn: URL[] = [];
+    const refusedOn: URL[] = [];
+    for (const page of pages) (allows(judge, judged, page) ? allowedOn : refusedOn).push(page);
     const malicious = isMalicious({ js_integrity_score: script.jsIntegrityScore });
-    const line = (on: URL[], accepted?: string): ScriptLine => ({
-      url: script.url,
-      pages: on.map((page) => page.href),
-      pagesBasis,
-      lastSeenAt: script.lastSeenAt,
-      status: script.status,
-      malicious,
-      ...(script.jsIntegrityScore !== undefined ? { jsIntegrityScore: script.jsIntegrityScore } : {}),
-      ...(accepted !== undefined ? { accepted } : {}),
-    });
+    const line = (on: URL[], accepted?: string) => lineOf(script, on, pagesBasis, malicious, accepted);
 
     if (judge.effect !== 'none' && refusedOn.length > 0) {
       const accepted = judge.effect === 'block' && !malicious ? this.acceptBlocked(script.url) : undefined;
@@ -470,16 +484,18 @@ export class PolicyImpactEvaluator {
     if (this.newlyBlocked !== undefined && this.newlyAllowed !== undefined) {
       const blocksNow = judge.effect === 'block' && refusedOn.length > 0;
       const base = this.baselineJudge;
+      // The live policy blocked it only if it covered these pages: a change of host moves the policy.
       const blockedBefore =
-        base !== undefined && base.effect === 'block' && pages.some((page) => !allows(base, judged, page));
+        base !== undefined &&
+        base.effect === 'block' &&
+        base.hostname === judge.hostname &&
+        pages.some((page) => !allows(base, judged, page));
       if (blocksNow && !blockedBefore) this.newlyBlocked.add(line(refusedOn));
       if (blockedBefore && !blocksNow) this.newlyAllowed.add(line(pages));
     }
 
     if (allowedOn.length > 0) {
-      for (const [text, source] of this.unused) {
-        const directive = { name: judge.governing!.name, sources: [source] };
-        const alone: Judge = { ...judge, directives: [directive], governing: directive };
+      for (const [text, alone] of this.unused) {
         if (allowedOn.some((page) => allows(alone, judged, page))) this.unused.delete(text);
       }
     }

@@ -251,6 +251,20 @@ describe('compared with the live policy', () => {
     expect(impact.notAllowed.count).toBe(0);
   });
 
+  test('moving a policy to another host compares with nothing there: everything it blocks is newly blocked', () => {
+    const impact = evaluate(
+      policy("script-src 'self'"),
+      {
+        kind: 'live',
+        id: 'a'.repeat(32),
+        policy: policy("script-src 'self'", 'allow', true, 'www.example.com'),
+      },
+      [FIRST_PARTY, STRIPE],
+    );
+    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+    expect(impact.baseline).toEqual(expect.objectContaining({ hostname: 'www.example.com' }));
+  });
+
   test('turning an allow policy into a log policy newly allows what it blocked', () => {
     const impact = evaluate(policy("script-src 'self'", 'log'), live("script-src 'self'"), [FIRST_PARTY, STRIPE]);
     expect(urls(impact.newlyAllowed!.scripts)).toEqual([STRIPE.url]);
