@@ -73,6 +73,8 @@ export type PolicyEffect = 'block' | 'report' | 'none';
 
 /** One script in a list of the report. */
 export interface ScriptLine {
+  /** The script's id at the service. */
+  id: string;
   url: string;
   /** The pages the line is about (where it is blocked, reported or allowed), as the service gave them. */
   pages: string[];
@@ -273,6 +275,7 @@ function lineOf(
   accepted?: string,
 ): ScriptLine {
   return {
+    id: script.id,
     url: script.url,
     pages: on.map((page) => page.href),
     pagesBasis,
@@ -543,4 +546,32 @@ export function acceptMaliciousScripts(impact: PolicyImpact, accept: Acceptance)
   };
   impact.violations.maliciousAllowed = left.length + (impact.maliciousAllowed.count - lines.length);
   return impact.violations.maliciousAllowed;
+}
+
+/**
+ * Gives the lines of `impact` whose verdict holds on any page of the host (`pagesBasis: any`) and
+ * whose script's pages were read since (`pageUrls`, by script id) all those pages on the policy's
+ * host. Lines whose verdict depends on the page are left as they are: their pages were judged one
+ * by one, or not read.
+ */
+export function completePages(impact: PolicyImpact, pageUrls: ReadonlyMap<string, readonly string[]>): void {
+  const hostname = impact.hostname;
+  if (hostname === undefined) return;
+  const samples = [impact.notAllowed, impact.newlyBlocked, impact.newlyAllowed, impact.maliciousAllowed];
+  for (const sample of samples) {
+    if (sample === null) continue;
+    sample.scripts = sample.scripts.map((line) => {
+      const urls = pageUrls.get(line.id);
+      if (line.pagesBasis !== 'any' || urls === undefined) return line;
+      const pages = [
+        ...new Set(
+          urls
+            .map(absolutePage)
+            .filter((url): url is URL => url !== undefined && url.hostname === hostname)
+            .map((url) => url.href),
+        ),
+      ];
+      return pages.length > 0 ? { ...line, pages, pagesBasis: 'all' } : line;
+    });
+  }
 }

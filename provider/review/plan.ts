@@ -3,6 +3,7 @@ import type { HttpClient } from '../client/http';
 import { listPools } from '../client/load-balancing';
 import { getScript, listPolicies, listScripts, type PageSecurityPolicy, type Script } from '../client/page-security';
 import {
+  completePages,
   PolicyImpactEvaluator,
   type Acceptance,
   type Baseline,
@@ -23,10 +24,13 @@ import {
  * - single-script GETs (`page_urls`) only for scripts whose verdict depends on their pages
  *   ({@link PolicyImpactEvaluator.dependsOnPages}), at most {@link MAX_PAGE_LOOKUPS} in all; a
  *   script past that limit is judged on its first page, and counted as such;
+ * - single-script GETs for the scripts each policy lists first (blocked or reported, then
+ *   malicious ones allowed) when the list gave only their first page, so the report names every
+ *   page they run on: at most {@link PAGES_SHOWN_PER_POLICY} per policy, S_z in all;
  * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole).
  *
- * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉)) + MAX_PAGE_LOOKUPS + accounts
- * ({@link ReviewRequests.bound}), retries not counted. Memory holds one page of scripts and the
+ * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + S_z) + MAX_PAGE_LOOKUPS + accounts,
+ * with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}), retries not counted. Memory holds one page of scripts and the
  * bounded samples of `./impact.ts`, whatever the number of scripts.
  */
 
@@ -34,6 +38,8 @@ import {
 export const REVIEW_PER_PAGE = 1000;
 /** Single-script reads per review, at most. */
 export const MAX_PAGE_LOOKUPS = 100;
+/** Scripts per policy whose pages are read for the report (those it lists first), when the list gave only the first. */
+export const PAGES_SHOWN_PER_POLICY = 10;
 /** Single-script reads in flight at once. */
 const LOOKUP_CONCURRENCY = 16;
 /** Uncovered pool names listed per account. */
@@ -172,6 +178,7 @@ export async function reviewService(
   let lookupsLeft = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
   let made = 0;
   let listPages = 0;
+  let shownReads = 0;
   const terms: string[] = [];
   const reviews: PolicyReview[] = [];
 
@@ -244,9 +251,38 @@ export async function reviewService(
       if (failure !== undefined) throw failure.error;
       zoneTerms.push(...listed);
     }
+
+    // The pages of the scripts each policy lists first (blocked, reported, malicious allowed),
+    // where the list gave only their first page: a reviewer reads where they run.
+    const results = evaluators.map((evaluator) => evaluator.result());
+    const shown = new Set<string>();
+    for (const result of results) {
+      [...result.notAllowed.scripts, ...result.maliciousAllowed.scripts]
+        .filter((line) => line.pagesBasis === 'any')
+        .slice(0, PAGES_SHOWN_PER_POLICY)
+        .forEach((line) => shown.add(line.id));
+    }
+    const pageUrls = new Map<string, string[]>();
+    const ids = [...shown];
+    for (let start = 0; start < ids.length; start += LOOKUP_CONCURRENCY) {
+      await Promise.all(
+        ids.slice(start, start + LOOKUP_CONCURRENCY).map(async (id) => {
+          try {
+            pageUrls.set(id, (await getScript(client, zoneId, id)).page_urls);
+          } catch (error) {
+            if (!(error instanceof NotFoundError)) throw error;
+          }
+          made += 1;
+        }),
+      );
+    }
+    shownReads += ids.length;
+    if (ids.length > 0) zoneTerms.push(`${ids.length} (pages of the scripts listed first)`);
     terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);
 
     policies.forEach((policy, index) => {
+      const result = results[index]!;
+      completePages(result, pageUrls);
       reviews.push({
         key: policy.key,
         name: policy.name,
@@ -254,7 +290,7 @@ export async function reviewService(
         action: policy.policy.action,
         enabled: policy.policy.enabled,
         value: policy.policy.value,
-        ...evaluators[index]!.result(),
+        ...result,
       });
     });
   }
@@ -285,7 +321,7 @@ export async function reviewService(
   }
 
   const maxLookups = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
-  const bound = zones.length + listPages + maxLookups + accounts.length;
+  const bound = zones.length + listPages + shownReads + maxLookups + accounts.length;
   if (maxLookups > 0) terms.push(`at most ${maxLookups} script reads`);
   if (accounts.length > 0) terms.push(`${accounts.length} pool list${accounts.length === 1 ? '' : 's'}`);
   return { policies: reviews, pools, requests: { made, bound, plan: terms.join('; ') } };

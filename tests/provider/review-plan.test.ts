@@ -73,7 +73,9 @@ describe('the request plan', () => {
         script(zone, `https://${CHECKOUT}/js/payment.js`, {
           page_urls: [`https://${CHECKOUT}/pay`, `http://${CHECKOUT}/legacy-pay`],
         }),
-        script(zone, 'https://js.stripe.com/v3/elements.js', { page_urls: [`https://${CHECKOUT}/pay`] }),
+        script(zone, 'https://js.stripe.com/v3/elements.js', {
+          page_urls: [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`],
+        }),
         script(zone, 'https://cdn.example.net/a.js'),
         script(zone, 'https://cdn.example.net/b.js'),
         script(zone, 'https://cdn.example.net/rare.js', { status: 'infrequent' }),
@@ -95,7 +97,7 @@ describe('the request plan', () => {
       },
     });
     const listed = await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { per_page: 50 } });
-    const paymentId = listed.body.result.find((s: { url: string }) => s.url.endsWith('/payment.js')).id;
+    const idOf = (end: string) => listed.body.result.find((s: { url: string }) => s.url.endsWith(end)).id;
     const mark = emu.mark();
     const result = await reviewService(
       client(),
@@ -115,23 +117,29 @@ describe('the request plan', () => {
         `GET /scripts?status=active&${hosts}&page=1&per_page=2`,
         `GET /scripts?status=active&${hosts}&page=2&per_page=2`,
         `GET /scripts?status=active&${hosts}&page=3&per_page=2`,
-        `GET /scripts/${paymentId}`,
+        `GET /scripts/${idOf('/payment.js')}`,
+        // The pages of the scripts the policy lists first, which the list gave only the first page of.
+        `GET /scripts/${idOf('/elements.js')}`,
+        `GET /scripts/${idOf('/x.js')}`,
         `GET /scripts?status=infrequent&${hosts}&page=1&per_page=2`,
       ].sort(),
     );
     expect(result.requests).toEqual({
-      made: 6,
-      bound: 1 + 3 + 1 + 100,
-      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts); at most 100 script reads`,
+      made: 8,
+      bound: 1 + 3 + 1 + 2 + 100,
+      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts) + 2 (pages of the scripts listed first); at most 100 script reads`,
     });
 
     const [review] = result.policies;
-    // The first-party script on its http page only (seen at the same time: by URL), and Stripe, whose source was removed.
+    // The first-party script on its http page only (seen at the same time: by URL), and Stripe, whose
+    // source was removed, on every page it runs on.
     expect(review!.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
       [`https://${CHECKOUT}/js/payment.js`, [`http://${CHECKOUT}/legacy-pay`], 'all'],
-      ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`], 'any'],
+      ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`], 'all'],
     ]);
-    expect(review!.newlyBlocked!.scripts.map((l) => l.url)).toEqual(['https://js.stripe.com/v3/elements.js']);
+    expect(review!.newlyBlocked!.scripts.map((l) => [l.url, l.pages])).toEqual([
+      ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`]],
+    ]);
     expect(review!.maliciousAllowed.scripts.map((l) => l.url)).toEqual(['https://bad.example.info/x.js']);
     expect(review!.violations).toEqual({ blocks: 2, maliciousAllowed: 1 });
     expect(review!.sourcesAdded).toEqual(['script-src https://bad.example.info/x.js']);

@@ -1,5 +1,6 @@
 import {
   acceptMaliciousScripts,
+  completePages,
   PolicyImpactEvaluator,
   type Baseline,
   type PolicyText,
@@ -104,6 +105,7 @@ describe('the lines', () => {
   test('name the URL, the pages, when last seen, the status, and the malicious rule at 9, 10 and 11', () => {
     const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [ON_PORT, SCORE_9, SCORE_10, SCORE_11]);
     const line = (s: SeenScript, malicious: boolean) => ({
+      id: s.id,
       url: s.url,
       pages: [PAGE],
       pagesBasis: 'any',
@@ -331,6 +333,27 @@ describe('pages', () => {
       { ...FIRST_PARTY, firstPageUrl: `${HOST}/pay` },
     ]);
     expect(impact.notAllowed.count).toBe(0);
+  });
+});
+
+describe('completePages', () => {
+  test("gives lines whose verdict holds on any page all the script's pages on the host, and leaves the others", () => {
+    const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [
+      STRIPE,
+      { ...FIRST_PARTY, firstPageUrl: `http://${HOST}/pay` },
+    ]);
+    completePages(
+      impact,
+      new Map([
+        [STRIPE.id, [PAGE, `https://${HOST}/pay/confirm`, 'https://www.example.com/', PAGE]],
+        [FIRST_PARTY.id, [PAGE]],
+      ]),
+    );
+    expect(impact.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+      [FIRST_PARTY.url, [`http://${HOST}/pay`], 'first'],
+      [STRIPE.url, [PAGE, `https://${HOST}/pay/confirm`], 'all'],
+    ]);
+    expect(impact.newlyBlocked!.scripts.find((l) => l.url === STRIPE.url)!.pagesBasis).toBe('all');
   });
 });
 
