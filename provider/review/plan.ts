@@ -24,9 +24,10 @@ import {
  * - single-script GETs (`page_urls`) only for scripts whose verdict depends on their pages
  *   ({@link PolicyImpactEvaluator.dependsOnPages}), at most {@link MAX_PAGE_LOOKUPS} in all; a
  *   script past that limit is judged on its first page, and counted as such;
- * - single-script GETs for the scripts each policy lists first (blocked or reported, then
- *   malicious ones allowed) when the list gave only their first page, so the report names every
- *   page they run on: at most {@link PAGES_SHOWN_PER_POLICY} per policy, S_z in all;
+ * - single-script GETs for the violations each policy lists first (scripts it would block that
+ *   are neither malicious nor accepted, then malicious ones it allows) when the list gave only their
+ *   first page, so the report names every page they run on: at most
+ *   {@link PAGES_SHOWN_PER_POLICY} per policy, S_z in all;
  * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole).
  *
  * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + S_z) + MAX_PAGE_LOOKUPS + accounts,
@@ -38,7 +39,7 @@ import {
 export const REVIEW_PER_PAGE = 1000;
 /** Single-script reads per review, at most. */
 export const MAX_PAGE_LOOKUPS = 100;
-/** Scripts per policy whose pages are read for the report (those it lists first), when the list gave only the first. */
+/** Violations per policy whose pages are read for the report (those it lists first), when the list gave only the first. */
 export const PAGES_SHOWN_PER_POLICY = 10;
 /** Single-script reads in flight at once. */
 const LOOKUP_CONCURRENCY = 16;
@@ -252,12 +253,14 @@ export async function reviewService(
       zoneTerms.push(...listed);
     }
 
-    // The pages of the scripts each policy lists first (blocked, reported, malicious allowed),
-    // where the list gave only their first page: a reviewer reads where they run.
+    // The pages of the violations each policy lists first (scripts it would block that are
+    // neither malicious nor accepted, malicious scripts it allows), where the list gave only their
+    // first page: the reviewer reads where they run.
     const results = evaluators.map((evaluator) => evaluator.result());
     const shown = new Set<string>();
     for (const result of results) {
-      [...result.notAllowed.scripts, ...result.maliciousAllowed.scripts]
+      const blocked = result.effect === 'block' ? result.notAllowed.scripts : [];
+      [...blocked.filter((line) => !line.malicious && line.accepted === undefined), ...result.maliciousAllowed.scripts]
         .filter((line) => line.pagesBasis === 'any')
         .slice(0, PAGES_SHOWN_PER_POLICY)
         .forEach((line) => shown.add(line.id));
@@ -277,7 +280,7 @@ export async function reviewService(
       );
     }
     shownReads += ids.length;
-    if (ids.length > 0) zoneTerms.push(`${ids.length} (pages of the scripts listed first)`);
+    if (ids.length > 0) zoneTerms.push(`${ids.length} (pages of the violations listed first)`);
     terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);
 
     policies.forEach((policy, index) => {

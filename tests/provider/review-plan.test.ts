@@ -118,7 +118,7 @@ describe('the request plan', () => {
         `GET /scripts?status=active&${hosts}&page=2&per_page=2`,
         `GET /scripts?status=active&${hosts}&page=3&per_page=2`,
         `GET /scripts/${idOf('/payment.js')}`,
-        // The pages of the scripts the policy lists first, which the list gave only the first page of.
+        // The pages of the violations the policy lists first, which the list gave only the first page of.
         `GET /scripts/${idOf('/elements.js')}`,
         `GET /scripts/${idOf('/x.js')}`,
         `GET /scripts?status=infrequent&${hosts}&page=1&per_page=2`,
@@ -127,7 +127,7 @@ describe('the request plan', () => {
     expect(result.requests).toEqual({
       made: 8,
       bound: 1 + 3 + 1 + 2 + 100,
-      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts) + 2 (pages of the scripts listed first); at most 100 script reads`,
+      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts) + 2 (pages of the violations listed first); at most 100 script reads`,
     });
 
     const [review] = result.policies;
