@@ -110,7 +110,13 @@ function policySection(review: PolicyReview): string[] {
     );
   }
   if (review.newlyBlocked !== null)
-    lines.push(...scriptList(`Newly blocks ${plural(review.newlyBlocked.count, 'script')}`, review.newlyBlocked));
+    lines.push(
+      ...(review.newlyBlocked.count > 0
+        ? scriptList(`Newly blocks ${plural(review.newlyBlocked.count, 'script')}`, review.newlyBlocked)
+        : review.effect === 'block'
+          ? ['Newly blocks no detected script.', '']
+          : []),
+    );
   if (review.newlyAllowed !== null)
     lines.push(...scriptList(`Newly allows ${plural(review.newlyAllowed.count, 'script')}`, review.newlyAllowed));
   lines.push(
