@@ -63,6 +63,8 @@ const LINES_IN_MESSAGE = 10;
 export interface Unjudged {
   urn: string;
   name: string;
+  /** Its kind. */
+  resource: 'CspPolicy' | 'PoolNotificationMigration' | 'HealthNotification';
   reason: string;
 }
 
@@ -182,6 +184,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         unjudged.push({
           urn: resource.urn,
           name: resource.name,
+          resource: 'CspPolicy',
           reason: `not known until the update: ${read.unknown}`,
         });
         continue;
@@ -203,6 +206,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         unjudged.push({
           urn: resource.urn,
           name: resource.name,
+          resource: 'PoolNotificationMigration',
           reason: `not known until the update: ${accountId.unknown}`,
         });
         continue;
@@ -218,6 +222,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         unjudged.push({
           urn: resource.urn,
           name: resource.name,
+          resource: 'HealthNotification',
           reason: `not known until the update: ${read.unknown}`,
         });
         continue;
@@ -232,6 +237,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
 
 interface Analysis {
   key: string;
+  input: ReviewInput;
   unjudged: Unjudged[];
   review?: ReviewResult;
   error?: string;
@@ -259,7 +265,7 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
   const key = JSON.stringify(input);
   if (current?.key === key) return current.analysis;
   const analysis = (async (): Promise<Analysis> => {
-    const base = { key, unjudged, violations: [] };
+    const base = { key, input, unjudged, violations: [] };
     if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
     try {
       const review = await reviewService(clientFrom({}), input, acceptBlocked ? { acceptBlocked } : {});
@@ -295,7 +301,7 @@ function writeOutput(analysis: Analysis): void {
 function stackPolicy(
   name: string,
   judge: (analysis: Analysis, report: (message: string, urn?: string) => void, args: StackValidationArgs) => void,
-  options: { acceptsBlocked?: boolean; judgesUnjudged?: boolean } = {},
+  options: { concerns: 'csp' | 'pools'; acceptsBlocked?: boolean },
 ): StackValidationPolicy['validateStack'] {
   return async (args: StackValidationArgs, reportViolation: ReportViolation) => {
     const analysis = await analysisOf(args.resources, options.acceptsBlocked ? acceptanceOf(args) : undefined);
@@ -303,15 +309,21 @@ function stackPolicy(
       analysis.violations.push({ policy: name, ...(urn !== undefined ? { urn } : {}), message });
       reportViolation(message, urn);
     };
+    const csp = options.concerns === 'csp';
+    const unjudged = analysis.unjudged.filter((resource) => (resource.resource === 'CspPolicy') === csp);
+    // The pools' alerts matter only to a migration; a notification alone is judged by nothing.
+    const applies = csp
+      ? analysis.input.policies.length > 0 || unjudged.length > 0
+      : analysis.input.migrations.length > 0 ||
+        unjudged.some((resource) => resource.resource === 'PoolNotificationMigration');
     try {
+      // Nothing of this policy's kind in the stack: nothing to read for it, nothing to say.
+      if (!applies) return;
       if (analysis.error !== undefined) {
         report(`The EdgeGuard review could not be done: ${analysis.error}`);
         return;
       }
-      if (options.judgesUnjudged) {
-        for (const resource of analysis.unjudged)
-          report(`${resource.name} cannot be judged: ${resource.reason}`, resource.urn);
-      }
+      for (const resource of unjudged) report(`${resource.name} cannot be judged: ${resource.reason}`, resource.urn);
       judge(analysis, report, args);
     } finally {
       writeOutput(analysis);
@@ -419,7 +431,7 @@ const blocksDetectedScripts: StackValidationPolicy = {
         );
       }
     },
-    { acceptsBlocked: true, judgesUnjudged: true },
+    { concerns: 'csp', acceptsBlocked: true },
   ),
 };
 
@@ -443,7 +455,7 @@ const allowsMaliciousScript: StackValidationPolicy = {
         );
       }
     },
-    { judgesUnjudged: true },
+    { concerns: 'csp' },
   ),
 };
 
@@ -451,11 +463,15 @@ const changeImpact: StackValidationPolicy = {
   name: POLICY_NAMES.impact,
   description: 'What each created or changed CSP policy does to the scripts page security detected on its host.',
   enforcementLevel: 'advisory',
-  validateStack: stackPolicy(POLICY_NAMES.impact, (analysis, report) => {
-    for (const review of analysis.review?.policies ?? []) {
-      if (isCreatedOrChanged(review)) report(impactSummary(review), review.key);
-    }
-  }),
+  validateStack: stackPolicy(
+    POLICY_NAMES.impact,
+    (analysis, report) => {
+      for (const review of analysis.review?.policies ?? []) {
+        if (isCreatedOrChanged(review)) report(impactSummary(review), review.key);
+      }
+    },
+    { concerns: 'csp' },
+  ),
 };
 
 const poolsLeftWithoutAlerts: StackValidationPolicy = {
@@ -463,16 +479,20 @@ const poolsLeftWithoutAlerts: StackValidationPolicy = {
   description:
     "A PoolNotificationMigration removes the pools' legacy alert e-mails: every pool of its account should be covered by a HealthNotification of the stack.",
   enforcementLevel: 'advisory',
-  validateStack: stackPolicy(POLICY_NAMES.pools, (analysis, report) => {
-    for (const coverage of analysis.review?.pools ?? []) {
-      if (coverage.uncovered.count === 0) continue;
-      const more = coverage.uncovered.count - coverage.uncovered.names.length;
-      report(
-        `PoolNotificationMigration "${coverage.name}" removes the legacy alert e-mails of account ${coverage.accountId}, but ${coverage.uncovered.count} of its ${plural(coverage.pools, 'pool')} ${coverage.uncovered.count === 1 ? 'is' : 'are'} covered by no enabled HealthNotification of this stack: ${coverage.uncovered.names.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`,
-        coverage.key,
-      );
-    }
-  }),
+  validateStack: stackPolicy(
+    POLICY_NAMES.pools,
+    (analysis, report) => {
+      for (const coverage of analysis.review?.pools ?? []) {
+        if (coverage.uncovered.count === 0) continue;
+        const more = coverage.uncovered.count - coverage.uncovered.names.length;
+        report(
+          `PoolNotificationMigration "${coverage.name}" removes the legacy alert e-mails of account ${coverage.accountId}, but ${coverage.uncovered.count} of its ${plural(coverage.pools, 'pool')} ${coverage.uncovered.count === 1 ? 'is' : 'are'} covered by no enabled HealthNotification of this stack: ${coverage.uncovered.names.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`,
+          coverage.key,
+        );
+      }
+    },
+    { concerns: 'pools' },
+  ),
 };
 
 /** The pack's policies, in the order they run: the blocked-scripts policy first (see {@link analysisOf}). */

@@ -1,0 +1,119 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { unknownCheckingProxy, type PolicyResource } from '@pulumi/policy';
+import { REVIEW_BASELINE_ENV, reviewInputOf } from '../../../provider/review/pack-policies';
+
+/**
+ * What the policy pack reads from the stack's resources as the engine gives them to a stack
+ * policy: which live policy each CSP policy replaces, and what it cannot judge at preview.
+ */
+
+/** The engine's marker of a value not known during preview. */
+const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+const ZONE = 'd2b694e372a24c7496bc0106d77a1c05';
+const ACCOUNT = 'd1e8787dabb2917b86210399bcd65e39';
+const urn = (type: string, name: string) => `urn:pulumi:dev::shop::pulumi-nodejs:dynamic/edgeguard:${type}::${name}`;
+
+/** A resource as @pulumi/policy hands it to a stack policy: props behind its unknown-checking proxy. */
+function resource(type: string, name: string, props: Record<string, unknown>): PolicyResource {
+  return {
+    type: `pulumi-nodejs:dynamic/edgeguard:${type}`,
+    urn: urn(type, name),
+    name,
+    props: unknownCheckingProxy(props),
+  } as unknown as PolicyResource;
+}
+
+const csp = (name: string, extra: Record<string, unknown> = {}) =>
+  resource('CspPolicy', name, {
+    zoneId: ZONE.toUpperCase(),
+    action: 'allow',
+    expression: 'http.host eq "checkout.example.com"',
+    value: "script-src 'self'",
+    enabled: true,
+    __provider: 'exports.handler = ...',
+    ...extra,
+  });
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-pack-input-'));
+  delete process.env[REVIEW_BASELINE_ENV];
+});
+afterEach(() => {
+  delete process.env[REVIEW_BASELINE_ENV];
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('an unchanged policy replaces the live policy of its id; without a baseline a changed one cannot be told apart', () => {
+  const { input, unjudged } = reviewInputOf([csp('unchanged', { policyId: 'a'.repeat(32) }), csp('changed')]);
+  expect(unjudged).toEqual([]);
+  expect(input.policies.map((p) => [p.name, p.zoneId, p.replaces])).toEqual([
+    ['unchanged', ZONE, { id: 'a'.repeat(32) }],
+    [
+      'changed',
+      ZONE,
+      { unknown: expect.stringContaining(`set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\``) },
+    ],
+  ]);
+});
+
+test('with the state before the change, a changed policy replaces its id there and a new one replaces none', () => {
+  const baseline = path.join(dir, 'state.json');
+  fs.writeFileSync(
+    baseline,
+    JSON.stringify({
+      version: 3,
+      deployment: { resources: [{ urn: urn('CspPolicy', 'changed'), outputs: { policyId: 'b'.repeat(32) } }] },
+    }),
+  );
+  process.env[REVIEW_BASELINE_ENV] = baseline;
+  const { input } = reviewInputOf([csp('changed'), csp('created')]);
+  expect(input.policies.map((p) => [p.name, p.replaces])).toEqual([
+    ['changed', { id: 'b'.repeat(32) }],
+    ['created', 'none'],
+  ]);
+});
+
+test('a baseline file that cannot be read says so', () => {
+  process.env[REVIEW_BASELINE_ENV] = path.join(dir, 'missing.json');
+  const { input } = reviewInputOf([csp('changed')]);
+  expect(input.policies[0]!.replaces).toEqual({
+    unknown: expect.stringMatching(/^EDGEGUARD_REVIEW_BASELINE \(.*missing\.json\) could not be read: ENOENT/),
+  });
+});
+
+test('values not known until the update leave the resource unjudged, with the property named', () => {
+  const { input, unjudged } = reviewInputOf([
+    csp('computed', { value: UNKNOWN }),
+    resource('HealthNotification', 'alerts', { accountId: ACCOUNT, poolIds: UNKNOWN }),
+    resource('PoolNotificationMigration', 'retire', { accountId: ACCOUNT }),
+  ]);
+  expect(input.policies).toEqual([]);
+  expect(input.notifications).toEqual([]);
+  expect(input.migrations).toEqual([
+    { key: urn('PoolNotificationMigration', 'retire'), name: 'retire', accountId: ACCOUNT },
+  ]);
+  expect(unjudged).toEqual([
+    {
+      urn: urn('CspPolicy', 'computed'),
+      name: 'computed',
+      resource: 'CspPolicy',
+      reason: "not known until the update: string value at .value can't be known during preview",
+    },
+    {
+      urn: urn('HealthNotification', 'alerts'),
+      name: 'alerts',
+      resource: 'HealthNotification',
+      reason: "not known until the update: string value at .poolIds can't be known during preview",
+    },
+  ]);
+});
+
+test('notifications give their pools, lowercased, and whether they alert', () => {
+  const { input } = reviewInputOf([
+    resource('HealthNotification', 'alerts', { accountId: ACCOUNT, poolIds: ['AB'.repeat(16)], enabled: false }),
+  ]);
+  expect(input.notifications).toEqual([{ accountId: ACCOUNT, poolIds: ['ab'.repeat(16)], enabled: false }]);
+});
