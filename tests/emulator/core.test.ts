@@ -248,14 +248,16 @@ describe('a separate emulator', () => {
   test('the admin token guards the control API only', async () => {
     const guarded = await startTestEmulator({ adminToken: 'admin-secret-123', fixture: false });
     try {
-      const refused = await guarded.control('GET', 'clock');
+      const refused = await call('GET', `${guarded.emulator.controlUrl}/clock`);
       expect(refused.status).toBe(401);
-      // The test helper's log reader fails loudly rather than reporting no requests.
-      await expect(guarded.requests()).rejects.toThrow(/HTTP 401/);
-      const allowed = await call('GET', `${guarded.emulator.controlUrl}/clock`, {
-        headers: { authorization: 'Bearer admin-secret-123' },
+      const wrong = await call('GET', `${guarded.emulator.controlUrl}/clock`, {
+        headers: { authorization: 'Bearer nope' },
       });
-      expect(allowed.status).toBe(200);
+      expect(wrong.status).toBe(401);
+      // The test helper sends the admin token it started the emulator with.
+      expect((await guarded.control('GET', 'clock')).status).toBe(200);
+      // Its log reader fails loudly on a refused read rather than reporting no requests.
+      await expect(guarded.requests(-1)).rejects.toThrow(/HTTP 400/);
       expect((await guarded.api('GET', `zones/${ZONE_ID}/page_security`)).status).toBe(404);
     } finally {
       await guarded.close();

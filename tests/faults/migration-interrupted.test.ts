@@ -221,10 +221,12 @@ const figures: Record<string, unknown> = {};
 let firstScenario: { clearedByInterruptedRun: string[]; removed: Record<string, string>; before: Pool[] } | undefined;
 
 function newStack(): Promise<EngineStack> {
-  // engineStack reads only the base address of the emulator it is given.
+  // Without the emulator's DNS for commands (this program has none), engineStack reads only the
+  // base address of the emulator it is given: this one runs in a child process.
   return engineStack({
     projectDir: PROJECT,
     emu: { baseUrl: emu.baseUrl } as TestEmulator,
+    emulatorDns: false,
     token: TOKEN,
     config: {
       'edgeguard-faults-migration:accountId': { value: ACCOUNT },
