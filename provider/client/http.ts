@@ -302,9 +302,7 @@ export class HttpClient {
       const parsed = failureEnvelope.safeParse(json);
       throw APIError.of(response.statusCode, parsed.success ? parsed.data.errors : [], description, response.headers);
     }
-    const envelope = z
-      .object({ success: z.literal(true), result: spec.result, result_info: resultInfoSchema.optional() })
-      .safeParse(json);
+    const envelope = successEnvelope(spec.result).safeParse(json);
     if (!envelope.success) {
       const issue = envelope.error.issues[0];
       throw new APIResponseError(
@@ -314,6 +312,20 @@ export class HttpClient {
     const data = envelope.data as { result: z.output<S>; result_info?: ResultInfo };
     return { result: data.result, resultInfo: data.result_info };
   }
+}
+
+/**
+ * The success envelope around `result`, made once per result schema: zod compiles an object schema
+ * when it first parses with it, which costs about 40 µs, far more than a parse (bench/RESULTS.md).
+ */
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+function successEnvelope(result: z.ZodType): z.ZodType {
+  let envelope = envelopes.get(result);
+  if (envelope === undefined) {
+    envelope = z.object({ success: z.literal(true), result, result_info: resultInfoSchema.optional() });
+    envelopes.set(result, envelope);
+  }
+  return envelope;
 }
 
 function withQuery(path: string, query: RequestSpec<z.ZodType>['query']): string {
