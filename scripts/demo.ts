@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { resolveSettings } from '../provider/settings';
 import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
 import { reviewFlagship } from './demo-review';
 import { EMULATOR_CONTROL_URL } from '../provider/helpers/emulator-dns';
@@ -69,12 +70,13 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 function realService(baseUrl: string): Target {
-  const hasToken = Boolean(process.env.EDGEGUARD_API_TOKEN);
-  const hasKey = Boolean(process.env.EDGEGUARD_API_EMAIL && process.env.EDGEGUARD_API_KEY);
-  if (!hasToken && !hasKey) {
-    throw new Error(
-      'EDGEGUARD_BASE_URL is set, so the demo targets that service: set EDGEGUARD_API_TOKEN (or EDGEGUARD_API_EMAIL and EDGEGUARD_API_KEY) too',
-    );
+  // The settings table's own check: the address and the credentials the provider will need.
+  try {
+    resolveSettings();
+  } catch (error) {
+    throw new Error(`EDGEGUARD_BASE_URL is set, so the demo targets that service: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return { baseUrl, env: {}, stop: () => Promise.resolve() };
 }
