@@ -13,8 +13,8 @@ import { REPO } from '../helpers/engine';
 
 const ARCHIVE_NAME = 'pulumi-resource-command-v1.2.1-linux-amd64.tar.gz';
 const ARCHIVE_SHA256 = '76fee38597606d1b239c5e53d2b5da862b757df7b51b62e8263e2254ccc23b55';
-/** Where the set-up finds the release archive by default (../shared/plugins/README.md). */
-const SHARED_ARCHIVES = path.resolve(REPO, '..', 'shared', 'plugins');
+/** Where the set-up finds the release archive: EDGEGUARD_PLUGIN_ARCHIVES, else ../shared/plugins (its README). */
+const ARCHIVES = process.env.EDGEGUARD_PLUGIN_ARCHIVES || path.resolve(REPO, '..', 'shared', 'plugins');
 
 let root: string;
 
@@ -43,22 +43,22 @@ function setup(archives: string): { status: number | null; stderr: string } {
 const installed = () =>
   path.join(root, '.tools', 'pulumi-home', 'plugins', 'resource-command-v1.2.1', 'pulumi-resource-command');
 
-const hasArchive = fs.existsSync(path.join(SHARED_ARCHIVES, ARCHIVE_NAME));
+const hasArchive = fs.existsSync(path.join(ARCHIVES, ARCHIVE_NAME));
 // Only a machine that was given the release archive can install from it.
 (hasArchive ? test : test.skip)(
   'without a download, installs from the checked archive and says so; then there is nothing to do',
   () => {
-    const first = setup(SHARED_ARCHIVES);
+    const first = setup(ARCHIVES);
     expect(first.status).toBe(0);
     expect(first.stderr).toMatch(
       /^setup-plugins: could not download pulumi-resource-command v1\.2\.1 in \d+ s \(error: .*failed to download plugin.*\); installing it from /m,
     );
     expect(first.stderr).toContain(
-      `setup-plugins: installed pulumi-resource-command v1.2.1 from ${SHARED_ARCHIVES}/${ARCHIVE_NAME} (SHA-256 checked) into .tools/pulumi-home/plugins`,
+      `setup-plugins: installed pulumi-resource-command v1.2.1 from ${ARCHIVES}/${ARCHIVE_NAME} (SHA-256 checked) into .tools/pulumi-home/plugins`,
     );
     expect(fs.statSync(installed()).mode & 0o111).not.toBe(0);
 
-    const second = setup(SHARED_ARCHIVES);
+    const second = setup(ARCHIVES);
     expect(second).toEqual({ status: 0, stderr: '' });
   },
   60_000,
