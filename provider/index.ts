@@ -1,6 +1,12 @@
 /**
  * EdgeGuard: page security, custom hostnames and load-balancing health alerts of the edge
- * service as Pulumi resources, with read helpers and the API client they are built on.
+ * service as Pulumi resources, with read helpers over what page security detected.
+ *
+ * This entry point is what a Pulumi program uses: the resources, the read helpers, the error tree
+ * and the emulator's DNS helpers. Loading it costs what the resource classes cost, because every
+ * program pays it at every `preview` and `up`: the read helpers load the client (undici and zod,
+ * about 70 ms) at their first call. The API client itself, with the settings table, is
+ * `pulumi-edgeguard/client`.
  *
  * Settings (stack config `edgeguard:*`, or the environment): `baseUrl` / `EDGEGUARD_BASE_URL`,
  * `apiToken` / `EDGEGUARD_API_TOKEN` (a secret), or `apiEmail` + `apiKey` /
@@ -15,13 +21,5 @@ export * from './resources/pool-notification-migration';
 export * from './helpers/read';
 export * from './helpers/emulator-dns';
 export { stackReadSettings } from './helpers/stack-settings';
-export * from './client';
-export {
-  resolveSettings,
-  SETTINGS,
-  SettingsError,
-  type Settings,
-  type SettingName,
-  type Credentials,
-  type SettingsSources,
-} from './settings';
+export * from './client/errors';
+export type { Settings, SettingName, Credentials, SettingsSources } from './settings';

@@ -1,15 +1,15 @@
-import { clientFrom } from '../clients';
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
-import * as loadBalancing from '../client/load-balancing';
-import * as pageSecurity from '../client/page-security';
-import { withSettingHint, type SettingName } from '../settings';
+import type { Pool } from '../client/load-balancing';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
+import type { SettingName } from '../settings';
+import { clientLayer, type ClientLayer } from './client-layer';
 
 /**
  * Read helpers: plain async functions over what page security detected, for any program or
  * script (dynamic providers cannot serve invokes). Each takes optional settings as its last
- * parameter; whatever they leave out comes from the environment (`EDGEGUARD_*`).
+ * parameter; whatever they leave out comes from the environment (`EDGEGUARD_*`). They load the
+ * client at their first call (`client-layer.ts`).
  */
 
 export type { Connection, Cookie, Script, ScriptDetail, ScriptVersion } from '../client/page-security';
@@ -42,30 +42,35 @@ const DEFAULT_PER_PAGE = 100;
  * that a program step does not handle is then printed as its message alone, instead of a stack
  * and a dump of the error's properties. Outside a Pulumi program the marker does nothing.
  */
-function forProgram(error: unknown): unknown {
-  withSettingHint(error);
+function forProgram(error: unknown, layer: ClientLayer): unknown {
+  layer.withSettingHint(error);
   if (error instanceof EdgeGuardError) Object.defineProperty(error, '__pulumiRunError', { value: true });
   return error;
 }
 
 /** `call` with the client for `settings`, its failure made {@link forProgram}. */
-async function read<T>(settings: ReadSettings | undefined, call: (client: HttpClient) => Promise<T>): Promise<T> {
+async function read<T>(
+  settings: ReadSettings | undefined,
+  call: (client: HttpClient, layer: ClientLayer) => Promise<T>,
+): Promise<T> {
+  const layer = clientLayer();
   try {
-    return await call(clientFrom({ explicit: settings ?? {} }));
+    return await call(layer.clientFrom({ explicit: settings ?? {} }), layer);
   } catch (error) {
-    throw forProgram(error);
+    throw forProgram(error, layer);
   }
 }
 
 /** {@link read} for a paged list. */
 async function* readEach<T>(
   settings: ReadSettings | undefined,
-  list: (client: HttpClient) => AsyncGenerator<T>,
+  list: (client: HttpClient, layer: ClientLayer) => AsyncGenerator<T>,
 ): AsyncGenerator<T> {
+  const layer = clientLayer();
   try {
-    yield* list(clientFrom({ explicit: settings ?? {} }));
+    yield* list(layer.clientFrom({ explicit: settings ?? {} }), layer);
   } catch (error) {
-    throw forProgram(error);
+    throw forProgram(error, layer);
   }
 }
 
@@ -86,7 +91,9 @@ export async function* listScripts(
   options: ListOptions = {},
   settings?: ReadSettings,
 ): AsyncGenerator<Script> {
-  yield* readEach(settings, (client) => pageSecurity.listScripts(client, zoneId, options, perPageOf(options)));
+  yield* readEach(settings, (client, { pageSecurity }) =>
+    pageSecurity.listScripts(client, zoneId, options, perPageOf(options)),
+  );
 }
 
 /** Every outgoing connection detected on the zone; options as for {@link listScripts}. */
@@ -95,7 +102,9 @@ export async function* listConnections(
   options: ListOptions = {},
   settings?: ReadSettings,
 ): AsyncGenerator<Connection> {
-  yield* readEach(settings, (client) => pageSecurity.listConnections(client, zoneId, options, perPageOf(options)));
+  yield* readEach(settings, (client, { pageSecurity }) =>
+    pageSecurity.listConnections(client, zoneId, options, perPageOf(options)),
+  );
 }
 
 /** Every cookie detected on the zone; options as for {@link listScripts}. */
@@ -104,22 +113,24 @@ export async function* listCookies(
   options: ListOptions = {},
   settings?: ReadSettings,
 ): AsyncGenerator<Cookie> {
-  yield* readEach(settings, (client) => pageSecurity.listCookies(client, zoneId, options, perPageOf(options)));
+  yield* readEach(settings, (client, { pageSecurity }) =>
+    pageSecurity.listCookies(client, zoneId, options, perPageOf(options)),
+  );
 }
 
 /** One script, with the pages it was seen on and its versions. A `NotFoundError` when there is none. */
 export function getScript(zoneId: string, scriptId: string, settings?: ReadSettings): Promise<ScriptDetail> {
-  return read(settings, (client) => pageSecurity.getScript(client, zoneId, scriptId));
+  return read(settings, (client, { pageSecurity }) => pageSecurity.getScript(client, zoneId, scriptId));
 }
 
 /** One connection. A `NotFoundError` when there is none. */
 export function getConnection(zoneId: string, connectionId: string, settings?: ReadSettings): Promise<Connection> {
-  return read(settings, (client) => pageSecurity.getConnection(client, zoneId, connectionId));
+  return read(settings, (client, { pageSecurity }) => pageSecurity.getConnection(client, zoneId, connectionId));
 }
 
 /** One cookie. A `NotFoundError` when there is none. */
 export function getCookie(zoneId: string, cookieId: string, settings?: ReadSettings): Promise<Cookie> {
-  return read(settings, (client) => pageSecurity.getCookie(client, zoneId, cookieId));
+  return read(settings, (client, { pageSecurity }) => pageSecurity.getCookie(client, zoneId, cookieId));
 }
 
 /**
@@ -153,6 +164,6 @@ export async function maliciousScripts(
  * Every load-balancing pool of the account, ordered by name (spec 4): for example the pool ids a
  * `HealthNotification` should cover.
  */
-export function listPools(accountId: string, settings?: ReadSettings): Promise<loadBalancing.Pool[]> {
-  return read(settings, (client) => loadBalancing.listPools(client, { accountId }));
+export function listPools(accountId: string, settings?: ReadSettings): Promise<Pool[]> {
+  return read(settings, (client, { loadBalancing }) => loadBalancing.listPools(client, { accountId }));
 }

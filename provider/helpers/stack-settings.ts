@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { SETTINGS, type SettingName } from '../settings';
+import type { SettingName } from '../settings';
+import { clientLayer } from './client-layer';
 import type { ReadSettings } from './read';
 
 /**
@@ -10,6 +11,7 @@ import type { ReadSettings } from './read';
  */
 export function stackReadSettings(): pulumi.Output<ReadSettings> {
   const config = new pulumi.Config('edgeguard');
+  const { SETTINGS } = clientLayer();
   const values = (Object.keys(SETTINGS) as SettingName[]).map((name) =>
     pulumi
       .output('secret' in SETTINGS[name] ? config.getSecret(name) : config.get(name))

@@ -1,3 +1,4 @@
+import './compile-cache';
 import { z } from 'zod';
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';

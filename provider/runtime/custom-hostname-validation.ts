@@ -1,3 +1,4 @@
+import './compile-cache';
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import {

@@ -1,3 +1,4 @@
+import './compile-cache';
 import { z } from 'zod';
 import {
   createAlertPolicy,

@@ -1,3 +1,4 @@
+import './compile-cache';
 import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';

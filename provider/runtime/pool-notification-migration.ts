@@ -1,3 +1,4 @@
+import './compile-cache';
 import { z } from 'zod';
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';

@@ -10,7 +10,8 @@ import { provider as customHostname } from '../../provider/runtime/custom-hostna
 import { provider as healthNotification } from '../../provider/runtime/health-notification';
 import { provider as pageSecuritySetting } from '../../provider/runtime/page-security-setting';
 import { provider as poolNotificationMigration } from '../../provider/runtime/pool-notification-migration';
-import { listPools, listScripts, maliciousScripts, resolveSettings } from '../../provider';
+import { listPools, listScripts, maliciousScripts } from '../../provider';
+import { resolveSettings } from '../../provider/client';
 import {
   APIConnectionError,
   AuthenticationError,
