@@ -6,7 +6,7 @@ import { provider as migration } from '../provider/runtime/pool-notification-mig
 import { ACCOUNT, call, TOKEN, withEmulator, ZONE } from './common';
 
 /**
- * The provider's figures against their lower bounds (issue 6, items 1 and 4): the migration's
+ * The provider's figures against their lower bounds (figures 1 and 4 of bench/RESULTS.md): the migration's
  * requests against ceil(N/perPage) + 2, and reading detected scripts through the read helpers,
  * whose memory must not grow with the count.
  */
