@@ -175,6 +175,9 @@ async function main(): Promise<void> {
           PULUMI_HOME: pulumiHome(ROOT, path.join(STATE, 'pulumi', 'home')),
           PULUMI_SKIP_UPDATE_CHECK: 'true',
           PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+          // `npm run demo` type-checks the program with tsc before this runs, so ts-node need not check
+          // it again at each run of the program (`up`, then the review's preview): 14.6 s → 11.2 to 12.1 s.
+          PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
         },
       },
     );
