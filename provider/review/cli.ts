@@ -16,8 +16,8 @@ import { DEFAULT_POLICY_CONFIG, reviewStack } from './review-stack';
 const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh] [--markdown FILE] [--json FILE] [--policy-config FILE]
 
 Runs \`pulumi preview\` of the Pulumi project in DIR (default: the current folder) on stack NAME
-(default: the selected stack) with EdgeGuard's policy pack, passing the stack's edgeguard:*
-configuration to the pack, and writes the review:
+(default: the selected stack) with EdgeGuard's policy pack, which reads the service with the
+stack's edgeguard:* configuration, and writes the review:
   --markdown FILE       the review as Markdown, for a pull request comment (- for stdout)
   --json FILE           the same as JSON (- for stdout)
   --refresh             refresh first, and report what changed outside the stack

@@ -10,7 +10,8 @@ import {
 import { z } from 'zod';
 import { clientFrom } from '../clients';
 import { typeToken } from '../resources/registration';
-import { SettingsError, withSettingHint } from '../settings';
+import { withSettingHint } from '../settings';
+import { stackConfigValue } from './pack-config';
 import { acceptMaliciousScripts, type Acceptance, type ScriptLine, type ScriptSample } from './impact';
 import {
   isCreatedOrChanged,
@@ -28,9 +29,10 @@ import {
  * executable the engine runs). All four are stack policies: they see every resource of the stack
  * at once, so the service is read once for all of them (`./plan.ts`), by the first that runs.
  *
- * Settings come from the environment (`EDGEGUARD_*`): the engine does not give a policy pack the
- * stack's configuration. Two more variables serve `edgeguard-review`, and anyone who wants the same:
- * {@link REVIEW_BASELINE_ENV} and {@link REVIEW_OUTPUT_ENV}.
+ * Settings come from the stack's `edgeguard:*` configuration, as the engine gives it to the pack
+ * (`./pack-config.ts`), else the environment (`EDGEGUARD_*`), as for the stack's resources. Two
+ * more variables serve `edgeguard-review`, and anyone who wants the same: {@link REVIEW_BASELINE_ENV}
+ * and {@link REVIEW_OUTPUT_ENV}.
  */
 
 /** The policies' names. */
@@ -250,9 +252,6 @@ let current: { key: string; analysis: Promise<Analysis> } | undefined;
 function reasonOf(error: unknown): string {
   withSettingHint(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof SettingsError) {
-    return `${message}. A policy pack does not receive the stack's configuration: set these EDGEGUARD_* variables in the environment of \`pulumi preview\`, or run edgeguard-review, which passes the stack's edgeguard:* configuration`;
-  }
   return message;
 }
 
@@ -268,7 +267,11 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
     const base = { key, input, unjudged, violations: [] };
     if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
     try {
-      const review = await reviewService(clientFrom({}), input, acceptBlocked ? { acceptBlocked } : {});
+      const review = await reviewService(
+        clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
+        input,
+        acceptBlocked ? { acceptBlocked } : {},
+      );
       return { ...base, review };
     } catch (error) {
       return { ...base, error: reasonOf(error) };

@@ -1,4 +1,5 @@
 import { PolicyPack } from '@pulumi/policy';
+import { keepStackConfig } from './pack-config';
 import { PACK_POLICIES } from './pack-policies';
 
 /**
@@ -7,6 +8,7 @@ import { PACK_POLICIES } from './pack-policies';
  * (`pulumi preview --policy-pack <that file>`), which runs this module with node from the
  * `policy-pack/` folder, whose package.json gives the pack's version and names this module.
  */
+keepStackConfig();
 new PolicyPack('edgeguard', {
   description: 'What CSP changes do to the scripts page security detected, and pools left without alerts.',
   policies: PACK_POLICIES,

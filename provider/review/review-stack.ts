@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CommandError, LocalWorkspace, Stack, type EngineEvent, type PulumiCommand } from '@pulumi/pulumi/automation';
-import { SETTINGS, type SettingName } from '../settings';
 import { meaningOf, nameOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
 import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV, type PackOutput } from './pack-policies';
 import type { ReportedViolation, ReviewReport } from './report';
@@ -12,11 +11,9 @@ import type { ReportedViolation, ReviewReport } from './report';
  * `pulumi preview` through the Automation API with EdgeGuard's policy pack, which does the
  * reading and judging; this gathers what the engine and the pack report into a {@link ReviewReport}.
  *
- * The pack gets the service settings from the environment (the engine gives a policy pack no
- * stack configuration), so the stack's `edgeguard:*` configuration, secrets included, is passed
- * as the `EDGEGUARD_*` variables of the settings table, over the caller's environment. It also
- * gets the stack's state before the change (`pulumi stack export`), to compare changed policies
- * with the live ones, and a file to write its review to.
+ * The pack reads the service with the stack's `edgeguard:*` configuration, which the engine gives
+ * it (`./pack-config.ts`). It also gets the stack's state before the change (`pulumi stack
+ * export`), to compare changed policies with the live ones, and a file to write its review to.
  */
 
 /**
@@ -55,16 +52,6 @@ export interface ReviewStackOptions {
 /** A failure to do the review at all, before the preview ran (no stack, say). */
 export class ReviewSetupError extends Error {
   override name = 'ReviewSetupError';
-}
-
-/** The stack's `edgeguard:*` configuration as the settings table's environment variables. */
-function settingsEnvironment(config: Record<string, { value: string }>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of Object.keys(SETTINGS) as SettingName[]) {
-    const value = config[`edgeguard:${SETTINGS[name].key}`]?.value;
-    if (value !== undefined && value !== '') env[SETTINGS[name].env] = value;
-  }
-  return env;
 }
 
 const KINDS: Record<string, ChangeKind> = {
@@ -156,7 +143,6 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
     );
   const project = (await workspace.projectSettings()).name;
   const stack = await Stack.select(stackName, workspace);
-  const config = await workspace.getAllConfig(stackName);
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
   try {
@@ -165,7 +151,6 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
     const output = path.join(scratch, 'review.json');
     workspace.envVars = {
       ...workspace.envVars,
-      ...settingsEnvironment(config),
       [REVIEW_BASELINE_ENV]: baseline,
       [REVIEW_OUTPUT_ENV]: output,
     };

@@ -46,11 +46,8 @@ afterAll(async () => {
 
 /** The live values of the zone's CSP policies. */
 async function liveValues(): Promise<string[]> {
-  const reply = await emu.api<{ result: Array<{ value: string }> }>(
-    'GET',
-    `zones/${DEMO.zoneId}/page_security/policies`,
-  );
-  return reply.body.result.map((policy) => policy.value).sort();
+  const reply = await emu.api('GET', `zones/${DEMO.zoneId}/page_security/policies`);
+  return reply.body.result.map((policy: { value: string }) => policy.value).sort();
 }
 
 test('pulumi up with the pack stops in its preview: the violation is reported and the policy is unchanged', async () => {

@@ -10,7 +10,7 @@ import { DEMO } from '../../emulator/seed/demo';
  * The review before merge through the real engine, against the demo world (issue 9): the
  * examples/csp-review stack is deployed once, then a pull request's change of the checkout's
  * allow policy is previewed with the policy pack (`pulumi preview --policy-pack
- * policy-pack/edgeguard-policy-pack`, settings in the environment) and reviewed with
+ * policy-pack/edgeguard-policy-pack`, settings in the stack's configuration) and reviewed with
  * `edgeguard-review` (settings from the stack's configuration, the token a secret), case by case.
  */
 
@@ -59,15 +59,24 @@ function packConfig(config: object | undefined): string {
   return file;
 }
 
-/** `pulumi preview --policy-pack ...` of the stack; what it printed, and its failure if it failed. */
+/**
+ * `pulumi preview --policy-pack ...` of the stack, with the service's settings in the stack's
+ * configuration alone, as the README has users keep them: no EDGEGUARD_* variable, so the pack
+ * reads the configuration the engine gives it. What it printed, and its failure if it failed.
+ */
 async function previewWithPack(config?: string): Promise<{ failed: boolean; text: string }> {
   const options = { policyPacks: [POLICY_PACK], ...(config ? { policyPackConfigs: [config] } : {}) };
   const before = engine.output.length;
+  const workspace = engine.stack.workspace;
+  const envVars = workspace.envVars;
+  workspace.envVars = Object.fromEntries(Object.entries(envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')));
   let failed = false;
   try {
     await engine.preview(options);
   } catch {
     failed = true;
+  } finally {
+    workspace.envVars = envVars;
   }
   return { failed, text: engine.output.slice(before).join('') };
 }

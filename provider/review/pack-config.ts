@@ -1,0 +1,58 @@
+import { createRequire } from 'node:module';
+
+/**
+ * The stack's configuration inside the policy pack, so that the pack reads the service with the
+ * same `edgeguard:*` settings as the stack's resources.
+ *
+ * The engine gives a policy pack the stack's configuration in the `ConfigureStack` call it makes
+ * before any analysis (secrets decrypted, as it gives them to a program). `@pulumi/policy` 1.21,
+ * the latest, keeps only the stack's tags from that call, and the form of pack this engine runs (an
+ * executable, see policy-pack/) gets no `PULUMI_CONFIG` variable either. So {@link keepStackConfig}
+ * wraps the pack server's `configureStack` handler as `@pulumi/policy` registers it with its gRPC
+ * server, and keeps the configuration in this process's memory: it is never written or printed.
+ * tests/e2e/csp-review.test.ts reviews with the settings in the stack's configuration alone, so a
+ * version of `@pulumi/policy` that registers its handlers otherwise fails there.
+ */
+
+/** The map of a `ConfigureStack` request, as the generated protobuf code gives it. */
+interface ConfigMap {
+  forEach(callback: (value: string, key: string) => void): void;
+}
+
+/** What the wrapper needs of `@grpc/grpc-js`'s server. */
+interface GrpcModule {
+  Server: {
+    prototype: { addService: (this: unknown, service: unknown, implementation: Record<string, unknown>) => void };
+  };
+}
+
+type Handler = (call: { request: { getConfigMap(): ConfigMap } }, callback: unknown) => unknown;
+
+let stackConfig: ReadonlyMap<string, string> | undefined;
+let kept = false;
+
+/** A value of the stack's configuration (`edgeguard:baseUrl`, ...), once the engine has given it. */
+export function stackConfigValue(key: string): string | undefined {
+  return stackConfig?.get(key);
+}
+
+/** Keeps the configuration of the engine's `ConfigureStack` call; to call before the pack is served. */
+export function keepStackConfig(): void {
+  if (kept) return;
+  kept = true;
+  // The @grpc/grpc-js that @pulumi/policy loads, resolved from where it is.
+  const grpc = createRequire(require.resolve('@pulumi/policy'))('@grpc/grpc-js') as GrpcModule;
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (service, implementation) {
+    const configureStack = implementation.configureStack as Handler | undefined;
+    const wrapped: Handler | undefined = configureStack
+      ? (call, callback) => {
+          const config = new Map<string, string>();
+          call.request.getConfigMap().forEach((value, key) => config.set(key, value));
+          stackConfig = config;
+          return configureStack(call, callback);
+        }
+      : undefined;
+    addService.call(this, service, wrapped ? { ...implementation, configureStack: wrapped } : implementation);
+  };
+}
