@@ -47,9 +47,14 @@ export function keepStackConfig(): void {
     const configureStack = implementation.configureStack as Handler | undefined;
     const wrapped: Handler | undefined = configureStack
       ? (call, callback) => {
-          const config = new Map<string, string>();
-          call.request.getConfigMap().forEach((value, key) => config.set(key, value));
-          stackConfig = config;
+          try {
+            const config = new Map<string, string>();
+            call.request.getConfigMap().forEach((value, key) => config.set(key, value));
+            stackConfig = config;
+          } catch {
+            // A request of another shape leaves the configuration unknown: the settings then come
+            // from the environment, and where they are missing the review says which to set.
+          }
           return configureStack(call, callback);
         }
       : undefined;
