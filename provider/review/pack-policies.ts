@@ -167,6 +167,13 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
   const migrations: MigrationUnderReview[] = [];
   const notifications: NotificationUnderReview[] = [];
   const unjudged: Unjudged[] = [];
+  const unknownUntilUpdate = (resource: PolicyResource, kind: Unjudged['resource'], what: string) =>
+    unjudged.push({
+      urn: resource.urn,
+      name: resource.name,
+      resource: kind,
+      reason: `not known until the update: ${what}`,
+    });
   let baseline: Map<string, string> | string | undefined;
 
   for (const resource of resources) {
@@ -183,12 +190,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         policyId: typeof props.policyId === 'string' && props.policyId !== '' ? props.policyId : undefined,
       }));
       if (isUnknown(read)) {
-        unjudged.push({
-          urn: resource.urn,
-          name: resource.name,
-          resource: 'CspPolicy',
-          reason: `not known until the update: ${read.unknown}`,
-        });
+        unknownUntilUpdate(resource, 'CspPolicy', read.unknown);
         continue;
       }
       let replaces: PolicyUnderReview['replaces'];
@@ -205,12 +207,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
     } else if (resource.type === TYPES.migration) {
       const accountId = known(() => String(props.accountId).toLowerCase());
       if (isUnknown(accountId)) {
-        unjudged.push({
-          urn: resource.urn,
-          name: resource.name,
-          resource: 'PoolNotificationMigration',
-          reason: `not known until the update: ${accountId.unknown}`,
-        });
+        unknownUntilUpdate(resource, 'PoolNotificationMigration', accountId.unknown);
         continue;
       }
       migrations.push({ key: resource.urn, name: resource.name, accountId });
@@ -221,12 +218,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         enabled: props.enabled !== false,
       }));
       if (isUnknown(read)) {
-        unjudged.push({
-          urn: resource.urn,
-          name: resource.name,
-          resource: 'HealthNotification',
-          reason: `not known until the update: ${read.unknown}`,
-        });
+        unknownUntilUpdate(resource, 'HealthNotification', read.unknown);
         continue;
       }
       notifications.push(read);

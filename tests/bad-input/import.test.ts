@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { runToEnd, type Finished } from '../helpers/process';
 
 /**
  * Bad input to `edgeguard-import` (the compiled bin, as a user runs it): a zone or account the
@@ -36,17 +36,8 @@ beforeEach(() => fs.rmSync(out, { force: true }));
 function run(
   args: string[],
   env: Record<string, string> = { EDGEGUARD_BASE_URL: emu.baseUrl, EDGEGUARD_API_TOKEN: TEST_TOKEN },
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEGUARD_')));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+): Promise<Finished> {
+  return runToEnd(process.execPath, [BIN, ...args], { env });
 }
 
 interface Case {

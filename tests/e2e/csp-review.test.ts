@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { POLICY_PACK } from '../../provider/review/review-stack';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { runToEnd } from '../helpers/process';
 import { DEMO } from '../../emulator/seed/demo';
 
 /**
@@ -12,8 +12,13 @@ import { DEMO } from '../../emulator/seed/demo';
  * allow policy is previewed with the policy pack (`pulumi preview --policy-pack
  * policy-pack/edgeguard-policy-pack`, settings in the stack's configuration) and reviewed with
  * `edgeguard-review` (settings from the stack's configuration, the token a secret), case by case.
+ * Last, the pack in `pulumi up`: its CSP checks are stack policies, so a mandatory violation stops
+ * `pulumi up` in the preview it makes first, before any change, but `pulumi up --skip-preview`
+ * (which the Automation API's `up` always passes) makes the change and reports the violation after.
  */
 
+/** The engine this repository builds. */
+const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
 const TOKEN = 'e2e-review-token-8d1c44a0';
 const REFUSED = 'e2e-review-token-the-emulator-refuses';
 const ORIGINAL = "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js";
@@ -96,10 +101,14 @@ interface ReviewRun {
 async function review(): Promise<ReviewRun> {
   const json = path.join(engine.workDir, 'review.json');
   fs.rmSync(json, { force: true });
-  const env = { ...engine.stack.workspace.envVars };
-  for (const name of Object.keys(env)) if (name.startsWith('EDGEGUARD_')) delete env[name];
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEGUARD_')));
-  const child = spawn(
+  const env = Object.fromEntries(
+    Object.entries(engine.stack.workspace.envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')),
+  );
+  const {
+    status: code,
+    stdout,
+    stderr,
+  } = await runToEnd(
     process.execPath,
     [
       path.join(REPO, 'dist', 'provider', 'review', 'cli.js'),
@@ -112,16 +121,8 @@ async function review(): Promise<ReviewRun> {
       '--json',
       json,
     ],
-    {
-      env: { ...inherited, ...env, PATH: `${path.join(REPO, '.tools', 'pulumi', 'bin')}:${process.env.PATH ?? ''}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` } },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   return { code, stdout, stderr, json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined };
 }
 
@@ -238,3 +239,37 @@ test('the reviews wrote nothing: the only writes are the two creates of the firs
   const live = (await emu.api('GET', policies)).body.result;
   expect(live.map((p: { value: string }) => p.value)).toContain(ORIGINAL);
 });
+
+/** The live values of the zone's CSP policies. */
+async function liveValues(): Promise<string[]> {
+  const reply = await emu.api('GET', `zones/${DEMO.zoneId}/page_security/policies`);
+  return reply.body.result.map((policy: { value: string }) => policy.value).sort();
+}
+
+test('pulumi up with the pack stops in its preview: the violation is reported and the policy is unchanged', async () => {
+  propose("script-src 'self' https://www.google.com/recaptcha/api.js");
+  packConfig(undefined);
+  const before = await liveValues();
+  expect(before).toContain(ORIGINAL);
+  const run = await runToEnd(
+    path.join(PULUMI_BIN, 'pulumi'),
+    ['up', '--yes', '--non-interactive', '--stack', engine.stack.name, '--policy-pack', POLICY_PACK],
+    { cwd: engine.workDir, env: engine.stack.workspace.envVars },
+  );
+  expect(run.status).not.toBe(0);
+  expect(run.stdout).toContain('preview failed');
+  expect(run.stdout).toContain('[mandatory]  csp-blocks-detected-scripts');
+  expect(await liveValues()).toEqual(before);
+}, 120_000);
+
+test('pulumi up --skip-preview with the pack makes the change, then reports the violation', async () => {
+  const failed = await engine.stack.up({ policyPacks: [POLICY_PACK] }).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  expect(failed).toContain('--skip-preview');
+  expect(failed).toContain('[mandatory]  csp-blocks-detected-scripts');
+  const live = await liveValues();
+  expect(live).toContain("script-src 'self' https://www.google.com/recaptcha/api.js");
+  expect(live).not.toContain(ORIGINAL);
+}, 120_000);

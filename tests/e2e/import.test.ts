@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyProject, engineStack, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { runToEnd, type Finished } from '../helpers/process';
 
 /**
  * `edgeguard-import` and the real engine: a zone with 3 CSP policies, 2 custom hostnames (one
@@ -43,19 +43,8 @@ async function live(): Promise<Record<string, any>> {
 }
 
 /** Runs the compiled bin (asynchronously: the emulator answers from this process). */
-function runImport(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function runImport(args: string[], env: Record<string, string>): Promise<Finished> {
+  return runToEnd(process.execPath, [BIN, ...args], { env });
 }
 
 /** `METHOD path status` of the requests after `mark` that can change state. */

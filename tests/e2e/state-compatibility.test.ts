@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { providerModule } from '../../provider/resources/registration';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
+import { RUNTIME_OF } from '../helpers/runtimes';
 
 /**
  * A stack written by version 0.1.0, whose resources carry the provider the SDK's closure
@@ -21,13 +22,6 @@ const PROJECT = 'edgeguard-state-v0-1';
 const TOKEN = 'e2e-state-compatibility-token-61d0a3f8';
 const ZONE = 'c0000000000000000000000000000012';
 const ACCOUNT = 'a0000000000000000000000000000012';
-const RUNTIME_OF: Record<string, string> = {
-  'pulumi-nodejs:dynamic/edgeguard:PageSecuritySetting': 'page-security-setting',
-  'pulumi-nodejs:dynamic/edgeguard:CspPolicy': 'csp-policy',
-  'pulumi-nodejs:dynamic/edgeguard:CustomHostname': 'custom-hostname',
-  'pulumi-nodejs:dynamic/edgeguard:HealthNotification': 'health-notification',
-  'pulumi-nodejs:dynamic/edgeguard:PoolNotificationMigration': 'pool-notification-migration',
-};
 
 const fixtureDeployment = () => JSON.parse(fs.readFileSync(path.join(FIXTURE, 'stack.json'), 'utf8'));
 /** The fixture's stored provider of each resource, by name. */

@@ -88,11 +88,6 @@ async function newZone(createdOn?: string): Promise<string> {
   return id;
 }
 
-async function seed(document: Record<string, unknown>): Promise<void> {
-  const reply = await emu.control('POST', 'seed', document);
-  if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body)}`);
-}
-
 function ps(zone: string, rest = ''): string {
   return `zones/${zone}/page_security${rest}`;
 }
@@ -251,7 +246,7 @@ describe('authentication and scope (spec 5, contract)', () => {
 describe('detected scripts (spec 2.3, 3, 4)', () => {
   test('lists show active scripts by default, status=infrequent the others, and status=active the same as none', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       scripts: [
         { zone_id: zone, url: 'https://a.example.net/one.js' },
         { zone_id: zone, url: 'https://b.example.net/two.js', status: 'active' },
@@ -288,7 +283,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
 
   test('hosts filters by exact host: one, several, empty items ignored, none matching', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       scripts: [
         { zone_id: zone, url: 'https://a.example.net/1.js' },
         { zone_id: zone, url: 'https://a.example.net/2.js' },
@@ -330,7 +325,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
       url: `https://cdn${i}.example.net/lib.js`,
       first_seen_at: new Date(base + i * 60_000).toISOString(),
     })).reverse();
-    await seed({ scripts: items });
+    await emu.seed({ scripts: items });
     const expected = Array.from({ length: 45 }, (_, i) => `https://cdn${i}.example.net/lib.js`);
 
     const seen: string[] = [];
@@ -359,7 +354,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
   test('scripts seen at the same time are ordered by id', async () => {
     const zone = await newZone();
     const at = '2025-04-01T00:00:00.000Z';
-    await seed({
+    await emu.seed({
       scripts: Array.from({ length: 6 }, (_, i) => ({
         zone_id: zone,
         url: `https://same${i}.example.net/x.js`,
@@ -382,7 +377,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     }
     const model = new Map<string, Seeded>();
     const put = async (items: Seeded[]) => {
-      await seed({ scripts: items.map((item) => ({ zone_id: zone, ...item })) });
+      await emu.seed({ scripts: items.map((item) => ({ zone_id: zone, ...item })) });
       for (const item of items)
         model.set(createHash('sha256').update(`${zone}\u0000${item.url}`).digest('hex').slice(0, 32), item);
     };
@@ -481,7 +476,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
   test('list items lack page_urls and versions; the single GET has them', async () => {
     const zone = await newZone();
     const url = 'https://cdn.example.net/app.js';
-    await seed({ scripts: [{ zone_id: zone, url }] });
+    await emu.seed({ scripts: [{ zone_id: zone, url }] });
     const list = await emu.api('GET', ps(zone, '/scripts'));
     const item = list.body.result[0];
     expect(Object.keys(item).sort()).toEqual(SCRIPT_LIST_FIELDS);
@@ -501,7 +496,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
   test('seeded fields left out are generated plausibly, and given ones are kept', async () => {
     const zone = await newZone();
     const url = 'https://evil.example.org/skim.js';
-    await seed({
+    await emu.seed({
       scripts: [
         {
           zone_id: zone,
@@ -542,9 +537,9 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
   test('seeding the same URL again replaces the script, and scores are deterministic', async () => {
     const zone = await newZone();
     const url = 'https://again.example.net/a.js';
-    await seed({ scripts: [{ zone_id: zone, url }] });
+    await emu.seed({ scripts: [{ zone_id: zone, url }] });
     const first = (await emu.api('GET', ps(zone, '/scripts'))).body.result;
-    await seed({ scripts: [{ zone_id: zone, url, magecart_score: 7 }] });
+    await emu.seed({ scripts: [{ zone_id: zone, url, magecart_score: 7 }] });
     const second = (await emu.api('GET', ps(zone, '/scripts'))).body.result;
     expect(second).toHaveLength(1);
     expect(second[0].id).toBe(first[0].id);
@@ -577,7 +572,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
 
   test('an unknown script is a 404 with its code; a malformed id a 400 code 7003; another zone does not see it', async () => {
     const zone = await newZone();
-    await seed({ scripts: [{ zone_id: zone, url: 'https://mine.example.net/a.js' }] });
+    await emu.seed({ scripts: [{ zone_id: zone, url: 'https://mine.example.net/a.js' }] });
     const id = (await emu.api('GET', ps(zone, '/scripts'))).body.result[0].id;
     expectError(await emu.api('GET', ps(zone, `/scripts/${hexId()}`)), 404, 1001, 'script ');
     expectError(await emu.api('GET', ps(zone, '/scripts/XYZ')), 400, 7003, 'script_id: ');
@@ -594,7 +589,7 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
 describe('detected connections (spec 2.4)', () => {
   test('list, status and hosts filters, single GET and 404', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       connections: [
         { zone_id: zone, url: 'https://api.example.org/collect' },
         { zone_id: zone, url: 'https://beacon.example.org/b', status: 'infrequent' },
@@ -661,7 +656,7 @@ describe('detected connections (spec 2.4)', () => {
 describe('detected cookies (spec 2.5)', () => {
   test('defaults, status and hosts filters, single GET and 404', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       cookies: [
         { zone_id: zone, name: 'session', host: 'shop.example.com' },
         {

@@ -20,11 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => emu.close());
 
-async function seed(document: Record<string, unknown>): Promise<void> {
-  const reply = await emu.control('POST', 'seed', document);
-  if (reply.status !== 200) throw new Error(`seed failed: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
-}
-
 /** The records of one collection of the stored state, by id. */
 async function stored(collection: string): Promise<Map<string, Record<string, unknown>>> {
   const reply = await emu.control('GET', 'state');
@@ -46,14 +41,14 @@ async function addedBy(collection: string, seeding: () => Promise<void>): Promis
 async function newZone(): Promise<{ id: string; name: string }> {
   const id = randomBytes(16).toString('hex');
   const zone = { id, name: `z${id.slice(0, 8)}.example` };
-  await seed({ zones: [{ ...zone, account_id: ACCOUNT_ID }] });
+  await emu.seed({ zones: [{ ...zone, account_id: ACCOUNT_ID }] });
   return zone;
 }
 
 const ps = (zoneId: string, rest: string) => `zones/${zoneId}/page_security${rest}`;
 
 test('an account with no field at all', async () => {
-  const account = await addedBy('accounts', () => seed({ accounts: [{}] }));
+  const account = await addedBy('accounts', () => emu.seed({ accounts: [{}] }));
   expect(account).toEqual({ id: expect.stringMatching(HEX_ID), name: expect.stringMatching(/\S/), created_on: NOW });
   const pools = await emu.api('GET', `accounts/${account.id as string}/load_balancers/pools`);
   expect(pools.status).toBe(200);
@@ -61,7 +56,7 @@ test('an account with no field at all', async () => {
 });
 
 test('a zone with only its account_id', async () => {
-  const zone = await addedBy('zones', () => seed({ zones: [{ account_id: ACCOUNT_ID }] }));
+  const zone = await addedBy('zones', () => emu.seed({ zones: [{ account_id: ACCOUNT_ID }] }));
   expect(zone).toEqual({
     id: expect.stringMatching(HEX_ID),
     name: expect.stringMatching(DOMAIN),
@@ -75,7 +70,7 @@ test('a zone with only its account_id', async () => {
 
 test('two zones seeded without names get names of their own', async () => {
   const before = await stored('zones');
-  await seed({ zones: [{ account_id: ACCOUNT_ID }, { account_id: ACCOUNT_ID }] });
+  await emu.seed({ zones: [{ account_id: ACCOUNT_ID }, { account_id: ACCOUNT_ID }] });
   const names = [...(await stored('zones')).values()]
     .filter((zone) => !before.has(zone.id as string))
     .map((zone) => zone.name);
@@ -84,7 +79,7 @@ test('two zones seeded without names get names of their own', async () => {
 });
 
 test('a token with only its value reaches every zone and account', async () => {
-  await seed({ tokens: [{ value: 'seeded-token-with-value-only' }] });
+  await emu.seed({ tokens: [{ value: 'seeded-token-with-value-only' }] });
   const headers = { authorization: 'Bearer seeded-token-with-value-only' };
   expect((await emu.api('GET', ps(ZONE_ID, ''), { headers })).status).toBe(200);
   expect((await emu.api('GET', `accounts/${ACCOUNT_ID}/load_balancers/pools`, { headers })).status).toBe(200);
@@ -92,7 +87,7 @@ test('a token with only its value reaches every zone and account', async () => {
 
 test('a script with only its zone_id', async () => {
   const zone = await newZone();
-  await seed({ scripts: [{ zone_id: zone.id }] });
+  await emu.seed({ scripts: [{ zone_id: zone.id }] });
   const list = await emu.api('GET', ps(zone.id, '/scripts'));
   expect(list.body.result_info.total_count).toBe(1);
   const single = await emu.api('GET', ps(zone.id, `/scripts/${list.body.result[0].id as string}`));
@@ -145,8 +140,8 @@ test('a script with only its zone_id', async () => {
 test('objects seeded without identifying fields are new each time, unless they name their id', async () => {
   const zone = await newZone();
   const id = randomBytes(16).toString('hex');
-  await seed({ scripts: [{ zone_id: zone.id }, { zone_id: zone.id }, { zone_id: zone.id, id }] });
-  await seed({ scripts: [{ zone_id: zone.id, id }] });
+  await emu.seed({ scripts: [{ zone_id: zone.id }, { zone_id: zone.id }, { zone_id: zone.id, id }] });
+  await emu.seed({ scripts: [{ zone_id: zone.id, id }] });
   const list = await emu.api('GET', ps(zone.id, '/scripts'));
   expect(list.body.result_info.total_count).toBe(3);
   expect(new Set(list.body.result.map((script: { url: string }) => script.url)).size).toBe(3);
@@ -154,7 +149,7 @@ test('objects seeded without identifying fields are new each time, unless they n
 
 test('a connection with only its zone_id', async () => {
   const zone = await newZone();
-  await seed({ connections: [{ zone_id: zone.id }] });
+  await emu.seed({ connections: [{ zone_id: zone.id }] });
   const list = await emu.api('GET', ps(zone.id, '/connections'));
   expect(list.body.result_info.total_count).toBe(1);
   const connection = list.body.result[0];
@@ -181,7 +176,7 @@ test('a connection with only its zone_id', async () => {
 
 test('a cookie with only its zone_id is a first-party cookie on the zone', async () => {
   const zone = await newZone();
-  await seed({ cookies: [{ zone_id: zone.id }] });
+  await emu.seed({ cookies: [{ zone_id: zone.id }] });
   const list = await emu.api('GET', ps(zone.id, '/cookies'));
   expect(list.body.result_info.total_count).toBe(1);
   const cookie = list.body.result[0];
@@ -208,7 +203,7 @@ test('a cookie with only its zone_id is a first-party cookie on the zone', async
 
 test('a pool with only its account_id', async () => {
   const accountId = randomBytes(16).toString('hex');
-  await seed({ accounts: [{ id: accountId }], pools: [{ account_id: accountId }] });
+  await emu.seed({ accounts: [{ id: accountId }], pools: [{ account_id: accountId }] });
   const list = await emu.api('GET', `accounts/${accountId}/load_balancers/pools`);
   expect(list.status).toBe(200);
   expect(list.body.result).toEqual([

@@ -43,6 +43,8 @@ export interface TestEmulator {
   api<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
   /** Calls the control API: `path` is relative to `/__emulator/`. */
   control<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
+  /** Seeds `document` through the control API; throws unless it answers 200. */
+  seed(document: Record<string, unknown>): Promise<void>;
   /** The API requests served after position `since`; throws unless the control API answers 200 with a list. */
   requests(since?: number): Promise<LoggedRequest[]>;
   /** The request log's newest position, to pass to `requests` or `writesSince` later. */
@@ -95,6 +97,10 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
       call(method, `${emulator.baseUrl}/${path}`, { ...callOptions, headers: callOptions.headers ?? auth }),
     control: (method, path, body) =>
       call(method, `${emulator.controlUrl}/${path}`, { headers: controlAuth, ...(body === undefined ? {} : { body }) }),
+    seed: async (document) => {
+      const reply = await test.control('POST', 'seed', document);
+      if (reply.status !== 200) throw new Error(`seed failed: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
+    },
     requests: async (since = 0) => {
       // A failed read of the log must fail the test: an empty list would pass every "no write happened" check.
       const reply = await call<LoggedRequest[]>('GET', `${emulator.controlUrl}/requests?since=${since}`, {
@@ -110,11 +116,10 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     close: () => emulator.close(),
   };
   if (fixture) {
-    const seeded = await test.control('POST', 'seed', {
+    await test.seed({
       accounts: [{ id: ACCOUNT_ID, name: 'Acme' }],
       zones: [{ id: ZONE_ID, name: ZONE_NAME, account_id: ACCOUNT_ID }],
     });
-    if (seeded.status !== 200) throw new Error(`fixture seed failed: ${JSON.stringify(seeded.body)}`);
   }
   return test;
 }

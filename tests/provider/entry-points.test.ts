@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
 import { REPO } from '../helpers/engine';
+import { RUNTIME_OF } from '../helpers/runtimes';
 
 /**
  * What loading the package costs, in its compiled form and by its name, as a Pulumi program and
@@ -114,22 +115,16 @@ test('pulumi-edgeguard/client holds the API client, the settings table and the f
   );
 });
 
-const RUNTIMES = fs
-  .readdirSync(path.join(REPO, 'provider', 'runtime'))
-  .filter((file) =>
-    fs.readFileSync(path.join(REPO, 'provider', 'runtime', file), 'utf8').includes('defineRuntime(runtime)'),
-  )
-  .map((file) => file.replace(/\.ts$/, ''));
+const RUNTIMES = Object.values(RUNTIME_OF);
 
-test('the runtimes are the six the resources name', () => {
-  expect(RUNTIMES.sort()).toEqual([
-    'csp-policy',
-    'custom-hostname',
-    'custom-hostname-validation',
-    'health-notification',
-    'page-security-setting',
-    'pool-notification-migration',
-  ]);
+test('every runtime of the package is in the table the tests use', () => {
+  const files = fs
+    .readdirSync(path.join(REPO, 'provider', 'runtime'))
+    .filter((file) =>
+      fs.readFileSync(path.join(REPO, 'provider', 'runtime', file), 'utf8').includes('defineRuntime(runtime)'),
+    )
+    .map((file) => file.replace(/\.ts$/, ''));
+  expect(files.sort()).toEqual([...RUNTIMES].sort());
 });
 
 test.each(RUNTIMES)('runtime %s turns on the compile cache before it loads undici and zod', async (runtime) => {

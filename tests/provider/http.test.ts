@@ -436,6 +436,14 @@ describe('errors print as their name, message and stack, without a dump of their
   });
 });
 
+/** The request of the paging tests: the scripts served from `host`, by URL. */
+const scriptsOn = (host: string) => ({
+  operation: 'list scripts',
+  path: `zones/${ZONE_ID}/page_security/scripts`,
+  query: { hosts: host },
+  result: z.array(z.object({ url: z.string() })),
+});
+
 test('paginate yields every item across pages', async () => {
   const scripts = Array.from({ length: 45 }, (_, i) => ({
     zone_id: ZONE_ID,
@@ -446,15 +454,7 @@ test('paginate yields every item across pages', async () => {
   const { http } = client();
   const mark = emu.mark();
   const seen: string[] = [];
-  for await (const script of http.paginate(
-    {
-      operation: 'list scripts',
-      path: `zones/${ZONE_ID}/page_security/scripts`,
-      query: { hosts: 'paged.example.com' },
-      result: z.array(z.object({ url: z.string() })),
-    },
-    20,
-  )) {
+  for await (const script of http.paginate(scriptsOn('paged.example.com'), 20)) {
     seen.push(script.url);
   }
   expect(new Set(seen).size).toBe(45);
@@ -471,16 +471,7 @@ test('paginate with prefetch asks for the next page while the current one is con
   const { http } = client();
   const mark = emu.mark();
   const pages = async () => (await emu.requests(mark)).map((r) => r.query.page);
-  const items = http.paginate(
-    {
-      operation: 'list scripts',
-      path: `zones/${ZONE_ID}/page_security/scripts`,
-      query: { hosts: 'ahead.example.com' },
-      result: z.array(z.object({ url: z.string() })),
-    },
-    20,
-    { prefetch: true },
-  );
+  const items = http.paginate(scriptsOn('ahead.example.com'), 20, { prefetch: true });
   const seen = [(await items.next()).value!.url];
   // One item of page 1 consumed: page 2 is on its way.
   for (let i = 0; i < 100 && (await pages()).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -490,16 +481,7 @@ test('paginate with prefetch asks for the next page while the current one is con
   expect(await pages()).toEqual(['1', '2', '3']);
   // The same items in the same order as without prefetching.
   const plain: string[] = [];
-  for await (const script of http.paginate(
-    {
-      operation: 'list scripts',
-      path: `zones/${ZONE_ID}/page_security/scripts`,
-      query: { hosts: 'ahead.example.com' },
-      result: z.array(z.object({ url: z.string() })),
-    },
-    20,
-  ))
-    plain.push(script.url);
+  for await (const script of http.paginate(scriptsOn('ahead.example.com'), 20)) plain.push(script.url);
   expect(seen).toEqual(plain);
 });
 

@@ -31,14 +31,9 @@ beforeAll(async () => {
 });
 afterAll(async () => emu.close());
 
-async function seed(document: Record<string, unknown>): Promise<void> {
-  const reply = await emu.control('POST', 'seed', document);
-  if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body)}`);
-}
-
 async function newZone(): Promise<string> {
   const id = randomBytes(16).toString('hex');
-  await seed({ zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }] });
+  await emu.seed({ zones: [{ id, name: `z${id.slice(0, 8)}.example`, account_id: ACCOUNT_ID }] });
   return id;
 }
 
@@ -63,7 +58,7 @@ describe('listScripts', () => {
       url: `https://rare.example.net/r${i}.js`,
       status: 'infrequent',
     }));
-    await seed({ scripts: [...scripts, ...infrequent] });
+    await emu.seed({ scripts: [...scripts, ...infrequent] });
   });
 
   test('perPage 100 gives all 250 active scripts in 3 requests', async () => {
@@ -132,7 +127,7 @@ describe('single reads, connections and cookies', () => {
 
   beforeAll(async () => {
     zone = await newZone();
-    await seed({
+    await emu.seed({
       scripts: [
         {
           zone_id: zone,
@@ -204,7 +199,7 @@ describe('malicious scripts', () => {
 
   test('maliciousScripts finds active and infrequent malicious scripts, and only those', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       scripts: [
         { zone_id: zone, url: 'https://bad.example.net/active.js', js_integrity_score: 4 },
         { zone_id: zone, url: 'https://bad.example.net/rare.js', js_integrity_score: 9, status: 'infrequent' },
@@ -258,7 +253,7 @@ describe('settings', () => {
 
   test('what the settings leave out comes from the environment', async () => {
     const zone = await newZone();
-    await seed({ scripts: [{ zone_id: zone, url: 'https://cdn.example.net/env.js' }] });
+    await emu.seed({ scripts: [{ zone_id: zone, url: 'https://cdn.example.net/env.js' }] });
     process.env.EDGEGUARD_BASE_URL = emu.baseUrl;
     process.env.EDGEGUARD_API_TOKEN = TEST_TOKEN;
     expect((await all(listScripts(zone))).map((s) => s.url)).toEqual(['https://cdn.example.net/env.js']);

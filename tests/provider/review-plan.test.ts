@@ -19,14 +19,9 @@ beforeAll(async () => {
 });
 afterAll(async () => emu.close());
 
-async function seed(document: Record<string, unknown>): Promise<void> {
-  const reply = await emu.control('POST', 'seed', document);
-  if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body)}`);
-}
-
 async function newZone(): Promise<string> {
   const id = randomBytes(16).toString('hex');
-  await seed({ zones: [{ id, name: 'example.com', account_id: ACCOUNT_ID }] });
+  await emu.seed({ zones: [{ id, name: 'example.com', account_id: ACCOUNT_ID }] });
   return id;
 }
 
@@ -67,7 +62,7 @@ async function calls(mark: number, zone: string): Promise<string[]> {
 describe('the request plan', () => {
   test('lists once per status on the covered hosts, reads pages only where the verdict depends on them', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       scripts: [
         // First-party: allowed by 'self' on an https page, not on an http one: its pages are read.
         script(zone, `https://${CHECKOUT}/js/payment.js`, {
@@ -150,7 +145,7 @@ describe('the request plan', () => {
 
   test('past the limit of page reads, scripts are judged on their first page and counted', async () => {
     const zone = await newZone();
-    await seed({
+    await emu.seed({
       scripts: [1, 2, 3].map((i) => script(zone, `https://${CHECKOUT}/js/s${i}.js`)),
     });
     const mark = emu.mark();
@@ -166,7 +161,7 @@ describe('the request plan', () => {
 
   test('a created policy is compared with nothing; an unknown baseline says why', async () => {
     const zone = await newZone();
-    await seed({ scripts: [script(zone, 'https://cdn.example.net/a.js')] });
+    await emu.seed({ scripts: [script(zone, 'https://cdn.example.net/a.js')] });
     const result = await reviewService(
       client(),
       input([
@@ -182,7 +177,7 @@ describe('the request plan', () => {
 
   test('the pools of a migrated account that no notification covers', async () => {
     const account = randomBytes(16).toString('hex');
-    await seed({
+    await emu.seed({
       accounts: [{ id: account, name: 'Pools' }],
       pools: ['eu-1', 'eu-2', 'us-1'].map((name) => ({
         account_id: account,

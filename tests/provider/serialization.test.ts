@@ -5,6 +5,7 @@ import * as edgeguard from '../../provider';
 import { EdgeGuardResource } from '../../provider/resources/registration';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
+import { RUNTIME_OF } from '../helpers/runtimes';
 
 /**
  * What the engine stores as the provider of every resource (`__provider`, in its inputs and again
@@ -17,15 +18,6 @@ import { engineStack, REPO, type EngineStack } from '../helpers/engine';
 const TOKEN = 'serialization-test-token-9b41d7e2';
 const POOL_ID = 'b0000000000000000000000000000077';
 const SECRET_DESCRIPTION = 'a secret description 5d1c';
-/** The runtime (provider/runtime/<name>.ts) of each type. */
-const RUNTIME_OF: Record<string, string> = {
-  'pulumi-nodejs:dynamic/edgeguard:PageSecuritySetting': 'page-security-setting',
-  'pulumi-nodejs:dynamic/edgeguard:CspPolicy': 'csp-policy',
-  'pulumi-nodejs:dynamic/edgeguard:CustomHostname': 'custom-hostname',
-  'pulumi-nodejs:dynamic/edgeguard:HealthNotification': 'health-notification',
-  'pulumi-nodejs:dynamic/edgeguard:PoolNotificationMigration': 'pool-notification-migration',
-  'pulumi-nodejs:dynamic/edgeguard:CustomHostnameValidation': 'custom-hostname-validation',
-};
 const METHODS = ['configure', 'check', 'diff', 'create', 'read', 'update', 'delete'];
 /** The secret marker of the state's JSON (sdk/go/common/resource/properties.go, SecretSig). */
 const SECRET_SIG = '4dabf18193072939515e22adb298388d';
