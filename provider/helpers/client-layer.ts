@@ -21,10 +21,11 @@ export interface ClientLayer {
  */
 export function clientLayer(): ClientLayer {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, as said above */
+  const { withSettingHint, SETTINGS } = require('../settings') as typeof settings;
   return {
     clientFrom: (require('../clients') as typeof clients).clientFrom,
-    withSettingHint: (require('../settings') as typeof settings).withSettingHint,
-    SETTINGS: (require('../settings') as typeof settings).SETTINGS,
+    withSettingHint,
+    SETTINGS,
     pageSecurity: require('../client/page-security') as typeof pageSecurity,
     loadBalancing: require('../client/load-balancing') as typeof loadBalancing,
   };
