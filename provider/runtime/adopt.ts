@@ -1,6 +1,6 @@
 import { EdgeGuardError, NotFoundError } from '../client/errors';
 import { hexIdSchema } from './check';
-import { showInEngine } from './context';
+import type { RuntimeContext } from './context';
 
 /**
  * Adoption: a create that takes over an object that already exists instead of making a new one,
@@ -59,7 +59,7 @@ export interface Adoption<L> {
  * written) when its owner has no such object or it conflicts with the declaration, makes the one
  * write when a declared property differs, and reports the adoption. Returns the object as it now is.
  */
-export async function adopt<L>(adoption: Adoption<L>): Promise<L> {
+export async function adopt<L>(ctx: RuntimeContext, adoption: Adoption<L>): Promise<L> {
   const { resource, noun, owner, id } = adoption;
   const where = `${owner.kind} ${owner.id}`;
   let live: L;
@@ -85,7 +85,7 @@ export async function adopt<L>(adoption: Adoption<L>): Promise<L> {
   const changed = adoption.differences(live);
   const result = changed.length > 0 ? await adoption.write(live) : live;
   // The line names the object and its owner: the engine does not say which resource it is about.
-  showInEngine(
+  ctx.show(
     changed.length > 0
       ? `${resource}: adopted ${described}, not created; updated ${changed.join(', ')} to the declared value`
       : `${resource}: adopted ${described}, not created; it was as declared, nothing written`,

@@ -14,7 +14,7 @@ import {
 } from '../client/page-security';
 import { adopt, adoptIdField } from './adopt';
 import { zoneIdSchema } from './check';
-import { http } from './context';
+import type { RuntimeContext } from './context';
 import { defineRuntime, ownerOf, type Runtime } from './define';
 
 /**
@@ -113,9 +113,9 @@ export function changedProperties(
 }
 
 /** Takes over the zone's policy `adoptId`, with one PUT if any declared property differs. */
-function adoptPolicy(inputs: CspPolicyInputs, adoptId: string): Promise<PageSecurityPolicy> {
-  const client = http();
-  return adopt({
+function adoptPolicy(ctx: RuntimeContext, inputs: CspPolicyInputs, adoptId: string): Promise<PageSecurityPolicy> {
+  const client = ctx.client;
+  return adopt(ctx, {
     resource: 'CspPolicy',
     noun: 'CSP policy',
     owner: { kind: 'zone', id: inputs.zoneId },
@@ -132,33 +132,34 @@ function adoptPolicy(inputs: CspPolicyInputs, adoptId: string): Promise<PageSecu
 export const runtime: Runtime<CspPolicyInputs, CspPolicyOutputs> = {
   resource: 'CspPolicy',
   inputs: inputsSchema,
+  // A policy belongs to its zone: moving it is a new policy there. Both can exist at once.
+  replaceOnChanges: ['zoneId'],
 
   diff(olds, news) {
     const changed = changedProperties(olds, news);
-    // A policy belongs to its zone: moving it is a new policy there. Both can exist at once.
-    return { changes: changed.length > 0, replaces: changed.filter((name) => name === 'zoneId') };
+    return { changed, replaces: changed.filter((name) => name === 'zoneId') };
   },
 
-  async create(inputs) {
+  async create(ctx, inputs) {
     const policy =
       inputs.adoptId === undefined
-        ? await createPolicy(http(), inputs.zoneId, body(inputs))
-        : await adoptPolicy(inputs, inputs.adoptId);
+        ? await createPolicy(ctx.client, inputs.zoneId, body(inputs))
+        : await adoptPolicy(ctx, inputs, inputs.adoptId);
     return { id: policy.id, outs: outputs(inputs.zoneId, policy) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const zoneId = ownerOf('CspPolicy', id, props, 'zoneId');
-    const policy = await getPolicy(http(), zoneId, id);
+    const policy = await getPolicy(ctx.client, zoneId, id);
     return { props: outputs(zoneId, policy), inputs: liveInputs(zoneId, policy) };
   },
 
-  async update(id, olds, news) {
-    return outputs(olds.zoneId, await updatePolicy(http(), olds.zoneId, id, body(news)));
+  async update(ctx, id, olds, news) {
+    return outputs(olds.zoneId, await updatePolicy(ctx.client, olds.zoneId, id, body(news)));
   },
 
-  async delete(id, props) {
-    await deletePolicy(http(), props.zoneId, id);
+  async delete(ctx, id, props) {
+    await deletePolicy(ctx.client, props.zoneId, id);
   },
 };
 

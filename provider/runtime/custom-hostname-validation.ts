@@ -1,5 +1,4 @@
 import './compile-cache';
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import {
   editCustomHostname,
@@ -11,7 +10,7 @@ import {
   type CustomHostnameStatus,
 } from '../client/custom-hostnames';
 import { hexIdSchema, zoneIdSchema } from './check';
-import { http, showInEngine } from './context';
+import type { RuntimeContext } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -21,7 +20,7 @@ import {
   serviceReports,
   waitSecondsField,
 } from './custom-hostname-advice';
-import { defineRuntime, ownerOf, type Runtime } from './define';
+import { defineRuntime, ownerOf, type Runtime, type RuntimeDiff } from './define';
 import { PartialFailure } from './partial';
 
 /**
@@ -72,17 +71,23 @@ function outputs(inputs: CustomHostnameValidationInputs, record: CustomHostname)
  * The decision of `diff`: another zone or hostname is another validation (replaced; the old one
  * has nothing to delete), a new timeout updates in place, and a hostname recorded as anything but
  * active (a refresh that found it `moved`, a failed validation kept in the state) is a change, so
- * the next `pulumi up` validates it again.
+ * the next `pulumi up` validates it again: named on `status` (or `sslStatus`), the output that shows it.
  */
 export function diffValidation(
   olds: Partial<CustomHostnameValidationOutputs>,
   news: Partial<CustomHostnameValidationInputs>,
-): pulumi.dynamic.DiffResult {
-  const replaces = (['zoneId', 'customHostnameId'] as const).filter((key) => olds[key] !== news[key]);
-  const retimed = (olds.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) !== (news.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
-  const notActive = olds.status !== undefined && (olds.status !== 'active' || olds.sslStatus !== 'active');
-  return { changes: replaces.length > 0 || retimed || notActive, replaces, deleteBeforeReplace: false };
+): RuntimeDiff {
+  const replaces: string[] = REPLACING.filter((key) => olds[key] !== news[key]);
+  const changed = [...replaces];
+  if ((olds.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) !== (news.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS))
+    changed.push('timeoutSeconds');
+  if (olds.status !== undefined && olds.status !== 'active') changed.push('status');
+  else if (olds.sslStatus !== undefined && olds.sslStatus !== 'active') changed.push('sslStatus');
+  return { changed, replaces, deleteBeforeReplace: false };
 }
+
+/** Another zone or hostname is another validation. */
+const REPLACING = ['zoneId', 'customHostnameId'] as const;
 
 // ---- Progress ----
 
@@ -133,21 +138,22 @@ function notValidatedMessage(record: CustomHostname, inputs: CustomHostnameValid
  * progress, and fails as a {@link CustomHostnameNotValidatedError} unless it is active.
  */
 async function validate(
+  ctx: RuntimeContext,
   inputs: CustomHostnameValidationInputs,
   first: CustomHostname,
   restart: readonly CustomHostnameStatus[],
 ): Promise<CustomHostnameValidationOutputs> {
-  const client = http();
+  const client = ctx.client;
   let record = first;
   if (restart.includes(record.status)) {
-    showInEngine(`CustomHostnameValidation ${record.hostname}: ${record.status}; restarting its validation`);
+    ctx.show(`CustomHostnameValidation ${record.hostname}: ${record.status}; restarting its validation`);
     record = await editCustomHostname(client, inputs.zoneId, record.id, {
       ssl: { method: record.ssl.method, type: record.ssl.type },
     });
   }
   let waitedMs = 0;
   if (!hasStatus(record, SETTLED)) {
-    showInEngine(
+    ctx.show(
       `CustomHostnameValidation ${record.hostname}: waiting up to ${inputs.timeoutSeconds} s for it to become active; now ${describeStatus(record)}`,
     );
     const outcome = await waitForStatus(client, inputs.zoneId, record, {
@@ -155,7 +161,7 @@ async function validate(
       timeoutMs: inputs.timeoutSeconds * 1000,
       onRead: (seen, waited) => {
         waitedMs = waited;
-        showInEngine(
+        ctx.show(
           `CustomHostnameValidation ${seen.hostname}: ${describeStatus(seen)} after ${seconds(waited)} of at most ${inputs.timeoutSeconds} s`,
         );
       },
@@ -176,26 +182,27 @@ async function validate(
 export const runtime: Runtime<CustomHostnameValidationInputs, CustomHostnameValidationOutputs> = {
   resource: 'CustomHostnameValidation',
   inputs: inputsSchema,
+  replaceOnChanges: REPLACING,
   diff: diffValidation,
 
-  async create(inputs) {
-    const record = await getCustomHostname(http(), inputs.zoneId, inputs.customHostnameId);
+  async create(ctx, inputs) {
+    const record = await getCustomHostname(ctx.client, inputs.zoneId, inputs.customHostnameId);
     // A new hostname's validation has just started; only `moved` (left by an edit alone) needs one.
-    return { id: inputs.customHostnameId, outs: await validate(inputs, record, ['moved']) };
+    return { id: inputs.customHostnameId, outs: await validate(ctx, inputs, record, ['moved']) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const zoneId = ownerOf('CustomHostnameValidation', id, props, 'zoneId');
-    const record = await getCustomHostname(http(), zoneId, id);
+    const record = await getCustomHostname(ctx.client, zoneId, id);
     const inputs = { zoneId, customHostnameId: id, timeoutSeconds: props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS };
     return { props: outputs(inputs, record), inputs };
   },
 
-  async update(_id, _olds, inputs) {
+  async update(ctx, _id, _olds, inputs) {
     // Read first: the hostname's own update (or the owner) may have restarted validation already,
     // and a second PATCH would restart it again for nothing.
-    const record = await getCustomHostname(http(), inputs.zoneId, inputs.customHostnameId);
-    return validate(inputs, record, REVALIDATE);
+    const record = await getCustomHostname(ctx.client, inputs.zoneId, inputs.customHostnameId);
+    return validate(ctx, inputs, record, REVALIDATE);
   },
 
   delete() {

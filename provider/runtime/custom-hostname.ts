@@ -1,5 +1,4 @@
 import './compile-cache';
-import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { COMMON_NAME_LIMIT } from '../../rules/hostname';
 import { choice, hostnameField } from '../../rules/zod';
@@ -20,7 +19,7 @@ import {
 } from '../client/custom-hostnames';
 import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
 import { zoneIdSchema } from './check';
-import { http } from './context';
+import type { RuntimeContext } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -31,7 +30,7 @@ import {
   waitSecondsField,
 } from './custom-hostname-advice';
 import { adopt, adoptIdField } from './adopt';
-import { defineRuntime, ownerOf, type Runtime } from './define';
+import { defineRuntime, ownerOf, type Runtime, type RuntimeDiff } from './define';
 import { PartialFailure } from './partial';
 
 /**
@@ -186,12 +185,13 @@ function sameSsl(
  * The decision of `diff`: `zoneId`, `hostname` and `branding` replace (the service cannot change
  * them); `ssl`, `waitForActive` and `waitTimeoutSeconds` update in place. A status in the state
  * that needs validation again (`moved`, `caa_error`, `blocked`), or a hostname not active while
- * `waitForActive` asks for one, is a change too, so that `pulumi up` after a refresh acts on it.
+ * `waitForActive` asks for one, is a change too, named on `status`, so that `pulumi up` after a
+ * refresh acts on it.
  */
 export function diffCustomHostname(
   olds: Partial<CustomHostnameOutputs>,
   news: Partial<CustomHostnameInputs>,
-): pulumi.dynamic.DiffResult {
+): RuntimeDiff {
   const replaces: string[] = [];
   if (!sameName(olds.zoneId, news.zoneId)) replaces.push('zoneId');
   if (!sameName(olds.hostname, news.hostname)) replaces.push('hostname');
@@ -208,7 +208,7 @@ export function diffCustomHostname(
     olds.status !== undefined &&
     (REVALIDATE.includes(olds.status) || (news.waitForActive === true && olds.status !== 'active'));
   return {
-    changes: replaces.length > 0 || updates.length > 0 || revalidate,
+    changed: [...replaces, ...updates, ...(revalidate ? ['status'] : [])],
     replaces,
     // The same hostname cannot be created again while the old one exists (409, code 1406).
     deleteBeforeReplace: replaces.length > 0 && !replaces.includes('hostname'),
@@ -255,11 +255,15 @@ function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): 
  * After a create or an edit: waits for `active` when asked, then fails the step if the hostname
  * cannot work, as a partial failure that keeps it in the state (see {@link CustomHostnameNotReadyError}).
  */
-async function ensureReady(record: CustomHostname, inputs: CustomHostnameInputs): Promise<CustomHostname> {
+async function ensureReady(
+  ctx: RuntimeContext,
+  record: CustomHostname,
+  inputs: CustomHostnameInputs,
+): Promise<CustomHostname> {
   let current = record;
   if (inputs.waitForActive && current.status !== 'active') {
     current = (
-      await waitForStatus(http(), inputs.zoneId, current, {
+      await waitForStatus(ctx.client, inputs.zoneId, current, {
         statuses: ['active'],
         timeoutMs: inputs.waitTimeoutSeconds * 1000,
       })
@@ -273,9 +277,13 @@ async function ensureReady(record: CustomHostname, inputs: CustomHostnameInputs)
 }
 
 /** The first-attempt 409 of a create: someone else's hostname of that name, and how to adopt it. */
-async function alreadyExists(inputs: CustomHostnameInputs, conflict: ConflictError): Promise<EdgeGuardError> {
+async function alreadyExists(
+  ctx: RuntimeContext,
+  inputs: CustomHostnameInputs,
+  conflict: ConflictError,
+): Promise<EdgeGuardError> {
   // Only to name the existing id in the message: the conflict is what must be reported either way.
-  const existing = await findCustomHostname(http(), inputs.zoneId, inputs.hostname).catch(() => undefined);
+  const existing = await findCustomHostname(ctx.client, inputs.zoneId, inputs.hostname).catch(() => undefined);
   const which =
     existing !== undefined
       ? `as custom hostname ${existing.id}, which this stack does not manage. To take it over as it is (it keeps its ownership token and status, and nothing is created), set adoptId: "${existing.id}"`
@@ -291,9 +299,9 @@ async function alreadyExists(inputs: CustomHostnameInputs, conflict: ConflictErr
  * (the service cannot change them), and one PATCH sets the declared `ssl` if it differs. A
  * declared `""` certificate authority lets the service choose, so it matches the one in use.
  */
-function adoptHostname(inputs: CustomHostnameInputs, adoptId: string): Promise<CustomHostname> {
-  const client = http();
-  return adopt({
+function adoptHostname(ctx: RuntimeContext, inputs: CustomHostnameInputs, adoptId: string): Promise<CustomHostname> {
+  const client = ctx.client;
+  return adopt(ctx, {
     resource: 'CustomHostname',
     noun: 'custom hostname',
     owner: { kind: 'zone', id: inputs.zoneId },
@@ -338,52 +346,55 @@ function goneSinceRefresh(id: string, zoneId: string, error: NotFoundError): Edg
 export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
   resource: 'CustomHostname',
   inputs: inputsSchema,
+  // The service cannot change these in place.
+  replaceOnChanges: ['zoneId', 'hostname', 'branding'],
   diff: diffCustomHostname,
 
-  async create(inputs) {
+  async create(ctx, inputs) {
     if (inputs.adoptId !== undefined) {
-      const record = await ensureReady(await adoptHostname(inputs, inputs.adoptId), inputs);
+      const record = await ensureReady(ctx, await adoptHostname(ctx, inputs, inputs.adoptId), inputs);
       return { id: record.id, outs: outputs(inputs, record) };
     }
     let record: CustomHostname;
     try {
-      record = await createCustomHostname(http(), inputs.zoneId, {
+      record = await createCustomHostname(ctx.client, inputs.zoneId, {
         hostname: inputs.hostname,
         ssl: wireSsl(inputs.ssl),
         branding: inputs.branding,
       });
     } catch (error) {
-      if (error instanceof ConflictError && error.hasCode(DUPLICATE_HOSTNAME)) throw await alreadyExists(inputs, error);
+      if (error instanceof ConflictError && error.hasCode(DUPLICATE_HOSTNAME))
+        throw await alreadyExists(ctx, inputs, error);
       throw error;
     }
-    record = await ensureReady(record, inputs);
+    record = await ensureReady(ctx, record, inputs);
     return { id: record.id, outs: outputs(inputs, record) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const zoneId = ownerOf('CustomHostname', id, props, 'zoneId');
-    const record = await getCustomHostname(http(), zoneId, id);
+    const record = await getCustomHostname(ctx.client, zoneId, id);
     const inputs = liveInputs(props, zoneId, record);
     return { props: outputs(inputs, record), inputs };
   },
 
-  async update(id, olds, inputs) {
+  async update(ctx, id, olds, inputs) {
     // An edit restarts validation, so it is sent only when it changes something or is the way out.
     const revalidate = !sameSsl(olds.ssl, inputs.ssl) || REVALIDATE.includes(olds.status);
     let record: CustomHostname;
     try {
       record = revalidate
-        ? await editCustomHostname(http(), inputs.zoneId, id, { ssl: wireSsl(inputs.ssl) })
-        : await getCustomHostname(http(), inputs.zoneId, id);
+        ? await editCustomHostname(ctx.client, inputs.zoneId, id, { ssl: wireSsl(inputs.ssl) })
+        : await getCustomHostname(ctx.client, inputs.zoneId, id);
     } catch (error) {
       if (error instanceof NotFoundError) throw goneSinceRefresh(id, inputs.zoneId, error);
       throw error;
     }
-    return outputs(inputs, await ensureReady(record, inputs));
+    return outputs(inputs, await ensureReady(ctx, record, inputs));
   },
 
-  async delete(id, props) {
-    await deleteCustomHostname(http(), ownerOf('CustomHostname', id, props, 'zoneId'), id);
+  async delete(ctx, id, props) {
+    await deleteCustomHostname(ctx.client, ownerOf('CustomHostname', id, props, 'zoneId'), id);
   },
 };
 

@@ -4,7 +4,7 @@ import { EdgeGuardError, NotFoundError } from '../client/errors';
 import { withSettingHint } from '../settings';
 import { fieldPath } from '../../rules/zod';
 import { checkInputs } from './check';
-import { configure } from './context';
+import { configure, dynamicContext, type RuntimeContext } from './context';
 import { PartialFailure } from './partial';
 
 /**
@@ -12,24 +12,45 @@ import { PartialFailure } from './partial';
  * typed outputs, and the steps every resource takes the same way written once here.
  */
 
+/**
+ * What `diff` decided, property by property: the dynamic host reduces it to "changes" and the
+ * replacing names; the provider plugin shows each property in `pulumi preview --diff`.
+ */
+export interface RuntimeDiff {
+  /**
+   * Every property that changes, by name. A change that only an output reveals (a hostname the
+   * service reports `moved`, pools that carry an e-mail again) is named on that output.
+   */
+  changed: string[];
+  /** Those of `changed` that replace the resource (always among the runtime's `replaceOnChanges`). */
+  replaces: string[];
+  /** Delete the old object before creating its replacement (default: create first). */
+  deleteBeforeReplace?: boolean;
+}
+
 /** What a resource's runtime provides; {@link defineRuntime} turns it into the engine's provider. */
 export interface Runtime<I extends object, O extends object> {
-  /** The resource's name in messages, such as `CspPolicy`. */
+  /** The resource's name in messages and type tokens, such as `CspPolicy`. */
   resource: string;
   /** The inputs as `check` accepts them: parses the program's values into `I`, defaults applied. */
   inputs: z.ZodType<I>;
+  /** The inputs whose change replaces the object (the service cannot change them in place). */
+  replaceOnChanges: ReadonlyArray<keyof I & string>;
   /**
-   * What changes between the old outputs and the new inputs, and whether it replaces. During a
-   * preview, values not known yet are the engine's unknown marker (see `check.ts`).
+   * What changes between the old outputs and the new inputs, and what replaces. During a preview,
+   * values not known yet are the engine's unknown marker (see `check.ts`).
    */
-  diff(olds: O, news: I): pulumi.dynamic.DiffResult;
-  create(inputs: I): Promise<{ id: string; outs: O }>;
-  /** The live object, as outputs and as inputs (so a refresh shows drift). A `NotFoundError` means it is gone. */
-  read(id: string, props: Partial<O>): Promise<{ props: O; inputs: I }>;
+  diff(olds: O, news: I): RuntimeDiff;
+  create(ctx: RuntimeContext, inputs: I): Promise<{ id: string; outs: O }>;
+  /**
+   * The live object, as outputs and as inputs (so a refresh shows drift). A `NotFoundError` means
+   * it is gone. `props` may hold no more than the owner (`zoneId` or `accountId`): an import.
+   */
+  read(ctx: RuntimeContext, id: string, props: Partial<O>): Promise<{ props: O; inputs: I }>;
   /** The new outputs. */
-  update(id: string, olds: O, news: I): Promise<O>;
+  update(ctx: RuntimeContext, id: string, olds: O, news: I): Promise<O>;
   /** Deletes the object; a `NotFoundError` means it was gone already, which is success. */
-  delete(id: string, props: O): Promise<void>;
+  delete(ctx: RuntimeContext, id: string, props: O): Promise<void>;
 }
 
 /**
@@ -98,14 +119,21 @@ export function defineRuntime<I extends object, O extends object>(
     check: (_olds: Record<string, unknown>, news: Record<string, unknown>) =>
       Promise.resolve(checkInputs(runtime.inputs, news)),
 
-    diff: (_id: string, olds: O, news: I) => Promise.resolve(runtime.diff(olds, news)),
+    diff: (_id: string, olds: O, news: I) => {
+      const decided = runtime.diff(olds, news);
+      return Promise.resolve({
+        changes: decided.changed.length > 0,
+        replaces: decided.replaces,
+        ...(decided.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: decided.deleteBeforeReplace }),
+      });
+    },
 
-    create: (raw: Record<string, unknown>) => engineCall(() => runtime.create(inputs(raw)), raw),
+    create: (raw: Record<string, unknown>) => engineCall(() => runtime.create(dynamicContext(), inputs(raw)), raw),
 
     read: (id: string, props?: Partial<O>) =>
       engineCall(async () => {
         try {
-          const live = await runtime.read(id, props ?? {});
+          const live = await runtime.read(dynamicContext(), id, props ?? {});
           return { id, props: live.props, inputs: live.inputs };
         } catch (error) {
           if (error instanceof NotFoundError) return {};
@@ -114,12 +142,12 @@ export function defineRuntime<I extends object, O extends object>(
       }),
 
     update: (id: string, olds: O, raw: Record<string, unknown>) =>
-      engineCall(async () => ({ outs: await runtime.update(id, olds, inputs(raw)) }), raw),
+      engineCall(async () => ({ outs: await runtime.update(dynamicContext(), id, olds, inputs(raw)) }), raw),
 
     delete: (id: string, props: O) =>
       engineCall(async () => {
         try {
-          await runtime.delete(id, props);
+          await runtime.delete(dynamicContext(), id, props);
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;
         }

@@ -12,7 +12,7 @@ import {
 import { expecting, shown } from '../../rules/zod';
 import { adopt, adoptIdField } from './adopt';
 import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
-import { http } from './context';
+import type { RuntimeContext } from './context';
 import { defineRuntime, ownerOf, type Runtime } from './define';
 
 /**
@@ -173,15 +173,15 @@ function sameValue(key: string, old: unknown, now: unknown): boolean {
   return JSON.stringify(old) === JSON.stringify(now);
 }
 
-async function readBack(accountId: string, policyId: string): Promise<HealthNotificationOutputs> {
-  return outputsOf(accountId, await getAlertPolicy(http(), { accountId, policyId }));
+async function readBack(ctx: RuntimeContext, accountId: string, policyId: string): Promise<HealthNotificationOutputs> {
+  return outputsOf(accountId, await getAlertPolicy(ctx.client, { accountId, policyId }));
 }
 
 /** Takes over the account's policy `adoptId`, with one PUT if any declared property differs. */
-function adoptPolicy(inputs: HealthNotificationInputs, adoptId: string): Promise<AlertPolicy> {
-  const client = http();
+function adoptPolicy(ctx: RuntimeContext, inputs: HealthNotificationInputs, adoptId: string): Promise<AlertPolicy> {
+  const client = ctx.client;
   const params = { accountId: inputs.accountId, policyId: adoptId };
-  return adopt({
+  return adopt(ctx, {
     resource: 'HealthNotification',
     noun: 'notification policy',
     owner: { kind: 'account', id: inputs.accountId },
@@ -201,40 +201,41 @@ function adoptPolicy(inputs: HealthNotificationInputs, adoptId: string): Promise
 export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutputs> = {
   resource: 'HealthNotification',
   inputs: inputsSchema,
+  /** A policy cannot move between accounts; any other change updates. */
+  replaceOnChanges: ['accountId'],
 
-  /** A change of `accountId` replaces (a policy cannot move between accounts); any other change updates. */
   diff(olds, news) {
     const changed = changedKeys(olds, news);
-    return { changes: changed.length > 0, replaces: changed.filter((key) => key === 'accountId') };
+    return { changed, replaces: changed.filter((key) => key === 'accountId') };
   },
 
   /**
    * POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not
    * repeated. With `adoptId`: GET that policy, and PUT then GET only if it differs.
    */
-  async create(inputs) {
+  async create(ctx, inputs) {
     if (inputs.adoptId !== undefined) {
-      const policy = await adoptPolicy(inputs, inputs.adoptId);
+      const policy = await adoptPolicy(ctx, inputs, inputs.adoptId);
       return { id: policy.id, outs: outputsOf(inputs.accountId, policy) };
     }
-    const policyId = await createAlertPolicy(http(), { accountId: inputs.accountId, policy: policyBody(inputs) });
-    return { id: policyId, outs: await readBack(inputs.accountId, policyId) };
+    const policyId = await createAlertPolicy(ctx.client, { accountId: inputs.accountId, policy: policyBody(inputs) });
+    return { id: policyId, outs: await readBack(ctx, inputs.accountId, policyId) };
   },
 
   /** The live policy, as outputs and as inputs, so `pulumi refresh` shows changes made elsewhere. */
-  async read(id, props) {
-    const outs = await readBack(ownerOf('HealthNotification', id, props, 'accountId'), id);
+  async read(ctx, id, props) {
+    const outs = await readBack(ctx, ownerOf('HealthNotification', id, props, 'accountId'), id);
     return { props: outs, inputs: inputsOf(outs) };
   },
 
   /** PUT the full body, then GET it (the update answers `{id}` only). */
-  async update(id, _olds, news) {
-    await updateAlertPolicy(http(), { accountId: news.accountId, policyId: id, policy: policyBody(news) });
-    return readBack(news.accountId, id);
+  async update(ctx, id, _olds, news) {
+    await updateAlertPolicy(ctx.client, { accountId: news.accountId, policyId: id, policy: policyBody(news) });
+    return readBack(ctx, news.accountId, id);
   },
 
-  async delete(id, props) {
-    await deleteAlertPolicy(http(), { accountId: props.accountId, policyId: id });
+  async delete(ctx, id, props) {
+    await deleteAlertPolicy(ctx.client, { accountId: props.accountId, policyId: id });
   },
 };
 

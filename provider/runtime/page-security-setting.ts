@@ -2,7 +2,6 @@ import './compile-cache';
 import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';
-import { http } from './context';
 import { defineRuntime, type Runtime } from './define';
 
 /**
@@ -63,15 +62,16 @@ export function changedProperties(
 export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutputs> = {
   resource: 'PageSecuritySetting',
   inputs: inputsSchema,
+  // Another zone's setting is another object; the old zone gets its value back on delete.
+  replaceOnChanges: ['zoneId'],
 
   diff(olds, news) {
     const changed = changedProperties(olds, news);
-    // Another zone's setting is another object; the old zone gets its value back on delete.
-    return { changes: changed.length > 0, replaces: changed.filter((name) => name === 'zoneId') };
+    return { changed, replaces: changed.filter((name) => name === 'zoneId') };
   },
 
-  async create(inputs) {
-    const client = http();
+  async create(ctx, inputs) {
+    const client = ctx.client;
     const before = await getSettings(client, inputs.zoneId);
     // A PUT of the value the zone has would still change `updated_at`: taking over changes nothing.
     if (before.enabled === inputs.enabled) {
@@ -83,8 +83,8 @@ export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutp
     return { id: inputs.zoneId, outs: outputs(inputs.zoneId, live, before.enabled) };
   },
 
-  async read(id, props) {
-    const live = await getSettings(http(), id);
+  async read(ctx, id, props) {
+    const live = await getSettings(ctx.client, id);
     // A resource read with `get` (no create) has no earlier value: what it is now is the one to keep.
     return {
       props: outputs(id, live, props.enabledBeforeCreate ?? live.enabled),
@@ -92,15 +92,15 @@ export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutp
     };
   },
 
-  async update(id, olds, news) {
-    const client = http();
+  async update(ctx, id, olds, news) {
+    const client = ctx.client;
     await updateSettings(client, id, { enabled: news.enabled });
     return outputs(id, await getSettings(client, id), olds.enabledBeforeCreate);
   },
 
   // A zone that is gone (404) took its settings with it.
-  async delete(id, props) {
-    await updateSettings(http(), id, { enabled: props.enabledBeforeCreate });
+  async delete(ctx, id, props) {
+    await updateSettings(ctx.client, id, { enabled: props.enabledBeforeCreate });
   },
 };
 

@@ -5,7 +5,7 @@ import type { HttpClient } from '../client/http';
 import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
 import { expecting } from '../../rules/zod';
 import { accountIdSchema, hasUnknown } from './check';
-import { http } from './context';
+import type { RuntimeContext } from './context';
 import { defineRuntime, type Runtime } from './define';
 import { PartialFailure } from './partial';
 
@@ -188,11 +188,12 @@ function earlierRemovedEmails(olds: Partial<PoolNotificationMigrationOutputs>): 
 
 /** Runs the migration, recording what it did if it stops part-way. */
 async function run(
+  ctx: RuntimeContext,
   inputs: PoolNotificationMigrationInputs,
   earlier: Record<string, string>,
 ): Promise<PoolNotificationMigrationOutputs> {
   const progress = newProgress();
-  const done = await migrate(http(), inputs, progress).catch((error: unknown) => {
+  const done = await migrate(ctx.client, inputs, progress).catch((error: unknown) => {
     throw interrupted(error, inputs, progress, earlier);
   });
   return { ...inputs, ...done, removedEmails: { ...earlier, ...done.removedEmails }, poolsWithEmail: 0 };
@@ -202,29 +203,31 @@ async function run(
 export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationMigrationOutputs> = {
   resource: 'PoolNotificationMigration',
   inputs: inputsSchema,
+  /** Another account is another migration. */
+  replaceOnChanges: ['accountId'],
 
   /**
-   * Another account replaces. A change of `perPage` or `maxRounds`, or pools that carry an e-mail
-   * again (`poolsWithEmail` > 0 after a refresh), is an update, which runs the migration again.
+   * A change of `perPage` or `maxRounds`, or pools that carry an e-mail again (`poolsWithEmail` >
+   * 0 after a refresh, named on that output), is an update, which runs the migration again.
    */
   diff(olds, news) {
-    const changed = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || olds[key] !== news[key]);
-    const emailsBack = typeof olds.poolsWithEmail === 'number' && olds.poolsWithEmail > 0;
-    return { changes: changed.length > 0 || emailsBack, replaces: changed.filter((key) => key === 'accountId') };
+    const changed: string[] = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || olds[key] !== news[key]);
+    if (typeof olds.poolsWithEmail === 'number' && olds.poolsWithEmail > 0) changed.push('poolsWithEmail');
+    return { changed, replaces: changed.filter((key) => key === 'accountId') };
   },
 
   /** Runs the migration; fails naming the pools left if some keep getting an e-mail. */
-  async create(inputs) {
-    return { id: inputs.accountId, outs: await run(inputs, {}) };
+  async create(ctx, inputs) {
+    return { id: inputs.accountId, outs: await run(ctx, inputs, {}) };
   },
 
   /**
    * Counts the pools that carry an e-mail now (one list), so `pulumi refresh` shows them as drift
    * and the next `pulumi up` clears them. An account that no longer exists: gone.
    */
-  async read(id, props) {
+  async read(ctx, id, props) {
     const stored = { ...props, accountId: props.accountId ?? id };
-    const pools = await listPools(http(), { accountId: stored.accountId });
+    const pools = await listPools(ctx.client, { accountId: stored.accountId });
     const outs = {
       ...stored,
       poolsWithEmail: pools.filter((pool) => pool.notification_email !== '').length,
@@ -236,8 +239,8 @@ export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationM
   },
 
   /** Runs the migration again; `removedEmails` keeps the addresses earlier runs removed. */
-  async update(_id, olds, news) {
-    return run(news, earlierRemovedEmails(olds));
+  async update(ctx, _id, olds, news) {
+    return run(ctx, news, earlierRemovedEmails(olds));
   },
 
   /**

@@ -20,7 +20,7 @@ import {
   PermissionDeniedError,
 } from '../../provider/client/errors';
 import { createPolicy } from '../../provider/client/page-security';
-import { http } from '../../provider/runtime/context';
+import { dynamicContext } from '../../provider/runtime/context';
 import { ResourceStateError } from '../../provider/runtime/define';
 import { SettingsError } from '../../provider/settings';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
@@ -193,7 +193,7 @@ test('operations that fail: each fails as expected, and its error is kept', asyn
     cspPolicy.create({ ...cspInputs, value: "script-src 'self' http://" }),
   );
   await operation('400: a value check would refuse, sent through the client', () =>
-    createPolicy(http(), Z, {
+    createPolicy(dynamicContext().client, Z, {
       description: '',
       action: 'log',
       expression: cspInputs.expression,

@@ -9,6 +9,7 @@ import {
   type CustomHostnameValidationOutputs,
 } from '../../provider/runtime/custom-hostname-validation';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import type { RuntimeDiff } from '../../provider/runtime/define';
 import { configureProvider } from '../helpers/provider';
 
 /**
@@ -74,52 +75,55 @@ describe('diff', () => {
   };
   const news: CustomHostnameValidationInputs = { zoneId: HEX, customHostnameId: 'f'.repeat(32), timeoutSeconds: 600 };
 
-  test.each<
-    [
-      string,
-      Partial<CustomHostnameValidationOutputs>,
-      Partial<CustomHostnameValidationInputs>,
-      pulumi.dynamic.DiffResult,
-    ]
-  >([
-    ['nothing changed, active', {}, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
+  test.each<[string, Partial<CustomHostnameValidationOutputs>, Partial<CustomHostnameValidationInputs>, RuntimeDiff]>([
+    ['nothing changed, active', {}, {}, { changed: [], replaces: [], deleteBeforeReplace: false }],
     [
       'another hostname',
       {},
       { customHostnameId: 'e'.repeat(32) },
-      { changes: true, replaces: ['customHostnameId'], deleteBeforeReplace: false },
+      { changed: ['customHostnameId'], replaces: ['customHostnameId'], deleteBeforeReplace: false },
     ],
     [
       'a hostname unknown in preview',
       {},
       { customHostnameId: UNKNOWN },
-      { changes: true, replaces: ['customHostnameId'], deleteBeforeReplace: false },
+      { changed: ['customHostnameId'], replaces: ['customHostnameId'], deleteBeforeReplace: false },
     ],
     [
       'another zone',
       {},
       { zoneId: 'c0000000000000000000000000000002' },
-      { changes: true, replaces: ['zoneId'], deleteBeforeReplace: false },
+      { changed: ['zoneId'], replaces: ['zoneId'], deleteBeforeReplace: false },
     ],
-    ['another timeout', {}, { timeoutSeconds: 60 }, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ['moved (found by refresh)', { status: 'moved' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    [
+      'another timeout',
+      {},
+      { timeoutSeconds: 60 },
+      { changed: ['timeoutSeconds'], replaces: [], deleteBeforeReplace: false },
+    ],
+    [
+      'moved (found by refresh)',
+      { status: 'moved' },
+      {},
+      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
+    ],
     [
       'pending (a timeout kept in the state)',
       { status: 'pending', sslStatus: 'pending_validation' },
       {},
-      { changes: true, replaces: [], deleteBeforeReplace: false },
+      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
     ],
     [
       'caa_error',
       { status: 'caa_error', sslStatus: 'caa_error' },
       {},
-      { changes: true, replaces: [], deleteBeforeReplace: false },
+      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
     ],
     [
       'active with the certificate pending',
       { sslStatus: 'pending_validation' },
       {},
-      { changes: true, replaces: [], deleteBeforeReplace: false },
+      { changed: ['sslStatus'], replaces: [], deleteBeforeReplace: false },
     ],
   ])('%s', (_name, oldOverrides, newOverrides, expected) => {
     expect(diffValidation({ ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
@@ -328,7 +332,7 @@ describe('against the emulator', () => {
       verificationErrors: [expect.stringContaining('permit neither google')],
       __provider: SERIALIZED,
     });
-    expect(diffValidation(error.properties, news).changes).toBe(true);
+    expect(diffValidation(error.properties, news).changed).toEqual(['status']);
 
     // The owner adds the record the message names; the next `pulumi up` updates the validation.
     await publish('caa.customer.net', [
@@ -426,7 +430,7 @@ describe('against the emulator', () => {
       props: { ...outs, status: 'moved', verificationErrors: ['custom hostname does not CNAME to this zone.'] },
       inputs: news,
     });
-    expect(diffValidation(read.props as CustomHostnameValidationOutputs, news).changes).toBe(true);
+    expect(diffValidation(read.props as CustomHostnameValidationOutputs, news).changed).toEqual(['status']);
 
     // Back into the zone: `moved` stays until an edit restarts validation (spec 3).
     await publish('moving.customer.net', []);

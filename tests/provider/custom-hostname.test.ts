@@ -9,6 +9,7 @@ import {
   type CustomHostnameOutputs,
 } from '../../provider/runtime/custom-hostname';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import type { RuntimeDiff } from '../../provider/runtime/define';
 import { configureProvider } from '../helpers/provider';
 
 /**
@@ -172,66 +173,76 @@ describe('diff', () => {
     waitTimeoutSeconds: 300,
   };
 
-  test.each<[string, Partial<CustomHostnameOutputs>, Partial<CustomHostnameInputs>, pulumi.dynamic.DiffResult]>([
-    ['nothing changed', {}, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
+  test.each<[string, Partial<CustomHostnameOutputs>, Partial<CustomHostnameInputs>, RuntimeDiff]>([
+    ['nothing changed', {}, {}, { changed: [], replaces: [], deleteBeforeReplace: false }],
     [
       'the hostname in another case',
       {},
       { hostname: 'Shop.Customer.Net' },
-      { changes: false, replaces: [], deleteBeforeReplace: false },
+      { changed: [], replaces: [], deleteBeforeReplace: false },
     ],
     [
       'a requested "" against a state without it',
       { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } },
       { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } },
-      { changes: false, replaces: [], deleteBeforeReplace: false },
+      { changed: [], replaces: [], deleteBeforeReplace: false },
     ],
     [
       'another hostname',
       {},
       { hostname: 'www.customer.net' },
-      { changes: true, replaces: ['hostname'], deleteBeforeReplace: false },
+      { changed: ['hostname'], replaces: ['hostname'], deleteBeforeReplace: false },
     ],
     [
       'another zone',
       {},
       { zoneId: 'c0000000000000000000000000000002' },
-      { changes: true, replaces: ['zoneId'], deleteBeforeReplace: true },
+      { changed: ['zoneId'], replaces: ['zoneId'], deleteBeforeReplace: true },
     ],
     [
       'branding turned on',
       {},
       { branding: true },
-      { changes: true, replaces: ['branding'], deleteBeforeReplace: true },
+      { changed: ['branding'], replaces: ['branding'], deleteBeforeReplace: true },
     ],
     [
       'a hostname unknown in preview',
       {},
       { hostname: UNKNOWN },
-      { changes: true, replaces: ['hostname'], deleteBeforeReplace: false },
+      { changed: ['hostname'], replaces: ['hostname'], deleteBeforeReplace: false },
     ],
     [
       'another certificate authority',
       {},
       { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' } },
-      { changes: true, replaces: [], deleteBeforeReplace: false },
+      { changed: ['ssl'], replaces: [], deleteBeforeReplace: false },
     ],
     [
       'another ssl.method',
       {},
       { ssl: { method: 'http', type: 'dv', certificateAuthority: '' } },
-      { changes: true, replaces: [], deleteBeforeReplace: false },
+      { changed: ['ssl'], replaces: [], deleteBeforeReplace: false },
     ],
-    ['waitTimeoutSeconds', {}, { waitTimeoutSeconds: 60 }, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ['status moved', { status: 'moved' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ['status caa_error', { status: 'caa_error' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ['status blocked', { status: 'blocked' }, {}, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ['status pending', { status: 'pending' }, {}, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    [
+      'waitTimeoutSeconds',
+      {},
+      { waitTimeoutSeconds: 60 },
+      { changed: ['waitTimeoutSeconds'], replaces: [], deleteBeforeReplace: false },
+    ],
+    ['status moved', { status: 'moved' }, {}, { changed: ['status'], replaces: [], deleteBeforeReplace: false }],
+    [
+      'status caa_error',
+      { status: 'caa_error' },
+      {},
+      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
+    ],
+    ['status blocked', { status: 'blocked' }, {}, { changed: ['status'], replaces: [], deleteBeforeReplace: false }],
+    ['status pending', { status: 'pending' }, {}, { changed: [], replaces: [], deleteBeforeReplace: false }],
     [
       'status pending while waitForActive asks for active',
       { status: 'pending', waitForActive: true },
       { waitForActive: true },
-      { changes: true, replaces: [], deleteBeforeReplace: false },
+      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
     ],
   ])('%s', (_name, oldOverrides, newOverrides, expected) => {
     expect(diffCustomHostname({ ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
@@ -398,9 +409,9 @@ describe('against the emulator', () => {
       waitForActive: false,
       waitTimeoutSeconds: 300,
     });
-    expect(diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs).changes).toBe(
-      false,
-    );
+    expect(
+      diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs).changed,
+    ).toEqual([]);
   });
 
   test('drift: a certificate authority changed through the API shows on read, and update PATCHes it back', async () => {
