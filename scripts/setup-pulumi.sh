@@ -1,24 +1,70 @@
 #!/usr/bin/env bash
-# Provides a real Pulumi engine for `npm run demo` and `npm test`: the CLI, the Node.js language
-# host and the `pulumi-resource-pulumi-nodejs` plugin of dynamic providers, in .tools/pulumi/bin.
+# Provides a real Pulumi engine for `npm run demo` and `npm test`: the CLI, the Node.js and YAML
+# language hosts and the `pulumi-resource-pulumi-nodejs` plugin of dynamic providers, in
+# .tools/pulumi/bin; and edgeguard-sdkgen (tools/pulumi/sdkgen), which writes the SDKs of `npm run
+# sdk`, in .tools/sdkgen.
 #
 # No registry ships the CLI, so it is built from Go modules, pinned with checksums by the wrapper
 # modules in tools/pulumi/. The CLI's version is the @pulumi/pulumi version of package.json (checked
-# here: they must agree). The language host comes from the newest sdk/v3 release whose module
-# still contains it (v3.68.0; later releases moved it into a module of its own, which the Go
-# module proxy this project can reach does not serve). Nothing is downloaded at run time: plugins
-# are never acquired automatically.
+# here: they must agree). The Node.js language host comes from the newest sdk/v3 release whose
+# module still contains it (v3.68.0; later releases moved it into a module of its own, which the Go
+# module proxy this project can reach does not serve); the YAML host is pulumi-yaml's release, and
+# sits beside `pulumi` so the engine finds it without a "from $PATH" warning. Nothing is downloaded
+# at run time: plugins are never acquired automatically.
 #
-# Skipped when a `pulumi` of the same version is on PATH already, or when this script built it.
+# Each build is skipped when its stamp (a checksum of the go.sum files it was built from) matches:
+# the CLI and the Node.js host share one, the YAML host and edgeguard-sdkgen have one each, so adding
+# or bumping one rebuilds nothing else. The engine is skipped whole when a `pulumi` of the same
+# version is on PATH already (its release ships the YAML host beside it).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
 
 version="$(node -p "require('$root/package.json').dependencies['@pulumi/pulumi']")"
-if ! grep -q "github.com/pulumi/pulumi/pkg/v3 v$version\$" "$root/tools/pulumi/cli/go.mod"; then
-  echo "setup-pulumi: tools/pulumi/cli/go.mod does not require pkg/v3 v$version, the @pulumi/pulumi of package.json; update both together" >&2
-  exit 1
+for module in cli sdkgen; do
+  if ! grep -q "github.com/pulumi/pulumi/pkg/v3 v$version\$" "$root/tools/pulumi/$module/go.mod"; then
+    echo "setup-pulumi: tools/pulumi/$module/go.mod does not require pkg/v3 v$version, the @pulumi/pulumi of package.json; update them together" >&2
+    exit 1
+  fi
+done
+
+# The checksum a build is stamped with: of the files it was built from.
+checksum() { cat "$@" | sha256sum | cut -c1-64; }
+# Whether the stamp $1 says the executable $2 was built from what checksums to $3.
+built() { [ -f "$1" ] && [ "$(cat "$1")" = "$3" ] && [ -x "$2" ]; }
+go_checked=""
+require_go() {
+  [ -n "$go_checked" ] && return
+  if ! command -v go >/dev/null 2>&1; then
+    echo "setup-pulumi: building $1 needs Go 1.25.11 or newer (none on PATH); install Go, or put pulumi v$version on PATH" >&2
+    exit 1
+  fi
+  local go_version
+  go_version="$(go env GOVERSION | sed 's/^go//')"
+  if [ "$(printf '%s\n1.25.11\n' "$go_version" | sort -V | head -1)" != "1.25.11" ]; then
+    echo "setup-pulumi: Go $go_version is too old to build $1; it needs 1.25.11 or newer" >&2
+    exit 1
+  fi
+  go_checked=yes
+}
+export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly
+# go_build <wrapper module in tools/pulumi> <package> <output> [<version variable>=<version>]: the
+# version is stamped in, or `pulumi version` prints nothing and the Automation API refuses it.
+go_build() {
+  (cd "$root/tools/pulumi/$1" && go build -trimpath -tags osusergo,grpcnotrace \
+    -ldflags "-s -w${4:+ -X $4}" -o "$3" "$2")
+}
+sdk_version_variable=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
+
+sdkgen="$tools/sdkgen"
+want="$(checksum "$root/tools/pulumi/sdkgen/go.sum" "$root/tools/pulumi/sdkgen/main.go")"
+if ! built "$sdkgen/.built" "$sdkgen/edgeguard-sdkgen" "$want"; then
+  require_go edgeguard-sdkgen
+  echo "setup-pulumi: building edgeguard-sdkgen (the SDK generators of pkg/v3 v$version) into .tools/sdkgen (once; about 30 s)" >&2
+  mkdir -p "$sdkgen"
+  go_build sdkgen . "$sdkgen/edgeguard-sdkgen"
+  echo "$want" > "$sdkgen/.built"
 fi
 
 # A suitable engine on PATH (outside .tools) wins.
@@ -28,41 +74,36 @@ if [ -n "$existing" ] && [ "$("$existing" version 2>/dev/null)" = "v$version" ];
 fi
 
 target="$tools/pulumi-v$version"
-stamp="$target/.built"
-want="$(cat "$root/tools/pulumi/cli/go.sum" "$root/tools/pulumi/language-nodejs/go.sum" | sha256sum | cut -c1-64)"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$target/bin/pulumi" ]; then
-  ln -sfn "$target" "$tools/pulumi"
-  exit 0
-fi
-
-if ! command -v go >/dev/null 2>&1; then
-  echo "setup-pulumi: building the Pulumi CLI needs Go 1.25.11 or newer (none on PATH); install Go, or put pulumi v$version on PATH" >&2
-  exit 1
-fi
-go_version="$(go env GOVERSION | sed 's/^go//')"
-if [ "$(printf '%s\n1.25.11\n' "$go_version" | sort -V | head -1)" != "1.25.11" ]; then
-  echo "setup-pulumi: Go $go_version is too old to build the Pulumi CLI; it needs 1.25.11 or newer" >&2
-  exit 1
-fi
-
-echo "setup-pulumi: building Pulumi v$version (CLI) and the Node.js language host from Go modules into .tools/ (once; a few minutes)" >&2
-started=$(date +%s)
 mkdir -p "$target/bin"
-export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=readonly
-(cd "$root/tools/pulumi/cli" && go build -trimpath -tags osusergo,grpcnotrace \
-  -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
-  -o "$target/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
-host_version="$(sed -n 's#^require github.com/pulumi/pulumi/sdk/v3 \(v[0-9.]*\)$#\1#p' "$root/tools/pulumi/language-nodejs/go.mod")"
-(cd "$root/tools/pulumi/language-nodejs" && go build -trimpath \
-  -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$host_version" \
-  -o "$target/bin/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
-# What release archives put beside `pulumi`: the dynamic provider host, run from the program's
-# directory, where @pulumi/pulumi is installed.
-cat > "$target/bin/pulumi-resource-pulumi-nodejs" <<'EOF'
+want="$(checksum "$root/tools/pulumi/cli/go.sum" "$root/tools/pulumi/language-nodejs/go.sum")"
+if ! built "$target/.built" "$target/bin/pulumi" "$want"; then
+  require_go "the Pulumi CLI"
+  echo "setup-pulumi: building Pulumi v$version (CLI) and the Node.js language host from Go modules into .tools/ (once; a few minutes)" >&2
+  started=$(date +%s)
+  go_build cli github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$target/bin/pulumi" "$sdk_version_variable=v$version"
+  host_version="$(sed -n 's#^require github.com/pulumi/pulumi/sdk/v3 \(v[0-9.]*\)$#\1#p' "$root/tools/pulumi/language-nodejs/go.mod")"
+  go_build language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
+    "$target/bin/pulumi-language-nodejs" "$sdk_version_variable=$host_version"
+  # What release archives put beside `pulumi`: the dynamic provider host, run from the program's
+  # directory, where @pulumi/pulumi is installed.
+  cat > "$target/bin/pulumi-resource-pulumi-nodejs" <<'EOF'
 #!/bin/sh
 exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/dynamic-provider")')" "$@"
 EOF
-chmod +x "$target/bin/pulumi-resource-pulumi-nodejs"
-echo "$want" > "$stamp"
+  chmod +x "$target/bin/pulumi-resource-pulumi-nodejs"
+  echo "$want" > "$target/.built"
+  echo "setup-pulumi: built $("$target/bin/pulumi" version) in $(( $(date +%s) - started )) s" >&2
+fi
+
+want="$(checksum "$root/tools/pulumi/language-yaml/go.sum")"
+if ! built "$target/.built-language-yaml" "$target/bin/pulumi-language-yaml" "$want"; then
+  require_go "the YAML language host"
+  yaml_version="$(sed -n 's#^require github.com/pulumi/pulumi-yaml \(v[0-9.]*\)$#\1#p' "$root/tools/pulumi/language-yaml/go.mod")"
+  echo "setup-pulumi: building the YAML language host $yaml_version into .tools/ (once; about 30 s)" >&2
+  started=$(date +%s)
+  go_build language-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml "$target/bin/pulumi-language-yaml" \
+    "github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml_version"
+  echo "$want" > "$target/.built-language-yaml"
+  echo "setup-pulumi: built pulumi-language-yaml $yaml_version in $(( $(date +%s) - started )) s" >&2
+fi
 ln -sfn "$target" "$tools/pulumi"
-echo "setup-pulumi: built $("$target/bin/pulumi" version) in $(( $(date +%s) - started )) s" >&2
