@@ -127,7 +127,12 @@ function unwrapped(type: ts.TypeNode): ts.TypeNode {
 
 function member(node: ts.PropertySignature | ts.PropertyDeclaration): DeclaredMember {
   if (!node.type) throw new Error(`${node.name.getText()} has no declared type`);
-  return { name: node.name.getText(), doc: nodeDoc(node), optional: node.questionToken !== undefined, type: unwrapped(node.type) };
+  return {
+    name: node.name.getText(),
+    doc: nodeDoc(node),
+    optional: node.questionToken !== undefined,
+    type: unwrapped(node.type),
+  };
 }
 
 /** Reads the class `resource` and its `Args` interface from `provider/resources/<fileName>.ts`. */
@@ -248,12 +253,20 @@ function typeOfJson(
       const reference = declared && ts.isTypeReferenceNode(declared.type) ? declared.type.typeName.getText() : '';
       const fields = source.interfaces.get(reference);
       if (!fields || !json.properties)
-        throw new Error(`${source.file.fileName}: the object input ${declared?.name ?? '?'} needs an interface of its own`);
+        throw new Error(
+          `${source.file.fileName}: the object input ${declared?.name ?? '?'} needs an interface of its own`,
+        );
       const name = typeNameOf(reference);
       const properties: Record<string, SchemaProperty> = {};
       for (const [key, value] of Object.entries(json.properties)) {
         const field = fields.find((candidate) => candidate.name === key);
-        properties[key] = inputProperty(value, { doc: field?.doc ?? '', replaceOnChanges: false }, field, source, types);
+        properties[key] = inputProperty(
+          value,
+          { doc: field?.doc ?? '', replaceOnChanges: false },
+          field,
+          source,
+          types,
+        );
       }
       const doc = interfaceDoc(reference, source);
       types[token(name)] = {
