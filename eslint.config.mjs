@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * the repository; `npm test` fails on any error. Style is Prettier's (.prettierrc.json), not ESLint's.
  */
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.tools/', '.edgeguard/', 'node_modules/', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/', 'coverage/', '.tools/', '.edgeguard/', 'node_modules/', 'sdk/', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
