@@ -28,6 +28,14 @@ export interface Settings {
 /** A setting missing or malformed; the message says which config key or variable to set. */
 export class SettingsError extends EdgeGuardError {
   override name = 'SettingsError';
+
+  constructor(
+    message: string,
+    /** The setting to fix (a provider plugin's CheckConfig names it as the failing property). */
+    readonly setting: SettingName,
+  ) {
+    super(message);
+  }
 }
 
 /** One row of {@link SETTINGS}. */
@@ -160,7 +168,7 @@ function valueOf<N extends SettingName>(
   if (parsed.success) return parsed.data as z.output<(typeof SETTINGS)[N]['parse']>;
   const shown = spec.secret ? '' : ` "${trimmed}"`;
   const fallback = spec.fallback !== undefined ? ` (default ${String(spec.fallback)})` : '';
-  throw new SettingsError(`${settingLabel(name)}${shown} ${parsed.error.issues[0]!.message}${fallback}`);
+  throw new SettingsError(`${settingLabel(name)}${shown} ${parsed.error.issues[0]!.message}${fallback}`, name);
 }
 
 /** Resolves every setting, or throws a {@link SettingsError} naming what to set. Never echoes a secret. */
@@ -169,6 +177,7 @@ export function resolveSettings(sources: SettingsSources = {}): Settings {
   if (baseUrl === undefined)
     throw new SettingsError(
       `no service address: set ${settingLabel('baseUrl')}, for example http://127.0.0.1:8787/client/v4`,
+      'baseUrl',
     );
   const token = valueOf('apiToken', sources);
   const email = valueOf('apiEmail', sources);
@@ -177,12 +186,15 @@ export function resolveSettings(sources: SettingsSources = {}): Settings {
   if (token !== undefined) credentials = { kind: 'token', token };
   else if (email !== undefined && key !== undefined) credentials = { kind: 'key', email, key };
   else if (email !== undefined || key !== undefined) {
+    const missing = email === undefined ? 'apiEmail' : 'apiKey';
     throw new SettingsError(
-      `${settingLabel(email === undefined ? 'apiEmail' : 'apiKey')} is missing: an e-mail and an API key go together (or set ${settingLabel('apiToken')})`,
+      `${settingLabel(missing)} is missing: an e-mail and an API key go together (or set ${settingLabel('apiToken')})`,
+      missing,
     );
   } else {
     throw new SettingsError(
       `no credentials: set ${settingLabel('apiToken')} as a secret, or ${settingLabel('apiEmail')} and ${settingLabel('apiKey')}`,
+      'apiToken',
     );
   }
   return {

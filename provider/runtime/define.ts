@@ -1,10 +1,10 @@
 import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
-import { EdgeGuardError, NotFoundError } from '../client/errors';
-import { withSettingHint } from '../settings';
+import { EdgeGuardError } from '../client/errors';
 import { fieldPath } from '../../rules/zod';
 import { checkInputs } from './check';
 import { configure, dynamicContext, type RuntimeContext } from './context';
+import { deleteLive, engineCall, readLive } from './host';
 import { PartialFailure } from './partial';
 
 /**
@@ -90,21 +90,15 @@ export function ownerOf(
 }
 
 /**
- * An error as the engine should show it. A refused or lost connection names the setting to check
- * (the client itself knows nothing of Pulumi settings); a partial failure carries the serialized
- * provider, without which the engine could not refresh or delete the resource it records.
+ * A partial failure carries the serialized provider in its properties: the engine records them as
+ * given, and could not refresh or delete the resource without it.
  */
-function forEngine(error: unknown, raw?: Record<string, unknown>): unknown {
-  withSettingHint(error);
-  if (error instanceof PartialFailure && raw?.__provider !== undefined) error.properties.__provider = raw.__provider;
-  return error;
-}
-
-async function engineCall<T>(call: () => Promise<T>, raw?: Record<string, unknown>): Promise<T> {
+async function dynamicCall<T>(call: () => Promise<T>, raw: Record<string, unknown>): Promise<T> {
   try {
-    return await call();
+    return await engineCall(call);
   } catch (error) {
-    throw forEngine(error, raw);
+    if (error instanceof PartialFailure && raw.__provider !== undefined) error.properties.__provider = raw.__provider;
+    throw error;
   }
 }
 
@@ -128,29 +122,16 @@ export function defineRuntime<I extends object, O extends object>(
       });
     },
 
-    create: (raw: Record<string, unknown>) => engineCall(() => runtime.create(dynamicContext(), inputs(raw)), raw),
+    create: (raw: Record<string, unknown>) => dynamicCall(() => runtime.create(dynamicContext(), inputs(raw)), raw),
 
-    read: (id: string, props?: Partial<O>) =>
-      engineCall(async () => {
-        try {
-          const live = await runtime.read(dynamicContext(), id, props ?? {});
-          return { id, props: live.props, inputs: live.inputs };
-        } catch (error) {
-          if (error instanceof NotFoundError) return {};
-          throw error;
-        }
-      }),
+    read: async (id: string, props?: Partial<O>) => {
+      const live = await readLive(runtime, dynamicContext(), id, props ?? {});
+      return live === undefined ? {} : { id, props: live.props, inputs: live.inputs };
+    },
 
     update: (id: string, olds: O, raw: Record<string, unknown>) =>
-      engineCall(async () => ({ outs: await runtime.update(dynamicContext(), id, olds, inputs(raw)) }), raw),
+      dynamicCall(async () => ({ outs: await runtime.update(dynamicContext(), id, olds, inputs(raw)) }), raw),
 
-    delete: (id: string, props: O) =>
-      engineCall(async () => {
-        try {
-          await runtime.delete(dynamicContext(), id, props);
-        } catch (error) {
-          if (!(error instanceof NotFoundError)) throw error;
-        }
-      }),
+    delete: (id: string, props: O) => deleteLive(runtime, dynamicContext(), id, props),
   };
 }

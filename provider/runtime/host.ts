@@ -1,0 +1,55 @@
+import { NotFoundError } from '../client/errors';
+import { withSettingHint } from '../settings';
+import type { RuntimeContext } from './context';
+import type { Runtime } from './define';
+
+/**
+ * The steps of a runtime's call that every host takes the same way: the dynamic host
+ * (`defineRuntime`) and the provider plugin (provider/plugin/server.ts) both call these, so what a
+ * 404 means or what a refused connection tells the user is decided once.
+ */
+
+/**
+ * Runs one call of a runtime, its error as the engine should show it: a refused or lost
+ * connection names the setting to check (the client itself knows nothing of Pulumi settings).
+ */
+export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw withSettingHint(error);
+  }
+}
+
+/** The live object, or `undefined` when the service no longer has it (a 404 on read means gone). */
+export function readLive<I extends object, O extends object>(
+  runtime: Runtime<I, O>,
+  ctx: RuntimeContext,
+  id: string,
+  props: Partial<O>,
+): Promise<{ props: O; inputs: I } | undefined> {
+  return engineCall(async () => {
+    try {
+      return await runtime.read(ctx, id, props);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  });
+}
+
+/** Deletes the object; one the service no longer has (a 404) is deleted already, which is success. */
+export function deleteLive<I extends object, O extends object>(
+  runtime: Runtime<I, O>,
+  ctx: RuntimeContext,
+  id: string,
+  props: O,
+): Promise<void> {
+  return engineCall(async () => {
+    try {
+      await runtime.delete(ctx, id, props);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  });
+}
