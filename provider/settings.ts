@@ -59,6 +59,15 @@ function setting<T extends string | number>(spec: SettingSpec<T>): SettingSpec<T
 }
 
 const text = z.string();
+/**
+ * A credential travels in an HTTP header (`Authorization: Bearer <token>`, `X-Auth-Key: <key>`,
+ * contract), which takes one word of visible characters: a token pasted with its `Bearer ` prefix,
+ * or across two lines, would be refused by the service or the HTTP library with a message that
+ * names neither the setting nor the reason.
+ */
+const credential = z
+  .string()
+  .regex(/^[\x21-\x7e]+$/, 'must be one word of visible ASCII characters (no spaces, line breaks or "Bearer " prefix)');
 const wholeNumberFromOne = z
   .string()
   .regex(/^\d+$/, 'must be a whole number of at least 1')
@@ -89,7 +98,7 @@ export const SETTINGS = {
     env: 'EDGEGUARD_API_TOKEN',
     about: 'an API token (page security needs one)',
     secret: true,
-    parse: text,
+    parse: credential,
   }),
   apiEmail: setting({
     key: 'apiEmail',
@@ -102,7 +111,7 @@ export const SETTINGS = {
     env: 'EDGEGUARD_API_KEY',
     about: 'the API key of an e-mail + API key pair',
     secret: true,
-    parse: text,
+    parse: credential,
   }),
   vendor: setting({
     key: 'vendor',

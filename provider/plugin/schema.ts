@@ -122,6 +122,7 @@ function unwrapped(type: ts.TypeNode): ts.TypeNode {
     if (name === 'pulumi.Input' || name === 'pulumi.Output') return unwrapped(type.typeArguments[0]!);
   }
   if (ts.isArrayTypeNode(type)) return ts.factory.createArrayTypeNode(unwrapped(type.elementType));
+  if (ts.isParenthesizedTypeNode(type)) return unwrapped(type.type);
   return type;
 }
 
@@ -188,7 +189,7 @@ export function propertyOfTypeNode(type: ts.TypeNode, source: ResourceSource): S
       return { type: 'object', additionalProperties: propertyOfTypeNode(second, source) };
     if (source.interfaces.has(name)) return { $ref: `#/types/${token(typeNameOf(name))}` };
   }
-  throw new Error(`${source.file.fileName}: no schema type for ${node.getText(source.file)}`);
+  throw new Error(`${source.file.fileName}: no schema type for a ${ts.SyntaxKind[node.kind]}`);
 }
 
 type JsonSchema = {

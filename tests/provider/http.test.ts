@@ -11,7 +11,7 @@ import {
   RateLimitError,
 } from '../../provider/client/errors';
 import { HttpClient, type HttpOptions } from '../../provider/client/http';
-import { Pacer } from '../../provider/client/pacing';
+import { Pacer, type PaceLimit } from '../../provider/client/pacing';
 import { retryAfterMs } from '../../provider/client/retry';
 import { resolveSettings } from '../../provider/settings';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
@@ -321,60 +321,108 @@ test('a success whose result does not match the schema is an APIResponseError, n
   expect(await emu.requests(mark)).toHaveLength(1);
 });
 
-test('paced requests wait in the pacer given in the options, whose window outlives one client', async () => {
-  const zone = 'c00000000000000000000000000000ac';
+/** Seeds a zone of its own for a pacing test, whose window no other test shares. */
+async function pacedZone(zone: string, name: string): Promise<void> {
   await emu.control('POST', 'seed', {
-    zones: [{ id: zone, name: 'paced.example', account_id: 'a0000000000000000000000000000001' }],
+    zones: [{ id: zone, name, account_id: 'a0000000000000000000000000000001' }],
   });
-  const pacerSleeps: number[] = [];
+}
+
+/** A pacer on a clock of its own, recording its waits. */
+function recordingPacer() {
+  const sleeps: number[] = [];
   let now = 0;
   const pacer = new Pacer(
     async (ms) => {
-      pacerSleeps.push(ms);
+      sleeps.push(ms);
       now += ms;
     },
     () => now,
   );
+  return { pacer, sleeps };
+}
+
+/** Creates the custom hostname `hostname` of `zone`, paced under `pace`. */
+function createHostname(http: HttpClient, zone: string, hostname: string, pace: PaceLimit, ssl: unknown = TXT_DV) {
+  return http.send({
+    operation: 'create custom hostname',
+    method: 'POST',
+    path: `zones/${zone}/custom_hostnames`,
+    body: { hostname, ssl },
+    result: z.unknown(),
+    pace,
+  });
+}
+
+const TXT_DV = { method: 'txt', type: 'dv' };
+
+test('paced requests wait in the pacer given in the options, whose window outlives one client', async () => {
+  const zone = 'c00000000000000000000000000000ac';
+  await pacedZone(zone, 'paced.example');
+  const { pacer, sleeps: pacerSleeps } = recordingPacer();
   const pace = { key: zone, limit: 2, windowMs: 60_000 };
-  const create = (http: HttpClient, name: string) =>
-    http.send({
-      operation: 'create custom hostname',
-      method: 'POST',
-      path: `zones/${zone}/custom_hostnames`,
-      body: { hostname: `${name}.paced.example`, ssl: { method: 'txt', type: 'dv' } },
-      result: z.unknown(),
-      pace,
-    });
   const first = client({ pacer });
-  await create(first.http, 'a');
-  await create(first.http, 'b');
+  await createHostname(first.http, zone, 'a.paced.example', pace);
+  await createHostname(first.http, zone, 'b.paced.example', pace);
   expect(pacerSleeps).toEqual([]);
   // Another client on the same pacer: the window is full, so it waits out the first create (at
   // t=0) plus the margin, on the pacer's clock; the client's own sleep is not used.
   const second = client({ pacer });
-  await create(second.http, 'c');
+  await createHostname(second.http, zone, 'c.paced.example', pace);
   expect(pacerSleeps).toEqual([61_001]);
   expect(second.sleeps).toEqual([]);
 });
 
 test('a client without a pacer paces on its own sleep', async () => {
   const zone = 'c00000000000000000000000000000ad';
-  await emu.control('POST', 'seed', {
-    zones: [{ id: zone, name: 'own.example', account_id: 'a0000000000000000000000000000001' }],
-  });
+  await pacedZone(zone, 'own.example');
   let now = 0;
   const { http, sleeps } = client({ now: () => now, onSleep: async (ms) => void (now += ms) });
   const pace = { key: zone, limit: 1, windowMs: 60_000 };
-  for (const name of ['a', 'b'])
-    await http.send({
-      operation: 'create custom hostname',
-      method: 'POST',
-      path: `zones/${zone}/custom_hostnames`,
-      body: { hostname: `${name}.own.example`, ssl: { method: 'txt', type: 'dv' } },
-      result: z.unknown(),
-      pace,
-    });
+  for (const name of ['a', 'b']) await createHostname(http, zone, `${name}.own.example`, pace);
   expect(sleeps).toEqual([61_001]);
+});
+
+describe('a paced create keeps its slot when the service may have counted it, and gets it back when it refused it', () => {
+  // Spec 8 counts only the creates the service accepted. A 5xx or a lost answer may have been
+  // applied (and counted) all the same; a 4xx was refused before it counted. With a limit of one,
+  // the next create waits out the window (plus the margin) only behind a slot that was kept.
+  test.each([
+    {
+      failure: 'answered with a 503',
+      zone: 'c00000000000000000000000000000b1',
+      faults: { error_rate: 1 },
+      ssl: TXT_DV,
+      error: InternalServerError,
+      wait: [61_001],
+    },
+    {
+      failure: 'not answered',
+      zone: 'c00000000000000000000000000000b2',
+      faults: { reset_rate: 1 },
+      ssl: TXT_DV,
+      error: APIConnectionError,
+      wait: [61_001],
+    },
+    {
+      failure: 'refused with a 400',
+      zone: 'c00000000000000000000000000000b3',
+      faults: {},
+      ssl: { method: 'txt' },
+      error: BadRequestError,
+      wait: [],
+    },
+  ])('a create $failure', async ({ zone, faults, ssl, error, wait }) => {
+    await pacedZone(zone, `${zone}.example`);
+    await emu.control('POST', 'faults', { ...faults, methods: ['POST'], paths: ['zones/*/custom_hostnames'] });
+    const { pacer, sleeps } = recordingPacer();
+    const pace = { key: zone, limit: 1, windowMs: 60_000 };
+    const { http } = client({ pacer, maxAttempts: 1 });
+    await expect(createHostname(http, zone, `first.${zone}.example`, pace, ssl)).rejects.toBeInstanceOf(error);
+    await emu.control('POST', 'faults', {});
+    await createHostname(http, zone, `second.${zone}.example`, pace);
+    expect(sleeps).toEqual(wait);
+  });
 });
 
 describe('errors print as their name, message and stack, without a dump of their data', () => {

@@ -90,6 +90,24 @@ describe('resolveSettings', () => {
     }
   });
 
+  test.each([
+    ['apiToken', { EDGEGUARD_API_TOKEN: 'Bearer secret-token-1' }, 'secret-token-1'],
+    [
+      'apiKey',
+      { EDGEGUARD_API_EMAIL: 'ops@example.com', EDGEGUARD_API_KEY: 'secret-key-2\nsecret-key-3' },
+      'secret-key',
+    ],
+  ])('a malformed %s is refused naming the setting and the reason, never its value', (name, credentials, secret) => {
+    const env = { EDGEGUARD_BASE_URL: URL, ...credentials };
+    const label = `edgeguard:${name} \\(or ${Object.keys(credentials).at(-1)!}\\)`;
+    expect(() => resolveSettings({ env })).toThrow(
+      new RegExp(
+        `^${label} must be one word of visible ASCII characters \\(no spaces, line breaks or "Bearer " prefix\\)$`,
+      ),
+    );
+    expect(() => resolveSettings({ env })).not.toThrow(secret);
+  });
+
   test('the issuance pacing: spec 8 by default, the environment over that, the stack configuration over both', () => {
     const env = { EDGEGUARD_BASE_URL: URL, EDGEGUARD_API_TOKEN: 't' };
     expect(resolveSettings({ env }).issuance).toEqual({ limit: 15, windowMs: 60_000 });

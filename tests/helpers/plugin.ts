@@ -1,0 +1,88 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import type { PluginInfo } from '@pulumi/pulumi/proto/plugin_pb';
+import * as providerRpc from '@pulumi/pulumi/proto/provider_grpc_pb';
+import type * as proto from '@pulumi/pulumi/proto/provider_pb';
+import type { Empty } from 'google-protobuf/google/protobuf/empty_pb';
+import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+import type * as server from '../../provider/plugin/server';
+import { REPO } from './engine';
+
+/**
+ * The provider plugin in tests: as the engine runs it (a `pulumi-resource-edgeguard` executable in
+ * a folder a program's `Pulumi.yaml` names), or in this process from the compiled package (the
+ * plugin reads its version and schema beside its compiled files), spoken to over its real gRPC
+ * interface with the SDK's client stub.
+ */
+
+/** The command a launcher runs: the compiled entry point (the single executable, when built, replaces this line). */
+const PLUGIN_COMMAND = `exec node ${JSON.stringify(path.join(REPO, 'dist', 'provider', 'plugin', 'main.js'))} "$@"`;
+
+/** Writes the plugin's executable into `folder` (for `plugins: providers: [{name: edgeguard, path: folder}]`); returns `folder`. */
+export function pluginLauncher(folder: string): string {
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, 'pulumi-resource-edgeguard'), `#!/bin/sh\n${PLUGIN_COMMAND}\n`, { mode: 0o755 });
+  return folder;
+}
+
+/** The secret form of `value` on the wire. */
+export function secret(value: unknown): Record<string, unknown> {
+  return { '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270', value };
+}
+
+/** The engine's unknown value during a preview. */
+export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+
+/** A struct of `values`. */
+export function struct(values: Record<string, unknown>): Struct {
+  return Struct.fromJavaScript(values as Parameters<typeof Struct.fromJavaScript>[0]);
+}
+
+/** The calls tests make: each with its request and response types. */
+interface Unary {
+  getPluginInfo: { request: Empty; response: PluginInfo };
+  getSchema: { request: proto.GetSchemaRequest; response: proto.GetSchemaResponse };
+  checkConfig: { request: proto.CheckRequest; response: proto.CheckResponse };
+  diffConfig: { request: proto.DiffRequest; response: proto.DiffResponse };
+  configure: { request: proto.ConfigureRequest; response: proto.ConfigureResponse };
+  check: { request: proto.CheckRequest; response: proto.CheckResponse };
+  diff: { request: proto.DiffRequest; response: proto.DiffResponse };
+  create: { request: proto.CreateRequest; response: proto.CreateResponse };
+  read: { request: proto.ReadRequest; response: proto.ReadResponse };
+  update: { request: proto.UpdateRequest; response: proto.UpdateResponse };
+  delete: { request: proto.DeleteRequest; response: Empty };
+}
+/** The unary calls of the service tests make, by name. */
+export type UnaryName = keyof Unary;
+
+/** One plugin instance served in this process, and a client of it. */
+export interface TestPlugin {
+  client: providerRpc.ResourceProviderClient;
+  /** Calls `name` with `request`; rejects with the gRPC error. */
+  call<K extends UnaryName>(name: K, request: Unary[K]['request']): Promise<Unary[K]['response']>;
+  close(): Promise<void>;
+}
+
+/** Serves one provider instance from the compiled plugin, with `env` as its environment. */
+export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<TestPlugin> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { serve } = require(path.join(REPO, 'dist', 'provider', 'plugin', 'server.js')) as typeof server;
+  const running = await serve({ env });
+  const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${running.port}`, grpc.credentials.createInsecure());
+  return {
+    client,
+    call: (name, request) =>
+      new Promise((resolve, reject) => {
+        const method = client[name] as unknown as (
+          request: unknown,
+          callback: (error: grpc.ServiceError | null, response: never) => void,
+        ) => unknown;
+        method.call(client, request, (error, response) => (error ? reject(error) : resolve(response)));
+      }),
+    close: async () => {
+      client.close();
+      await running.close();
+    },
+  };
+}
