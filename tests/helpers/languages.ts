@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO } from './engine';
+import { runToEnd } from './process';
 
 /** The folder of the plugin's single executable, as `npm run build` writes it. */
 export const PLUGIN_BUILD = path.join(REPO, 'dist', 'plugin');
@@ -18,4 +19,28 @@ export function usePluginBuild(workDir: string): void {
     file,
     `${project}plugins:\n  providers:\n    - name: edgeguard\n      path: ${JSON.stringify(PLUGIN_BUILD)}\n`,
   );
+}
+
+/** The plugin's release archive, as `npm run build` writes it. */
+export function pluginArchive(): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  return path.join(PLUGIN_BUILD, `pulumi-resource-edgeguard-v${version}-linux-amd64.tar.gz`);
+}
+
+/**
+ * Makes `home` a PULUMI_HOME of its own with the plugin installed from its release archive, as a
+ * user installs it (`pulumi plugin install resource edgeguard <version> --file <archive>`); the
+ * project's shared plugin cache is left alone. Returns `home`.
+ */
+export async function installPlugin(home: string): Promise<string> {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  fs.mkdirSync(home, { recursive: true });
+  const pulumi = path.join(REPO, '.tools', 'pulumi', 'bin', 'pulumi');
+  const install = await runToEnd(
+    pulumi,
+    ['plugin', 'install', 'resource', 'edgeguard', `v${version}`, '--file', pluginArchive()],
+    { env: { PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: 'true' } },
+  );
+  if (install.status !== 0) throw new Error(`pulumi plugin install failed:\n${install.stderr}`);
+  return home;
 }
