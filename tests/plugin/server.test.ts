@@ -399,4 +399,27 @@ describe('the provider plugin over gRPC', () => {
     expect(wire).toContain(SECRET_SIG);
     expect(js(created.getProperties()).value).toEqual(secret("script-src 'self'"));
   });
+
+  test('two instances pace on their own: a window one fills does not hold back the other', async () => {
+    const config = { baseUrl: emu.baseUrl, apiToken: secret(TEST_TOKEN), issuanceLimit: 1, issuanceWindowSeconds: 2 };
+    const [first, second] = [await startPlugin(), await startPlugin()];
+    try {
+      await configure(first, config);
+      await configure(second, config);
+      const createIn = async (target: TestPlugin, hostname: string): Promise<number> => {
+        const inputs = await checked('CustomHostname', { zoneId: ZONE_ID, hostname, ssl: { method: 'txt', type: 'dv' } });
+        const started = Date.now();
+        await target.call('create', new proto.CreateRequest().setUrn(urn('CustomHostname')).setType('edgeguard:index:CustomHostname').setProperties(inputs));
+        return Date.now() - started;
+      };
+      await createIn(first, 'one.pacing.example');
+      // The first instance's window for the zone is full (1 per 2 s, plus its 1 s margin); the second's is empty.
+      const [firstAgain, other] = await Promise.all([createIn(first, 'two.pacing.example'), createIn(second, 'three.pacing.example')]);
+      expect(firstAgain).toBeGreaterThan(2_000);
+      expect(other).toBeLessThan(1_000);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
 });
