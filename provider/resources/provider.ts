@@ -38,7 +38,8 @@ export class Provider extends pulumi.ProviderResource {
   }
 
   constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
-    const secret = (value: pulumi.Input<string> | undefined) => (value === undefined ? undefined : pulumi.secret(value));
+    const secret = (value: pulumi.Input<string> | undefined) =>
+      value === undefined ? undefined : pulumi.secret(value);
     super(
       PACKAGE,
       name,
