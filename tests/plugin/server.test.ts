@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
+import type * as grpc from '@grpc/grpc-js';
 import * as proto from '@pulumi/pulumi/proto/provider_pb';
+import * as statusProto from '@pulumi/pulumi/proto/status_pb';
 import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import { REPO } from '../helpers/engine';
@@ -543,5 +545,32 @@ describe('the provider plugin over gRPC', () => {
       await first.close();
       await second.close();
     }
+  });
+
+  test('a create that lands but cannot work is recorded by the engine: ErrorResourceInitFailed with the plugin id and the outputs', async () => {
+    const held = 'c00000000000000000000000000000f9';
+    await emu.seed({ zones: [{ id: held, name: 'held-customer.example', account_id: ACCOUNT_ID }] });
+    expect((await emu.control('POST', `zones/${held}/hold`, { include_subdomains: true })).status).toBe(200);
+    const inputs = await checked('CustomHostname', {
+      zoneId: ZONE_ID,
+      hostname: 'shop.held-customer.example',
+      ssl: { method: 'txt', type: 'dv' },
+    });
+    const error = (await create('CustomHostname', inputs).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
+    expect(error.message).toMatch(/blocked/);
+    const [bytes] = error.metadata.get('grpc-status-details-bin');
+    const status = statusProto.Status.deserializeBinary(bytes as Uint8Array);
+    const detail = status.getDetailsList()[0]!.unpack(
+      proto.ErrorResourceInitFailed.deserializeBinary,
+      'pulumirpc.ErrorResourceInitFailed',
+    )!;
+    const hostnames = (await emu.api('GET', `zones/${ZONE_ID}/custom_hostnames`, { query: { hostname: 'shop.held-customer.example' } })).body.result;
+    expect(hostnames).toHaveLength(1);
+    expect(detail.getId()).toBe(`${ZONE_ID}/${hostnames[0].id}`);
+    expect(js(detail.getProperties())).toMatchObject({ hostname: 'shop.held-customer.example', customHostnameId: hostnames[0].id, status: 'blocked' });
+    expect(detail.getReasonsList().length).toBeGreaterThan(0);
   });
 });
