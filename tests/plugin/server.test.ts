@@ -100,6 +100,17 @@ describe('the provider plugin over gRPC', () => {
     return plugin.call('diff', diffRequest(type, olds, news));
   }
 
+  async function remove(type: string, id: string, properties: Struct): Promise<void> {
+    await plugin.call(
+      'delete',
+      new proto.DeleteRequest()
+        .setUrn(urn(type))
+        .setType(`edgeguard:index:${type}`)
+        .setId(id)
+        .setProperties(properties),
+    );
+  }
+
   beforeAll(async () => {
     emu = await startTestEmulator();
     await emu.seed({
@@ -385,25 +396,11 @@ describe('the provider plugin over gRPC', () => {
         'allow',
       );
 
-      await plugin.call(
-        'delete',
-        new proto.DeleteRequest()
-          .setUrn(urn('CspPolicy'))
-          .setType('edgeguard:index:CspPolicy')
-          .setId(created.getId())
-          .setProperties(updated.getProperties()),
-      );
+      await remove('CspPolicy', created.getId(), updated.getProperties()!);
       expect((await emu.api('GET', `zones/${ZONE_ID}/page_security/policies/${policyId}`)).status).toBe(404);
       // Gone: a read answers no id, and a second delete succeeds.
       expect((await read('CspPolicy', created.getId(), js(updated.getProperties()))).getId()).toBe('');
-      await plugin.call(
-        'delete',
-        new proto.DeleteRequest()
-          .setUrn(urn('CspPolicy'))
-          .setType('edgeguard:index:CspPolicy')
-          .setId(created.getId())
-          .setProperties(updated.getProperties()),
-      );
+      await remove('CspPolicy', created.getId(), updated.getProperties()!);
     });
 
     test('a malformed id is refused with a message that shows the form', async () => {
@@ -563,14 +560,19 @@ describe('the provider plugin over gRPC', () => {
     expect(error.message).toMatch(/blocked/);
     const [bytes] = error.metadata.get('grpc-status-details-bin');
     const status = statusProto.Status.deserializeBinary(bytes as Uint8Array);
-    const detail = status.getDetailsList()[0]!.unpack(
-      proto.ErrorResourceInitFailed.deserializeBinary,
-      'pulumirpc.ErrorResourceInitFailed',
-    )!;
-    const hostnames = (await emu.api('GET', `zones/${ZONE_ID}/custom_hostnames`, { query: { hostname: 'shop.held-customer.example' } })).body.result;
+    const detail = status
+      .getDetailsList()[0]!
+      .unpack((data) => proto.ErrorResourceInitFailed.deserializeBinary(data), 'pulumirpc.ErrorResourceInitFailed')!;
+    const hostnames = (
+      await emu.api('GET', `zones/${ZONE_ID}/custom_hostnames`, { query: { hostname: 'shop.held-customer.example' } })
+    ).body.result;
     expect(hostnames).toHaveLength(1);
     expect(detail.getId()).toBe(`${ZONE_ID}/${hostnames[0].id}`);
-    expect(js(detail.getProperties())).toMatchObject({ hostname: 'shop.held-customer.example', customHostnameId: hostnames[0].id, status: 'blocked' });
+    expect(js(detail.getProperties())).toMatchObject({
+      hostname: 'shop.held-customer.example',
+      customHostnameId: hostnames[0].id,
+      status: 'blocked',
+    });
     expect(detail.getReasonsList().length).toBeGreaterThan(0);
   });
 });
