@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { inject } from 'postject';
 
 /**
  * Builds a provider plugin as one executable that needs no Node.js on the user's machine (Node's
@@ -103,7 +102,13 @@ export async function buildPlugin(plugin: PluginBuild): Promise<BuiltPlugin> {
   fs.chmodSync(staged, 0o755);
   // Node's symbols are a fifth of its size and nothing at run time reads them.
   execFileSync('strip', [staged], { stdio: 'pipe' });
-  await inject(staged, 'NODE_SEA_BLOB', fs.readFileSync(seaConfig.output), { sentinelFuse: SEA_FUSE });
+  // postject's CLI in a child process, whose output is kept out of the build's: its ELF library
+  // warns about every note section of node, which is harmless.
+  execFileSync(
+    process.execPath,
+    [require.resolve('postject/dist/cli.js'), staged, 'NODE_SEA_BLOB', seaConfig.output, '--sentinel-fuse', SEA_FUSE],
+    { stdio: 'pipe' },
+  );
   fs.renameSync(staged, binary);
   execFileSync('tar', ['-czf', archive, '-C', plugin.outDir, executable]);
   fs.writeFileSync(stampFile, digest);

@@ -4,6 +4,7 @@ import * as ts from 'typescript';
 import { z } from 'zod';
 import type { Runtime } from '../runtime/define';
 import { SETTINGS, type SettingName } from '../settings';
+import { PACKAGE, PLUGIN_RESOURCES, resourceToken } from './resources';
 
 /**
  * The Pulumi package schema of `pulumi-resource-edgeguard`, generated at build time from what
@@ -17,22 +18,6 @@ import { SETTINGS, type SettingName } from '../settings';
  * `dist/plugin/schema.json`, which the plugin answers GetSchema with (a file beside the compiled
  * server, or the single executable's asset `schema.json`).
  */
-
-/** The package name: the `edgeguard` of `edgeguard:index:CspPolicy` and of `pulumi-resource-edgeguard`. */
-export const PACKAGE = 'edgeguard';
-
-/**
- * The resources the plugin serves, by the file name they share under `provider/runtime/` (the
- * runtime, export `runtime`) and `provider/resources/` (the class and its `Args`).
- */
-export const RESOURCE_FILES = [
-  'page-security-setting',
-  'csp-policy',
-  'custom-hostname',
-  'custom-hostname-validation',
-  'health-notification',
-  'pool-notification-migration',
-] as const;
 
 /** A property of the Pulumi schema (the subset this package uses). */
 export interface SchemaProperty {
@@ -69,11 +54,6 @@ export interface PackageSchema {
   provider: SchemaObject;
   resources: Record<string, SchemaObject>;
   types: Record<string, SchemaObject & { type: 'object' }>;
-}
-
-/** `edgeguard:index:<name>`: the token of a resource or type. */
-export function token(name: string): string {
-  return `${PACKAGE}:index:${name}`;
 }
 
 /** A documented member of an interface or class, as the TypeScript source declares it. */
@@ -187,7 +167,7 @@ export function propertyOfTypeNode(type: ts.TypeNode, source: ResourceSource): S
     if (name === 'Array' && first) return { type: 'array', items: propertyOfTypeNode(first, source) };
     if (name === 'Record' && first?.kind === ts.SyntaxKind.StringKeyword && second)
       return { type: 'object', additionalProperties: propertyOfTypeNode(second, source) };
-    if (source.interfaces.has(name)) return { $ref: `#/types/${token(typeNameOf(name))}` };
+    if (source.interfaces.has(name)) return { $ref: `#/types/${resourceToken(typeNameOf(name))}` };
   }
   throw new Error(`${source.file.fileName}: no schema type for a ${ts.SyntaxKind[node.kind]}`);
 }
@@ -270,13 +250,13 @@ function typeOfJson(
         );
       }
       const doc = interfaceDoc(reference, source);
-      types[token(name)] = {
+      types[resourceToken(name)] = {
         type: 'object',
         ...(doc ? { description: doc } : {}),
         properties,
         required: json.required ?? [],
       };
-      return { $ref: `#/types/${token(name)}` };
+      return { $ref: `#/types/${resourceToken(name)}` };
     }
     default:
       throw new Error(`${source.file.fileName}: no schema type for ${JSON.stringify(json)}`);
@@ -291,10 +271,9 @@ function interfaceDoc(interfaceName: string, source: ResourceSource): string {
   return declaration ? nodeDoc(declaration) : '';
 }
 
-/** The runtime of `provider/runtime/<fileName>.ts`. */
-export function loadRuntime(fileName: string): Runtime<object, object> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require(`../runtime/${fileName}`) as { runtime: Runtime<object, object> }).runtime;
+/** The file a resource's class and `Args` are declared in: `CspPolicy` in `provider/resources/csp-policy.ts`. */
+export function resourceFile(resource: string): string {
+  return resource.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase();
 }
 
 /** One resource of the schema: its inputs from the runtime, their docs from `Args`, its outputs from the class. */
@@ -355,14 +334,12 @@ export function generateSchema(root: string, version: string): PackageSchema {
   for (const name of Object.keys(SETTINGS) as SettingName[]) settings[SETTINGS[name].key] = settingProperty(name);
   const types: PackageSchema['types'] = {};
   const resources: PackageSchema['resources'] = {};
-  for (const fileName of RESOURCE_FILES) {
-    const runtime = loadRuntime(fileName);
-    resources[token(runtime.resource)] = resourceSchema(
+  for (const [token, { runtime }] of PLUGIN_RESOURCES)
+    resources[token] = resourceSchema(
       runtime,
-      readResourceSource(root, fileName, runtime.resource),
+      readResourceSource(root, resourceFile(runtime.resource), runtime.resource),
       types,
     );
-  }
   return {
     name: PACKAGE,
     displayName: 'EdgeGuard',

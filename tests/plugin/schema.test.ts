@@ -3,15 +3,14 @@ import { z } from 'zod';
 import {
   generateSchema,
   inputJsonSchema,
-  loadRuntime,
   propertyOfTypeNode,
   readResourceSource,
-  RESOURCE_FILES,
-  token,
+  resourceFile,
   typeNameOf,
   type ResourceSource,
   type SchemaProperty,
 } from '../../provider/plugin/schema';
+import { PLUGIN_RESOURCES, resourceToken as token } from '../../provider/plugin/resources';
 import { SETTINGS, type SettingName } from '../../provider/settings';
 
 /**
@@ -43,15 +42,11 @@ function zodShapeKeys(schemaOf: z.ZodType): string[] {
   return Object.keys(schemaOf.shape);
 }
 
-const cases = RESOURCE_FILES.map((fileName) => {
-  const runtime = loadRuntime(fileName);
-  return {
-    fileName,
-    resource: runtime.resource,
-    runtime,
-    source: readResourceSource(REPO, fileName, runtime.resource),
-  };
-});
+const cases = [...PLUGIN_RESOURCES.values()].map(({ runtime }) => ({
+  resource: runtime.resource,
+  runtime,
+  source: readResourceSource(REPO, resourceFile(runtime.resource), runtime.resource),
+}));
 
 function argsTypes(source: ResourceSource, members: ResourceSource['args']): Record<string, unknown> {
   return Object.fromEntries(members.map((member) => [member.name, shape(propertyOfTypeNode(member.type, source))]));
