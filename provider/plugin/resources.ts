@@ -5,6 +5,7 @@ import { runtime as customHostnameValidation } from '../runtime/custom-hostname-
 import { runtime as healthNotification } from '../runtime/health-notification';
 import { runtime as pageSecuritySetting } from '../runtime/page-security-setting';
 import { runtime as poolNotificationMigration } from '../runtime/pool-notification-migration';
+import { resourceToken } from './tokens';
 
 /**
  * The resources the provider plugin serves, by type token, each with the runtime the dynamic
@@ -12,9 +13,6 @@ import { runtime as poolNotificationMigration } from '../runtime/pool-notificati
  * object's id with the zone or account it belongs to, so that `pulumi import` and `get` can find
  * it from the id alone (the service addresses every object under its owner).
  */
-
-/** The plugin's package name, the first part of every token. */
-export const PACKAGE = 'edgeguard';
 
 /** How a resource's plugin id is made of its owner and the runtime's id. */
 export interface PluginResource {
@@ -28,11 +26,6 @@ export interface PluginResource {
   idName?: string;
   /** Why `pulumi import` (a read with the id alone) is refused, for what the service does not hold as an object. */
   noImport?: string;
-}
-
-/** The token of `resource` in the plugin's schema: `edgeguard:index:CspPolicy`. */
-export function resourceToken(resource: string): string {
-  return `${PACKAGE}:index:${resource}`;
 }
 
 const TABLE: PluginResource[] = [

@@ -53,7 +53,10 @@ export interface RunningPlugin {
 type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 
 /** A gRPC error for the engine: the message, and for a partial failure the object it must record. */
-function wireError(error: unknown, initFailed?: { id: string; properties: Struct; reasons: string[] }): grpc.ServiceError {
+function wireError(
+  error: unknown,
+  initFailed?: { id: string; properties: Struct; reasons: string[] },
+): grpc.ServiceError {
   const message = error instanceof Error ? error.message : String(error);
   const metadata = new grpc.Metadata();
   if (initFailed !== undefined) {
@@ -81,7 +84,11 @@ function unary<Req, Res>(run: (request: Req) => Promise<Res> | Res): Handler<Req
       .then(
         (response) => callback(null, response),
         (error: unknown) =>
-          callback(error !== null && typeof error === 'object' && 'code' in error ? (error as grpc.ServiceError) : wireError(error)),
+          callback(
+            error !== null && typeof error === 'object' && 'code' in error
+              ? (error as grpc.ServiceError)
+              : wireError(error),
+          ),
       );
   };
 }
@@ -123,14 +130,16 @@ class Instance {
   }
 
   context(urn: string): RuntimeContext {
-    const instance = this;
+    const client = (): HttpClient => {
+      if (this.client === undefined)
+        throw new SettingsError('the provider is not configured yet: its settings are not known', 'baseUrl');
+      return this.client;
+    };
     return {
-      get client(): HttpClient {
-        if (instance.client === undefined)
-          throw new SettingsError('the provider is not configured yet: its settings are not known', 'baseUrl');
-        return instance.client;
+      get client() {
+        return client();
       },
-      show: (line) => instance.show(urn, line),
+      show: (line) => this.show(urn, line),
     };
   }
 
@@ -207,7 +216,10 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
         args !== undefined
           ? plainProperties(args).values
           : Object.fromEntries(
-              [...request.getVariablesMap().entries()].map(([key, value]) => [key.replace(/^edgeguard:(config:)?/, ''), value]),
+              [...request.getVariablesMap().entries()].map(([key, value]) => [
+                key.replace(/^edgeguard:(config:)?/, ''),
+                value,
+              ]),
             );
       instance.configure(values);
       return new providerProto.ConfigureResponse()
@@ -244,7 +256,8 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
       const properties = plainProperties(request.getProperties());
       const response = new providerProto.CreateResponse();
       // A preview answers with the inputs (some unknown), as the engine itself would: it must not call the service.
-      if (request.getPreview()) return response.setId('').setProperties(wireProperties(properties.values, properties.secrets));
+      if (request.getPreview())
+        return response.setId('').setProperties(wireProperties(properties.values, properties.secrets));
       const inputs = parsedInputs(entry.runtime.resource, entry.runtime.inputs, properties.values);
       const owner = ownerIn(entry, inputs);
       try {
@@ -299,7 +312,10 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
       const entry = resourceOf(request);
       const { owner, runtimeId } = parsePluginId(entry, request.getId());
       const props = plainProperties(request.getProperties()).values;
-      await deleteLive(entry.runtime, instance.context(request.getUrn()), runtimeId, { ...props, [entry.owner]: owner });
+      await deleteLive(entry.runtime, instance.context(request.getUrn()), runtimeId, {
+        ...props,
+        [entry.owner]: owner,
+      });
       return new Empty();
     }),
 
@@ -322,10 +338,16 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
  * The engine's answer for `changed` properties, `replaces` among them: each named with its kind,
  * so `pulumi preview --diff` shows what changes and what replaces.
  */
-function detailedDiff(changed: string[], replaces: string[], deleteBeforeReplace?: boolean): providerProto.DiffResponse {
+function detailedDiff(
+  changed: string[],
+  replaces: string[],
+  deleteBeforeReplace?: boolean,
+): providerProto.DiffResponse {
   const response = new providerProto.DiffResponse();
   response.setChanges(
-    changed.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE,
+    changed.length > 0
+      ? providerProto.DiffResponse.DiffChanges.DIFF_SOME
+      : providerProto.DiffResponse.DiffChanges.DIFF_NONE,
   );
   response.setReplacesList(replaces);
   response.setDiffsList(changed);

@@ -53,10 +53,7 @@ export function wireProperties(values: object, secrets: ReadonlySet<string>): St
   // JSON drops the properties left undefined (no value: the engine's "absent"), which a Struct cannot carry.
   const plain = JSON.parse(JSON.stringify(values)) as Record<string, unknown>;
   const wire = Object.fromEntries(
-    Object.entries(plain).map(([key, value]) => [
-      key,
-      secrets.has(key) ? { [SIG_KEY]: SECRET_SIG, value } : value,
-    ]),
+    Object.entries(plain).map(([key, value]) => [key, secrets.has(key) ? { [SIG_KEY]: SECRET_SIG, value } : value]),
   );
   return Struct.fromJavaScript(wire as Parameters<typeof Struct.fromJavaScript>[0]);
 }

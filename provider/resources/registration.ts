@@ -1,4 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
+import { resourceToken } from '../plugin/tokens';
+import { Provider } from './provider';
 
 /**
  * How every EdgeGuard resource is registered: as the SDK's `pulumi.dynamic.Resource` registers a
@@ -46,6 +48,8 @@ export function typeToken(resource: string): string {
  * The base of every EdgeGuard resource class: registers `props` (inputs, and the outputs as
  * `undefined`) under {@link typeToken} with the provider of {@link providerModule}. Options,
  * `opts.id` (a read-only get), secrets and `additionalSecretOutputs` behave as for any custom resource.
+ * Given an explicit {@link Provider} as `opts.provider`, the resource is the provider plugin's
+ * instead: `edgeguard:index:<Resource>`, with no serialized provider.
  */
 export abstract class EdgeGuardResource extends pulumi.CustomResource {
   protected constructor(
@@ -55,6 +59,7 @@ export abstract class EdgeGuardResource extends pulumi.CustomResource {
     props: pulumi.Inputs,
     opts?: pulumi.CustomResourceOptions,
   ) {
-    super(typeToken(resource), name, { ...props, __provider: providerModule(runtime) }, opts);
+    if (Provider.isInstance(opts?.provider)) super(resourceToken(resource), name, props, opts);
+    else super(typeToken(resource), name, { ...props, __provider: providerModule(runtime) }, opts);
   }
 }

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
+import type * as grpc from '@grpc/grpc-js';
 import * as proto from '@pulumi/pulumi/proto/provider_pb';
+import * as statusProto from '@pulumi/pulumi/proto/status_pb';
 import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import { REPO } from '../helpers/engine';
@@ -41,7 +43,7 @@ function diffRequest(type: string, olds: Record<string, unknown>, news: Record<s
 }
 
 function js(value: Struct | undefined): Record<string, unknown> {
-  return (value?.toJavaScript() ?? {}) as Record<string, unknown>;
+  return value?.toJavaScript() ?? {};
 }
 
 /** The detailed diff as `name: KIND` entries, sorted. */
@@ -73,23 +75,47 @@ describe('the provider plugin over gRPC', () => {
   }
 
   async function create(type: string, inputs: Struct): Promise<proto.CreateResponse> {
-    return plugin.call('create', new proto.CreateRequest().setUrn(urn(type)).setType(`edgeguard:index:${type}`).setProperties(inputs));
+    return plugin.call(
+      'create',
+      new proto.CreateRequest().setUrn(urn(type)).setType(`edgeguard:index:${type}`).setProperties(inputs),
+    );
   }
 
   async function read(type: string, id: string, properties: Record<string, unknown> = {}): Promise<proto.ReadResponse> {
     return plugin.call(
       'read',
-      new proto.ReadRequest().setUrn(urn(type)).setType(`edgeguard:index:${type}`).setId(id).setProperties(struct(properties)),
+      new proto.ReadRequest()
+        .setUrn(urn(type))
+        .setType(`edgeguard:index:${type}`)
+        .setId(id)
+        .setProperties(struct(properties)),
     );
   }
 
-  async function diff(type: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<proto.DiffResponse> {
+  async function diff(
+    type: string,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ): Promise<proto.DiffResponse> {
     return plugin.call('diff', diffRequest(type, olds, news));
+  }
+
+  async function remove(type: string, id: string, properties: Struct): Promise<void> {
+    await plugin.call(
+      'delete',
+      new proto.DeleteRequest()
+        .setUrn(urn(type))
+        .setType(`edgeguard:index:${type}`)
+        .setId(id)
+        .setProperties(properties),
+    );
   }
 
   beforeAll(async () => {
     emu = await startTestEmulator();
-    await emu.seed({ pools: [{ id: POOL_ID, account_id: ACCOUNT_ID, name: 'origin-a', notification_email: 'ops@example.com' }] });
+    await emu.seed({
+      pools: [{ id: POOL_ID, account_id: ACCOUNT_ID, name: 'origin-a', notification_email: 'ops@example.com' }],
+    });
     plugin = await startPlugin();
     await configure(plugin, { baseUrl: emu.baseUrl, apiToken: secret(TEST_TOKEN) });
   });
@@ -118,21 +144,34 @@ describe('the provider plugin over gRPC', () => {
 
   describe('CheckConfig', () => {
     async function failures(news: Record<string, unknown>): Promise<Array<{ property: string; reason: string }>> {
-      const response = await plugin.call('checkConfig', new proto.CheckRequest().setUrn(urn('Provider')).setNews(struct(news)));
+      const response = await plugin.call(
+        'checkConfig',
+        new proto.CheckRequest().setUrn(urn('Provider')).setNews(struct(news)),
+      );
       return response.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
     }
 
     test('stack config strings and JSON-typed provider inputs both pass', async () => {
-      expect(await failures({ baseUrl: emu.baseUrl, apiToken: 't', issuanceLimit: '5', issuanceWindowSeconds: '30' })).toEqual([]);
-      expect(await failures({ baseUrl: emu.baseUrl, apiToken: secret('t'), issuanceLimit: 5, issuanceWindowSeconds: 30 })).toEqual([]);
+      expect(
+        await failures({ baseUrl: emu.baseUrl, apiToken: 't', issuanceLimit: '5', issuanceWindowSeconds: '30' }),
+      ).toEqual([]);
+      expect(
+        await failures({ baseUrl: emu.baseUrl, apiToken: secret('t'), issuanceLimit: 5, issuanceWindowSeconds: 30 }),
+      ).toEqual([]);
     });
 
     test('a malformed setting fails naming its key, with the settings table message', async () => {
       expect(await failures({ baseUrl: 'ftp://x/v4', apiToken: 't' })).toEqual([
-        { property: 'baseUrl', reason: 'edgeguard:baseUrl (or EDGEGUARD_BASE_URL) "ftp://x/v4" must be an http(s) URL' },
+        {
+          property: 'baseUrl',
+          reason: 'edgeguard:baseUrl (or EDGEGUARD_BASE_URL) "ftp://x/v4" must be an http(s) URL',
+        },
       ]);
       expect(await failures({ baseUrl: emu.baseUrl, apiToken: 't', issuanceLimit: 0 })).toEqual([
-        expect.objectContaining({ property: 'issuanceLimit', reason: expect.stringContaining('must be a whole number of at least 1') }),
+        expect.objectContaining({
+          property: 'issuanceLimit',
+          reason: expect.stringContaining('must be a whole number of at least 1'),
+        }),
       ]);
     });
 
@@ -157,9 +196,15 @@ describe('the provider plugin over gRPC', () => {
     test('the credentials come back marked secret, given plain or secret', async () => {
       const response = await plugin.call(
         'checkConfig',
-        new proto.CheckRequest().setNews(struct({ baseUrl: emu.baseUrl, apiToken: 'plain-token', vendor: 'edgeguard' })),
+        new proto.CheckRequest().setNews(
+          struct({ baseUrl: emu.baseUrl, apiToken: 'plain-token', vendor: 'edgeguard' }),
+        ),
       );
-      expect(js(response.getInputs())).toEqual({ baseUrl: emu.baseUrl, apiToken: secret('plain-token'), vendor: 'edgeguard' });
+      expect(js(response.getInputs())).toEqual({
+        baseUrl: emu.baseUrl,
+        apiToken: secret('plain-token'),
+        vendor: 'edgeguard',
+      });
     });
 
     test('DiffConfig: a new address or token changes the provider in place, replacing nothing', async () => {
@@ -186,7 +231,10 @@ describe('the provider plugin over gRPC', () => {
     });
 
     test('defaults are applied and ids lowercased', async () => {
-      expect(js(await checked('CspPolicy', { ...POLICY, zoneId: ZONE_ID.toUpperCase() }))).toEqual({ ...POLICY, enabled: true });
+      expect(js(await checked('CspPolicy', { ...POLICY, zoneId: ZONE_ID.toUpperCase() }))).toEqual({
+        ...POLICY,
+        enabled: true,
+      });
     });
 
     test('unknown values at preview pass, and a secret input stays secret', async () => {
@@ -207,7 +255,11 @@ describe('the provider plugin over gRPC', () => {
       });
       expect(same.getChanges()).toBe(proto.DiffResponse.DiffChanges.DIFF_NONE);
       expect(detailed(same)).toEqual([]);
-      const moved = await diff('CspPolicy', olds, { ...POLICY, enabled: false, zoneId: 'c0000000000000000000000000000002' });
+      const moved = await diff('CspPolicy', olds, {
+        ...POLICY,
+        enabled: false,
+        zoneId: 'c0000000000000000000000000000002',
+      });
       expect(moved.getChanges()).toBe(proto.DiffResponse.DiffChanges.DIFF_SOME);
       expect(moved.getReplacesList()).toEqual(['zoneId']);
       expect(moved.getHasdetaileddiff()).toBe(true);
@@ -216,14 +268,27 @@ describe('the provider plugin over gRPC', () => {
 
     test('PageSecuritySetting', async () => {
       const olds = { zoneId: ZONE_ID, enabled: false, enabledBeforeCreate: false };
-      expect(detailed(await diff('PageSecuritySetting', olds, { zoneId: ZONE_ID, enabled: true }))).toEqual(['enabled: UPDATE']);
+      expect(detailed(await diff('PageSecuritySetting', olds, { zoneId: ZONE_ID, enabled: true }))).toEqual([
+        'enabled: UPDATE',
+      ]);
       expect(detailed(await diff('PageSecuritySetting', olds, { zoneId: ZONE_ID, enabled: false }))).toEqual([]);
     });
 
     test('CustomHostname: replacing properties, and a `moved` hostname named on its status', async () => {
-      const inputs = { zoneId: ZONE_ID, hostname: 'shop.customer.net', ssl: { method: 'txt', type: 'dv', certificateAuthority: '' }, branding: false, waitForActive: false, waitTimeoutSeconds: 600 };
+      const inputs = {
+        zoneId: ZONE_ID,
+        hostname: 'shop.customer.net',
+        ssl: { method: 'txt', type: 'dv', certificateAuthority: '' },
+        branding: false,
+        waitForActive: false,
+        waitTimeoutSeconds: 600,
+      };
       const olds = { ...inputs, customHostnameId: 'h', status: 'active' };
-      const renamed = await diff('CustomHostname', olds, { ...inputs, hostname: 'www.customer.net', ssl: { ...inputs.ssl, method: 'http' } });
+      const renamed = await diff('CustomHostname', olds, {
+        ...inputs,
+        hostname: 'www.customer.net',
+        ssl: { ...inputs.ssl, method: 'http' },
+      });
       expect(renamed.getReplacesList()).toEqual(['hostname']);
       expect(detailed(renamed)).toEqual(['hostname: UPDATE_REPLACE', 'ssl: UPDATE']);
       const moved = await diff('CustomHostname', { ...olds, status: 'moved' }, inputs);
@@ -232,15 +297,30 @@ describe('the provider plugin over gRPC', () => {
 
     test('CustomHostnameValidation', async () => {
       const inputs = { zoneId: ZONE_ID, customHostnameId: 'e0000000000000000000000000000001', timeoutSeconds: 600 };
-      const other = await diff('CustomHostnameValidation', { ...inputs, status: 'active' }, { ...inputs, customHostnameId: 'e0000000000000000000000000000002' });
+      const other = await diff(
+        'CustomHostnameValidation',
+        { ...inputs, status: 'active' },
+        { ...inputs, customHostnameId: 'e0000000000000000000000000000002' },
+      );
       expect(other.getReplacesList()).toEqual(['customHostnameId']);
       expect(detailed(other)).toContain('customHostnameId: UPDATE_REPLACE');
     });
 
     test('HealthNotification: pools in another order are no change; another account replaces', async () => {
-      const inputs = { accountId: ACCOUNT_ID, name: 'n', description: '', enabled: true, poolIds: ['b1', 'b2'], newHealth: ['Unhealthy'] };
+      const inputs = {
+        accountId: ACCOUNT_ID,
+        name: 'n',
+        description: '',
+        enabled: true,
+        poolIds: ['b1', 'b2'],
+        newHealth: ['Unhealthy'],
+      };
       expect(detailed(await diff('HealthNotification', inputs, { ...inputs, poolIds: ['b2', 'b1'] }))).toEqual([]);
-      const moved = await diff('HealthNotification', inputs, { ...inputs, accountId: 'a0000000000000000000000000000002', name: 'm' });
+      const moved = await diff('HealthNotification', inputs, {
+        ...inputs,
+        accountId: 'a0000000000000000000000000000002',
+        name: 'm',
+      });
       expect(moved.getReplacesList()).toEqual(['accountId']);
       expect(detailed(moved)).toEqual(['accountId: UPDATE_REPLACE', 'name: UPDATE']);
     });
@@ -248,12 +328,16 @@ describe('the provider plugin over gRPC', () => {
     test('PoolNotificationMigration: pools carrying an e-mail again are named on poolsWithEmail', async () => {
       const inputs = { accountId: ACCOUNT_ID, perPage: 1000, maxRounds: 3 };
       expect(detailed(await diff('PoolNotificationMigration', { ...inputs, poolsWithEmail: 0 }, inputs))).toEqual([]);
-      expect(detailed(await diff('PoolNotificationMigration', { ...inputs, poolsWithEmail: 2 }, inputs))).toEqual(['poolsWithEmail: UPDATE']);
+      expect(detailed(await diff('PoolNotificationMigration', { ...inputs, poolsWithEmail: 2 }, inputs))).toEqual([
+        'poolsWithEmail: UPDATE',
+      ]);
     });
 
     test('a value unknown at preview is a change', async () => {
       const olds = { ...POLICY, enabled: true, policyId: 'p' };
-      expect(detailed(await diff('CspPolicy', olds, { ...POLICY, enabled: true, value: UNKNOWN }))).toEqual(['value: UPDATE']);
+      expect(detailed(await diff('CspPolicy', olds, { ...POLICY, enabled: true, value: UNKNOWN }))).toEqual([
+        'value: UPDATE',
+      ]);
     });
   });
 
@@ -264,7 +348,11 @@ describe('the provider plugin over gRPC', () => {
       const mark = emu.mark();
       const preview = await plugin.call(
         'create',
-        new proto.CreateRequest().setUrn(urn('CspPolicy')).setType('edgeguard:index:CspPolicy').setProperties(inputs).setPreview(true),
+        new proto.CreateRequest()
+          .setUrn(urn('CspPolicy'))
+          .setType('edgeguard:index:CspPolicy')
+          .setProperties(inputs)
+          .setPreview(true),
       );
       expect(preview.getId()).toBe('');
       expect(await emu.requests(mark)).toEqual([]);
@@ -273,7 +361,12 @@ describe('the provider plugin over gRPC', () => {
       const [zone, policyId] = created.getId().split('/');
       expect(zone).toBe(ZONE_ID);
       expect(policyId).toMatch(/^[0-9a-f]{32}$/);
-      expect(js(created.getProperties())).toEqual({ ...POLICY, description: secret('secret description'), enabled: true, policyId });
+      expect(js(created.getProperties())).toEqual({
+        ...POLICY,
+        description: secret('secret description'),
+        enabled: true,
+        policyId,
+      });
 
       // Import: the id alone; reads and writes nothing but the state, and the inputs are what a program declaring the policy passes.
       const before = emu.mark();
@@ -299,19 +392,15 @@ describe('the provider plugin over gRPC', () => {
           .setNews(await checked('CspPolicy', { ...POLICY, action: 'allow' })),
       );
       expect(js(updated.getProperties())).toMatchObject({ action: 'allow', policyId });
-      expect((await emu.api('GET', `zones/${ZONE_ID}/page_security/policies/${policyId}`)).body.result.action).toBe('allow');
-
-      await plugin.call(
-        'delete',
-        new proto.DeleteRequest().setUrn(urn('CspPolicy')).setType('edgeguard:index:CspPolicy').setId(created.getId()).setProperties(updated.getProperties()!),
+      expect((await emu.api('GET', `zones/${ZONE_ID}/page_security/policies/${policyId}`)).body.result.action).toBe(
+        'allow',
       );
+
+      await remove('CspPolicy', created.getId(), updated.getProperties()!);
       expect((await emu.api('GET', `zones/${ZONE_ID}/page_security/policies/${policyId}`)).status).toBe(404);
       // Gone: a read answers no id, and a second delete succeeds.
       expect((await read('CspPolicy', created.getId(), js(updated.getProperties()))).getId()).toBe('');
-      await plugin.call(
-        'delete',
-        new proto.DeleteRequest().setUrn(urn('CspPolicy')).setType('edgeguard:index:CspPolicy').setId(created.getId()).setProperties(updated.getProperties()!),
-      );
+      await remove('CspPolicy', created.getId(), updated.getProperties()!);
     });
 
     test('a malformed id is refused with a message that shows the form', async () => {
@@ -333,7 +422,12 @@ describe('the provider plugin over gRPC', () => {
     });
 
     test('HealthNotification: created and imported by <accountId>/<policyId>, then no change', async () => {
-      const declaration = { accountId: ACCOUNT_ID, name: 'origin health', poolIds: [POOL_ID], newHealth: ['Unhealthy'] };
+      const declaration = {
+        accountId: ACCOUNT_ID,
+        name: 'origin health',
+        poolIds: [POOL_ID],
+        newHealth: ['Unhealthy'],
+      };
       const created = await create('HealthNotification', await checked('HealthNotification', declaration));
       expect(created.getId()).toMatch(new RegExp(`^${ACCOUNT_ID}/[0-9a-f]{32}$`));
       const imported = await read('HealthNotification', created.getId());
@@ -352,7 +446,9 @@ describe('the provider plugin over gRPC', () => {
       // Validated (the ownership record published), so that nothing is left to do after the import.
       const record = (await emu.api('GET', `zones/${ZONE_ID}/custom_hostnames/${hostnameId}`)).body.result;
       const { name, value } = record.ownership_verification;
-      expect((await emu.control('POST', 'dns', { hostname: name, records: [{ type: 'TXT', value }] })).status).toBe(200);
+      expect((await emu.control('POST', 'dns', { hostname: name, records: [{ type: 'TXT', value }] })).status).toBe(
+        200,
+      );
       const live = (await emu.api('GET', `zones/${ZONE_ID}/custom_hostnames/${hostnameId}`)).body.result;
       expect([live.status, live.ssl.status]).toEqual(['active', 'active']);
       // The live object has the certificate authority the service chose: a program declaring it names that one.
@@ -382,10 +478,19 @@ describe('the provider plugin over gRPC', () => {
     const other = await startPlugin();
     try {
       await configure(other, { baseUrl: emu.baseUrl, apiToken: secret('wrong-token-5b1c9d') });
-      const error = await other.call('read', new proto.ReadRequest().setUrn(urn('PageSecuritySetting')).setType('edgeguard:index:PageSecuritySetting').setId(ZONE_ID).setProperties(struct({}))).then(
-        () => undefined,
-        (e: Error) => e,
-      );
+      const error = await other
+        .call(
+          'read',
+          new proto.ReadRequest()
+            .setUrn(urn('PageSecuritySetting'))
+            .setType('edgeguard:index:PageSecuritySetting')
+            .setId(ZONE_ID)
+            .setProperties(struct({})),
+        )
+        .then(
+          () => undefined,
+          (e: Error) => e,
+        );
       expect(error?.message).toMatch(/401/);
       expect(error?.message).not.toContain('wrong-token-5b1c9d');
     } finally {
@@ -394,9 +499,80 @@ describe('the provider plugin over gRPC', () => {
   });
 
   test('secret outputs are never plain in a response', async () => {
-    const created = await create('CspPolicy', await checked('CspPolicy', { ...POLICY, value: secret("script-src 'self'") }));
+    const created = await create(
+      'CspPolicy',
+      await checked('CspPolicy', { ...POLICY, value: secret("script-src 'self'") }),
+    );
     const wire = JSON.stringify(js(created.getProperties()));
     expect(wire).toContain(SECRET_SIG);
     expect(js(created.getProperties()).value).toEqual(secret("script-src 'self'"));
+  });
+
+  test('two instances pace on their own: a window one fills does not hold back the other', async () => {
+    const config = { baseUrl: emu.baseUrl, apiToken: secret(TEST_TOKEN), issuanceLimit: 1, issuanceWindowSeconds: 2 };
+    const [first, second] = [await startPlugin(), await startPlugin()];
+    try {
+      await configure(first, config);
+      await configure(second, config);
+      const createIn = async (target: TestPlugin, hostname: string): Promise<number> => {
+        const inputs = await checked('CustomHostname', {
+          zoneId: ZONE_ID,
+          hostname,
+          ssl: { method: 'txt', type: 'dv' },
+        });
+        const started = Date.now();
+        await target.call(
+          'create',
+          new proto.CreateRequest()
+            .setUrn(urn('CustomHostname'))
+            .setType('edgeguard:index:CustomHostname')
+            .setProperties(inputs),
+        );
+        return Date.now() - started;
+      };
+      await createIn(first, 'one.pacing.example');
+      // The first instance's window for the zone is full (1 per 2 s, plus its 1 s margin); the second's is empty.
+      const [firstAgain, other] = await Promise.all([
+        createIn(first, 'two.pacing.example'),
+        createIn(second, 'three.pacing.example'),
+      ]);
+      expect(firstAgain).toBeGreaterThan(2_000);
+      expect(other).toBeLessThan(1_000);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  test('a create that lands but cannot work is recorded by the engine: ErrorResourceInitFailed with the plugin id and the outputs', async () => {
+    const held = 'c00000000000000000000000000000f9';
+    await emu.seed({ zones: [{ id: held, name: 'held-customer.example', account_id: ACCOUNT_ID }] });
+    expect((await emu.control('POST', `zones/${held}/hold`, { include_subdomains: true })).status).toBe(200);
+    const inputs = await checked('CustomHostname', {
+      zoneId: ZONE_ID,
+      hostname: 'shop.held-customer.example',
+      ssl: { method: 'txt', type: 'dv' },
+    });
+    const error = (await create('CustomHostname', inputs).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as grpc.ServiceError;
+    expect(error.message).toMatch(/blocked/);
+    const [bytes] = error.metadata.get('grpc-status-details-bin');
+    const status = statusProto.Status.deserializeBinary(bytes as Uint8Array);
+    const detail = status
+      .getDetailsList()[0]!
+      .unpack((data) => proto.ErrorResourceInitFailed.deserializeBinary(data), 'pulumirpc.ErrorResourceInitFailed')!;
+    const hostnames = (
+      await emu.api('GET', `zones/${ZONE_ID}/custom_hostnames`, { query: { hostname: 'shop.held-customer.example' } })
+    ).body.result;
+    expect(hostnames).toHaveLength(1);
+    expect(detail.getId()).toBe(`${ZONE_ID}/${hostnames[0].id}`);
+    expect(js(detail.getProperties())).toMatchObject({
+      hostname: 'shop.held-customer.example',
+      customHostnameId: hostnames[0].id,
+      status: 'blocked',
+    });
+    expect(detail.getReasonsList().length).toBeGreaterThan(0);
   });
 });

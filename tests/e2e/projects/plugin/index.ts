@@ -1,0 +1,69 @@
+import * as pulumi from '@pulumi/pulumi';
+import { CspPolicy, Provider } from 'pulumi-edgeguard';
+
+/**
+ * Two accounts in one program through the provider plugin: a provider per token, a CSP policy in
+ * each one's zone. The test drives the rest through configuration: a policy on the other
+ * account's zone, an imported policy declared, one adopted with the `import` option, extra
+ * policies to create under faults.
+ */
+
+const config = new pulumi.Config();
+const baseUrl = config.require('baseUrl');
+const accountA = new Provider('account-a', { baseUrl, apiToken: config.requireSecret('tokenA'), issuanceLimit: 5 });
+const accountB = new Provider('account-b', { baseUrl, apiToken: config.requireSecret('tokenB') });
+
+function policy(
+  name: string,
+  zoneId: string,
+  host: string,
+  value: string,
+  provider: Provider,
+  importId?: string,
+): CspPolicy {
+  return new CspPolicy(
+    name,
+    { zoneId, description: name, action: 'log', expression: `http.host eq "${host}"`, value },
+    { provider, ...(importId === undefined ? {} : { import: importId }) },
+  );
+}
+
+const shopA = policy(
+  'shop-a',
+  config.get('shopAZone') ?? config.require('zoneA'),
+  'shop.a.example',
+  config.get('shopAValue') ?? "script-src 'self' cdn.a.example js.a.example",
+  accountA,
+);
+const shopB = policy(
+  'shop-b',
+  config.require('zoneB'),
+  'shop.b.example',
+  config.get('shopBValue') ?? "script-src 'self' cdn.b.example",
+  accountB,
+);
+
+if (config.getBoolean('crossZone'))
+  policy('cross', config.require('zoneB'), 'cross.b.example', "script-src 'self'", accountA);
+
+// Imported with `pulumi import` before this program declared it: declared as the live policy is.
+const imported = config.get('importedId');
+if (imported !== undefined)
+  policy('imported-a', config.require('zoneA'), 'imported.a.example', "script-src 'self' imported.example", accountA);
+
+// Adopted with the `import` resource option.
+const adopt = config.get('adoptId');
+if (adopt !== undefined)
+  policy(
+    'adopted-b',
+    config.require('zoneB'),
+    'adopted.b.example',
+    "script-src 'self' adopted.example",
+    accountB,
+    adopt,
+  );
+
+for (let index = 0; index < (config.getNumber('extra') ?? 0); index++)
+  policy(`extra-${index}`, config.require('zoneA'), `extra${index}.a.example`, "script-src 'self'", accountA);
+
+export const ids = { shopA: shopA.id, shopB: shopB.id, imported: imported ?? null };
