@@ -13,6 +13,7 @@ import {
 } from '@pulumi/pulumi/automation';
 import { Client } from 'undici';
 import type { RunningEmulator } from '../emulator/server';
+import { buildPlugin } from '../scripts/build-plugin';
 import { TOKEN, withEmulator, ZONE } from './common';
 
 /**
@@ -78,11 +79,15 @@ export interface BenchStack {
   dispose(): Promise<void>;
 }
 
-/** A new stack of `bench/projects/<project>` with its own backend and home, against the emulator at `baseUrl`. */
+/**
+ * A new stack of `bench/projects/<project>` with its own backend and home, against the emulator at
+ * `baseUrl`; with `pluginDir`, the engine takes the provider plugin `edgeguard` from that folder.
+ */
 export async function benchStack(
   project: string,
   baseUrl: string,
   config: Record<string, string>,
+  pluginDir?: string,
 ): Promise<BenchStack> {
   const id = randomUUID().slice(0, 8);
   const workDir = path.join(WORK, `${project}-${id}`);
@@ -91,6 +96,11 @@ export async function benchStack(
   for (const dir of [workDir, home, backend]) fs.mkdirSync(dir, { recursive: true });
   for (const name of ['Pulumi.yaml', 'index.ts'])
     fs.copyFileSync(path.join(PROJECTS, project, name), path.join(workDir, name));
+  if (pluginDir !== undefined)
+    fs.appendFileSync(
+      path.join(workDir, 'Pulumi.yaml'),
+      `plugins:\n  providers:\n    - name: edgeguard\n      path: ${JSON.stringify(pluginDir)}\n`,
+    );
   const builtEngine = path.join(REPO, '.tools', 'pulumi');
   const pulumiCommand = fs.existsSync(path.join(builtEngine, 'bin', 'pulumi'))
     ? await PulumiCommand.get({ root: builtEngine })
@@ -289,20 +299,78 @@ function describeState(label: string, figures: StateFigures): string {
   );
 }
 
-type OverheadProject = 'echo' | 'csp-policies';
-/** The floor and CspPolicy as users write it. */
-const OVERHEAD_PROJECTS: OverheadProject[] = ['echo', 'csp-policies'];
-const TYPE_OF: Record<OverheadProject, string> = {
-  echo: 'pulumi-nodejs:dynamic/bench:Echo',
-  'csp-policies': 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
+/** The plugin `npm run build` wrote (scripts/build-plugin.ts). */
+const PLUGIN_DIR = path.join(REPO, 'dist', 'plugin');
+/** The echo plugin: the same server and build, with an echo in place of CspPolicy's runtime (bench/echo-runtime.ts). */
+const ECHO_PLUGIN_DIR = path.join(WORK, 'echo-plugin');
+
+/** What the overhead benchmark deploys: the same policies each way. */
+interface OverheadVariant {
+  /** Its folder under bench/projects/. */
+  project: string;
+  label: string;
+  /** The type token of its resources in the state. */
+  type: string;
+  /** Whether each resource's create and read call the service (once each). */
+  callsService: boolean;
+  /** The folder of the provider plugin it runs (none: dynamic resources). */
+  pluginDir?: string;
+}
+
+type Overhead = 'echo' | 'csp-policies' | 'plugin' | 'plugin-echo';
+const OVERHEAD: Record<Overhead, OverheadVariant> = {
+  echo: {
+    project: 'echo',
+    label: 'echo (dynamic, no API call: the floor)',
+    type: 'pulumi-nodejs:dynamic/bench:Echo',
+    callsService: false,
+  },
+  'csp-policies': {
+    project: 'csp-policies',
+    label: 'CspPolicy (dynamic)',
+    type: 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
+    callsService: true,
+  },
+  plugin: {
+    project: 'plugin-csp-policies',
+    label: 'CspPolicy (plugin)',
+    type: 'edgeguard:index:CspPolicy',
+    callsService: true,
+    pluginDir: PLUGIN_DIR,
+  },
+  'plugin-echo': {
+    project: 'plugin-csp-policies',
+    label: 'echo plugin (no API call)',
+    type: 'edgeguard:index:CspPolicy',
+    callsService: false,
+    pluginDir: ECHO_PLUGIN_DIR,
+  },
 };
-const LABEL: Record<OverheadProject, string> = {
-  echo: 'echo (no API call: the floor)',
-  'csp-policies': 'CspPolicy',
-};
+const OVERHEAD_PROJECTS = Object.keys(OVERHEAD) as Overhead[];
+
+/** Builds the echo plugin from the compiled plugin (skipped when nothing changed since the last bench). */
+async function buildEchoPlugin(): Promise<void> {
+  const compiled = path.join(REPO, 'dist');
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  await buildPlugin({
+    entry: path.join(compiled, 'provider', 'plugin', 'main.js'),
+    name: 'edgeguard',
+    version,
+    outDir: ECHO_PLUGIN_DIR,
+    assets: { 'schema.json': path.join(PLUGIN_DIR, 'schema.json') },
+    substitutes: {
+      [path.join(compiled, 'provider', 'runtime', 'csp-policy.js')]: path.join(compiled, 'bench', 'echo-runtime.js'),
+    },
+  });
+}
+
 /** Latency added to every API request in the second connection benchmark, in ms. */
 const ADDED_LATENCY_MS = 20;
-/** Issue 12's targets, set for 200 resources: CspPolicy's time at most 1.1x the floor's, and its state per resource. */
+/**
+ * Issue 12's targets, set for 200 resources: CspPolicy's time at most 1.1x the floor's, and its
+ * state per resource. Issue 18's, at every size: the plugin's time at most the dynamic
+ * CspPolicy's, and at most 1.1x the echo plugin's.
+ */
 const TARGET_RATIO = 1.1;
 const TARGET_STATE_KIB = 2.5;
 
@@ -315,7 +383,17 @@ interface OverheadFigures {
   refreshRatio: number;
   /** The state file over the CspPolicy resources it holds, in KiB. */
   stateKiB: number;
+  /** The same through the plugin. */
+  pluginStateKiB: number;
 }
+
+/** The ratios the benchmark reports, of one variant's median time over another's, with their targets. */
+const RATIOS: Array<{ of: Overhead; over: Overhead; target: number; what: string }> = [
+  { of: 'csp-policies', over: 'echo', target: TARGET_RATIO, what: 'CspPolicy (dynamic) / echo' },
+  { of: 'plugin', over: 'echo', target: Infinity, what: 'CspPolicy (plugin) / echo' },
+  { of: 'plugin', over: 'csp-policies', target: 1, what: 'plugin / dynamic CspPolicy' },
+  { of: 'plugin', over: 'plugin-echo', target: TARGET_RATIO, what: 'plugin / echo plugin' },
+];
 
 /**
  * Engine overhead: CSP policies against the echo floor, `pulumi up` from an empty stack and then
@@ -324,34 +402,34 @@ interface OverheadFigures {
  * meanwhile, and once more with latency added to every request.
  */
 async function overheadBenchmarks(count: number, rounds: number, connections: boolean): Promise<OverheadFigures> {
-  const up = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<
-    OverheadProject,
-    Measured[]
-  >;
+  const up = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<Overhead, Measured[]>;
   const refresh = Object.fromEntries(OVERHEAD_PROJECTS.map((p) => [p, [] as Measured[]])) as Record<
-    OverheadProject,
+    Overhead,
     Measured[]
   >;
-  const states = {} as Record<OverheadProject, StateFigures>;
+  const states = {} as Record<Overhead, StateFigures>;
   let engineVersion = '';
   let withLatency: Measured | undefined;
   for (let round = 0; round < rounds; round++) {
     await withEmulator(false, async (emulator) => {
       const observer = new Observer(emulator);
       const order = OVERHEAD_PROJECTS.map((_, i) => OVERHEAD_PROJECTS[(i + round) % OVERHEAD_PROJECTS.length]!);
-      const stacks = {} as Record<OverheadProject, BenchStack>;
+      const stacks = {} as Record<Overhead, BenchStack>;
       try {
         for (const project of order)
-          stacks[project] = await benchStack(project, emulator.baseUrl, { zoneId: ZONE, count: String(count) });
+          stacks[project] = await benchStack(
+            OVERHEAD[project].project,
+            emulator.baseUrl,
+            { zoneId: ZONE, count: String(count) },
+            OVERHEAD[project].pluginDir,
+          );
         engineVersion = stacks.echo.stack.workspace.pulumiVersion;
         for (const project of order) {
           const measured = await observer.measure(() => stacks[project].up());
           const changes = measured.value.summary.resourceChanges;
           if (changes?.create !== count + 1) throw new Error(`${project} up: ${JSON.stringify(changes)}`);
-          if (project === 'echo' && measured.requests !== 0)
-            throw new Error(`echo up made ${measured.requests} API requests; it must make none`);
-          if (project !== 'echo' && measured.requests !== count)
-            throw new Error(`${project} up made ${measured.requests} API requests, not ${count}`);
+          if (measured.requests !== (OVERHEAD[project].callsService ? count : 0))
+            throw new Error(`${project} up made ${measured.requests} API requests`);
           up[project].push(measured);
         }
         const live = await emulator.app.inject({
@@ -360,13 +438,14 @@ async function overheadBenchmarks(count: number, rounds: number, connections: bo
           headers: { authorization: `Bearer ${TOKEN}` },
         });
         const livePolicies = live.json<{ result: unknown[] }>().result.length;
-        if (livePolicies !== count) throw new Error(`the emulator holds ${livePolicies} policies, not ${count}`);
+        const expected = count * OVERHEAD_PROJECTS.filter((p) => OVERHEAD[p].callsService).length;
+        if (livePolicies !== expected) throw new Error(`the emulator holds ${livePolicies} policies, not ${expected}`);
         for (const project of order) {
           const measured = await observer.measure(() => stacks[project].previewRefresh());
           const summary = measured.value.changeSummary;
           if ((summary.same ?? 0) !== count + 1 || Object.keys(summary).length !== 1)
             throw new Error(`${project} preview --refresh: ${JSON.stringify(summary)}`);
-          if (measured.requests !== (project === 'echo' ? 0 : count))
+          if (measured.requests !== (OVERHEAD[project].callsService ? count : 0))
             throw new Error(`${project} preview --refresh made ${measured.requests} API requests`);
           refresh[project].push(measured);
         }
@@ -374,7 +453,7 @@ async function overheadBenchmarks(count: number, rounds: number, connections: bo
           for (const project of OVERHEAD_PROJECTS) {
             const text = stacks[project].stateText();
             if (text.includes(TOKEN)) throw new Error(`${project}: the API token is in the state`);
-            states[project] = stateFigures(text, TYPE_OF[project]);
+            states[project] = stateFigures(text, OVERHEAD[project].type);
           }
         }
         if (connections && round === rounds - 1) {
@@ -397,29 +476,34 @@ async function overheadBenchmarks(count: number, rounds: number, connections: bo
   );
   const times = (runs: Measured[]) =>
     `${seconds(median(runs.map((r) => r.ms)))} [${runs.map((r) => seconds(r.ms)).join(', ')}]`;
-  const ratioOf = (runs: Record<OverheadProject, Measured[]>) =>
-    median(runs['csp-policies'].map((r) => r.ms)) / median(runs.echo.map((r) => r.ms));
+  const ratioOf = (runs: Record<Overhead, Measured[]>, of: Overhead, over: Overhead) =>
+    median(runs[of].map((r) => r.ms)) / median(runs[over].map((r) => r.ms));
+  const perResourceKiB = (figures: StateFigures) => figures.fileBytes / figures.resources / 1024;
   const figures: OverheadFigures = {
     count,
-    upRatio: ratioOf(up),
-    refreshRatio: ratioOf(refresh),
-    stateKiB: states['csp-policies'].fileBytes / states['csp-policies'].resources / 1024,
+    upRatio: ratioOf(up, 'csp-policies', 'echo'),
+    refreshRatio: ratioOf(refresh, 'csp-policies', 'echo'),
+    stateKiB: perResourceKiB(states['csp-policies']),
+    pluginStateKiB: perResourceKiB(states.plugin),
   };
-  for (const [what, runs, ratio] of [
-    [`pulumi up, ${count} resources created from an empty stack`, up, figures.upRatio],
-    [`pulumi preview --refresh of those ${count} resources (nothing to change)`, refresh, figures.refreshRatio],
+  for (const [what, runs] of [
+    [`pulumi up, ${count} resources created from an empty stack`, up],
+    [`pulumi preview --refresh of those ${count} resources (nothing to change)`, refresh],
   ] as const) {
+    const ratios = RATIOS.map(({ of, over, target, what: name }) => {
+      const ratio = ratioOf(runs, of, over);
+      return `${name} ${ratio.toFixed(2)}${target === Infinity ? '' : ` (target <= ${target}: ${verdict(ratio <= target)})`}`;
+    });
     console.log(
-      `2. ${what}: ${OVERHEAD_PROJECTS.map((p) => `${LABEL[p]} ${times(runs[p])}`).join('; ')}. ` +
-        `Ratio CspPolicy / echo ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${verdict(ratio <= TARGET_RATIO)})`,
+      `2. ${what}: ${OVERHEAD_PROJECTS.map((p) => `${OVERHEAD[p].label} ${times(runs[p])}`).join('; ')}. ` +
+        `Ratios ${ratios.join('; ')}`,
     );
   }
   for (const project of OVERHEAD_PROJECTS) {
-    const target =
-      project === 'echo'
-        ? ''
-        : `; target <= ${TARGET_STATE_KIB} KiB per resource: ${verdict(figures.stateKiB <= TARGET_STATE_KIB)}`;
-    console.log(`2. ${describeState(`state, ${count} ${LABEL[project]}`, states[project])}${target}`);
+    const target = OVERHEAD[project].callsService
+      ? `; target <= ${TARGET_STATE_KIB} KiB per resource: ${verdict(perResourceKiB(states[project]) <= TARGET_STATE_KIB)}`
+      : '';
+    console.log(`2. ${describeState(`state, ${count} ${OVERHEAD[project].label}`, states[project])}${target}`);
   }
 
   if (!connections) return figures;
@@ -450,7 +534,8 @@ function describeGrowth(sizes: OverheadFigures[]): string {
   return (
     `2. growth with the stack: CspPolicy / echo for pulumi up ${at((f) => f.upRatio.toFixed(2))}; ` +
     `for pulumi preview --refresh ${at((f) => f.refreshRatio.toFixed(2))}; ` +
-    `state per CspPolicy ${at((f) => `${f.stateKiB.toFixed(2)} KiB`)} (targets, set for 200: ratios <= ${TARGET_RATIO}, state <= ${TARGET_STATE_KIB} KiB)`
+    `state per CspPolicy ${at((f) => `${f.stateKiB.toFixed(2)} KiB`)}, through the plugin ${at((f) => `${f.pluginStateKiB.toFixed(2)} KiB`)} ` +
+    `(targets, set for 200: ratios <= ${TARGET_RATIO}, state <= ${TARGET_STATE_KIB} KiB)`
   );
 }
 
@@ -515,6 +600,7 @@ export async function engineBenchmarks(options: EngineBenchOptions = {}): Promis
     throw new Error(`BENCH_ONLY: "overhead" or "issuance" (got "${only}")`);
   fs.mkdirSync(WORK, { recursive: true });
   if (only !== 'issuance') {
+    await buildEchoPlugin();
     const figures: OverheadFigures[] = [];
     for (const [i, count] of sizes.entries())
       figures.push(await overheadBenchmarks(count, options.rounds ?? 3, i === 0));

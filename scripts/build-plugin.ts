@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /**
  * Builds a provider plugin as one executable that needs no Node.js on the user's machine (Node's
@@ -34,6 +34,11 @@ export interface PluginBuild {
   outDir: string;
   /** Files the program reads with `require('node:sea').getAsset(key)`, by key. */
   assets?: Record<string, string>;
+  /**
+   * Compiled modules bundled in place of others, by the absolute path of the replaced one (the
+   * benchmarks' echo plugin: the same server with an echo in place of one runtime).
+   */
+  substitutes?: Record<string, string>;
 }
 
 /** What was built. */
@@ -50,6 +55,20 @@ export interface BuiltPlugin {
 function platform(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   return `${process.platform}-${arch}`;
+}
+
+/** An esbuild plugin that resolves each relative import of a key of `substitutes` to its value. */
+function substituting(substitutes: Record<string, string>): Plugin {
+  return {
+    name: 'substitutes',
+    setup(bundler) {
+      bundler.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = path.resolve(args.resolveDir, args.path);
+        const replacement = substitutes[target] ?? substitutes[`${target}.js`];
+        return replacement === undefined ? undefined : { path: replacement };
+      });
+    },
+  };
 }
 
 /** Bundles, makes the blob, injects it into a stripped copy of node, and archives it. */
@@ -69,6 +88,7 @@ export async function buildPlugin(plugin: PluginBuild): Promise<BuiltPlugin> {
     target: 'node24',
     format: 'cjs',
     logLevel: 'warning',
+    plugins: [substituting(plugin.substitutes ?? {})],
   });
 
   const seaConfig = {
