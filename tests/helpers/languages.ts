@@ -21,10 +21,9 @@ export function usePluginBuild(workDir: string): void {
   );
 }
 
-/** The plugin's release archive, as `npm run build` writes it. */
-export function pluginArchive(): string {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
-  return path.join(PLUGIN_BUILD, `pulumi-resource-edgeguard-v${version}-linux-amd64.tar.gz`);
+/** The package's version, which is the plugin's. */
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /**
@@ -33,12 +32,13 @@ export function pluginArchive(): string {
  * project's shared plugin cache is left alone. Returns `home`.
  */
 export async function installPlugin(home: string): Promise<string> {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  const version = packageVersion();
+  const archive = path.join(PLUGIN_BUILD, `pulumi-resource-edgeguard-v${version}-linux-amd64.tar.gz`);
   fs.mkdirSync(home, { recursive: true });
   const pulumi = path.join(REPO, '.tools', 'pulumi', 'bin', 'pulumi');
   const install = await runToEnd(
     pulumi,
-    ['plugin', 'install', 'resource', 'edgeguard', `v${version}`, '--file', pluginArchive()],
+    ['plugin', 'install', 'resource', 'edgeguard', `v${version}`, '--file', archive],
     { env: { PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: 'true' } },
   );
   if (install.status !== 0) throw new Error(`pulumi plugin install failed:\n${install.stderr}`);

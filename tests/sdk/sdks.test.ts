@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO } from '../helpers/engine';
+import { packageVersion } from '../helpers/languages';
 import { runToEnd } from '../helpers/process';
 
 /**
@@ -49,7 +50,7 @@ test('the checked-in SDKs are what the schema generates, file for file', async (
 });
 
 test('each SDK is a package of its language, for the plugin of this version', () => {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  const version = packageVersion();
   // What the engine reads to find the plugin an SDK needs: its name, version and download address.
   const plugin = { resource: true, name: 'edgeguard', version, server: 'github://api.github.com/edgeguard/pulumi-edgeguard' };
   expect(JSON.parse(fs.readFileSync(path.join(SDK, 'nodejs', 'package.json'), 'utf8')).pulumi).toEqual(plugin);
