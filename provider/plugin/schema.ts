@@ -4,7 +4,8 @@ import * as ts from 'typescript';
 import { z } from 'zod';
 import type { Runtime } from '../runtime/define';
 import { SETTINGS, type SettingName } from '../settings';
-import { PACKAGE, PLUGIN_RESOURCES, resourceToken } from './resources';
+import { PLUGIN_RESOURCES } from './resources';
+import { PACKAGE, resourceToken } from './tokens';
 
 /**
  * The Pulumi package schema of `pulumi-resource-edgeguard`, generated at build time from what

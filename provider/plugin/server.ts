@@ -52,6 +52,9 @@ export interface RunningPlugin {
 
 type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 
+/** The errors {@link wireError} made, which go to the engine as they are. */
+const wireErrors = new WeakSet<object>();
+
 /** A gRPC error for the engine: the message, and for a partial failure the object it must record. */
 function wireError(
   error: unknown,
@@ -73,7 +76,9 @@ function wireError(
     status.addDetails(any);
     metadata.add('grpc-status-details-bin', Buffer.from(status.serializeBinary()));
   }
-  return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
+  const wire = Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
+  wireErrors.add(wire);
+  return wire;
 }
 
 /** Answers a unary call with what `run` gives, or its error. */
@@ -84,11 +89,7 @@ function unary<Req, Res>(run: (request: Req) => Promise<Res> | Res): Handler<Req
       .then(
         (response) => callback(null, response),
         (error: unknown) =>
-          callback(
-            error !== null && typeof error === 'object' && 'code' in error
-              ? (error as grpc.ServiceError)
-              : wireError(error),
-          ),
+          callback(error instanceof Error && wireErrors.has(error) ? (error as grpc.ServiceError) : wireError(error)),
       );
   };
 }
@@ -112,8 +113,13 @@ class Instance {
   private engine: engineRpc.EngineClient | undefined;
 
   constructor(private readonly options: ServeOptions) {
-    if (options.engineAddress !== undefined)
-      this.engine = new engineRpc.EngineClient(options.engineAddress, grpc.credentials.createInsecure());
+    if (options.engineAddress !== undefined) this.attach(options.engineAddress);
+  }
+
+  /** Speaks to the engine at `address` (the plugin's argument, or Attach when the engine attaches to a running plugin). */
+  attach(address: string): void {
+    this.engine?.close();
+    this.engine = new engineRpc.EngineClient(address, grpc.credentials.createInsecure());
   }
 
   /** The environment the settings fall back to. */
@@ -320,7 +326,10 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
     }),
 
     cancel: unary(() => new Empty()),
-    attach: unary(() => new Empty()),
+    attach: unary((request: pluginProto.PluginAttach) => {
+      instance.attach(request.getAddress());
+      return new Empty();
+    }),
     // What a provider with no mappings to other tools answers.
     getMapping: unary(() => new providerProto.GetMappingResponse()),
     getMappings: unary(() => new providerProto.GetMappingsResponse()),

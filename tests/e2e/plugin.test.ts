@@ -4,6 +4,7 @@ import { countFaults, read, WRITE_METHODS } from '../faults/support';
 import { copyProject, engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { pluginLauncher } from '../helpers/plugin';
+import { runToEnd } from '../helpers/process';
 
 /**
  * The provider plugin through the real engine, one stack taken through every step: two explicit
@@ -162,28 +163,49 @@ test('pulumi import and the import option write nothing to the service, and the 
     "script-src 'self' imported.example",
   );
   const adoptedId = await createDirectly(ZONE_B, 'adopted-b', 'adopted.b.example', "script-src 'self' adopted.example");
+  const byId = await createDirectly(ZONE_A, 'adopted-by-id', 'by-id.a.example', "script-src 'self'");
   const resources = JSON.parse(engine.stateText()).checkpoint.latest.resources as Array<{ urn: string; type: string }>;
   const providerA = resources.find(
     (r) => r.type === 'pulumi:providers:edgeguard' && r.urn.endsWith('::account-a'),
   )!.urn;
 
   const mark = emu.mark();
-  const imported = await engine.stack.import({
-    resources: [{ type: CSP_TYPE, name: 'imported-a', id: `${ZONE_A}/${importedId}`, provider: 'account-a' }],
-    nameTable: { 'account-a': providerA },
-    protect: false,
-    generateCode: false,
-  });
-  expect(imported.summary.resourceChanges).toMatchObject({ import: 1 });
+  // The command as a user types it, under the explicit provider of account A.
+  const workspace = engine.stack.workspace;
+  const imported = await runToEnd(
+    workspace.pulumiCommand.command,
+    [
+      'import',
+      CSP_TYPE,
+      'imported-a',
+      `${ZONE_A}/${importedId}`,
+      '--provider',
+      `account-a=${providerA}`,
+      '--generate-code=false',
+      '--protect=false',
+      '--yes',
+      '--non-interactive',
+      '--stack',
+      engine.stack.name,
+    ],
+    { cwd: engine.workDir, env: workspace.envVars },
+  );
+  expect({ status: imported.status, stderr: imported.stderr }).toEqual({ status: 0, stderr: '' });
+  expect(imported.stdout).toMatch(/= +1 imported/);
 
   await setConfig('importedId', importedId);
   await setConfig('adoptId', `${ZONE_B}/${adoptedId}`);
+  await setConfig('adoptById', byId);
   const up = await engine.up();
-  expect(up.summary.resourceChanges).toMatchObject({ import: 1 });
+  expect(up.summary.resourceChanges).toMatchObject({ import: 1, create: 1 });
+  // The runtime's line reaches the engine's output through the plugin, tied to its resource.
+  expect(up.stdout).toMatch(
+    new RegExp(`edgeguard:index:CspPolicy \\(adopted-by-id\\):\\s+CspPolicy: adopted CSP policy ${byId}`),
+  );
   expect(await emu.writesSince(mark)).toEqual([]);
 
   const preview = await engine.preview({ expectNoChanges: true });
-  expect(preview.changeSummary).toEqual({ same: 7 });
+  expect(preview.changeSummary).toEqual({ same: 8 });
   expect(await emu.writesSince(mark)).toEqual([]);
   expect(
     statePolicies()
@@ -223,6 +245,7 @@ test('503s and lost answers leave no duplicate; destroy removes everything', asy
 
   const inA = await policiesOf(ZONE_A);
   expect(inA.map((p) => p.description).sort()).toEqual([
+    'adopted-by-id',
     'extra-0',
     'extra-1',
     'extra-2',
@@ -236,7 +259,7 @@ test('503s and lost answers leave no duplicate; destroy removes everything', asy
   expect(new Set(statePolicies().map((p) => p.id.split('/')[1]))).toEqual(ids);
 
   const destroyed = await engine.destroy();
-  // Ten policies, two providers and the stack.
-  expect(destroyed.summary.resourceChanges).toEqual({ delete: 13 });
+  // Eleven policies, two providers and the stack.
+  expect(destroyed.summary.resourceChanges).toEqual({ delete: 14 });
   expect([...(await policiesOf(ZONE_A)), ...(await policiesOf(ZONE_B)), ...(await policiesOf(ZONE_A2))]).toEqual([]);
 }, 300_000);

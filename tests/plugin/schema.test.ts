@@ -10,7 +10,8 @@ import {
   type ResourceSource,
   type SchemaProperty,
 } from '../../provider/plugin/schema';
-import { PLUGIN_RESOURCES, resourceToken as token } from '../../provider/plugin/resources';
+import { PLUGIN_RESOURCES } from '../../provider/plugin/resources';
+import { resourceToken as token } from '../../provider/plugin/tokens';
 import { SETTINGS, type SettingName } from '../../provider/settings';
 
 /**

@@ -575,4 +575,28 @@ describe('the provider plugin over gRPC', () => {
     });
     expect(detail.getReasonsList().length).toBeGreaterThan(0);
   });
+
+  test('a refused connection names the setting to check, as for the dynamic resources', async () => {
+    const other = await startPlugin();
+    try {
+      await configure(other, { baseUrl: 'http://127.0.0.1:9/client/v4', apiToken: secret(TEST_TOKEN) });
+      const error = await other
+        .call(
+          'read',
+          new proto.ReadRequest()
+            .setUrn(urn('PageSecuritySetting'))
+            .setType('edgeguard:index:PageSecuritySetting')
+            .setId(ZONE_ID)
+            .setProperties(struct({})),
+        )
+        .then(
+          () => undefined,
+          (e: grpc.ServiceError) => e,
+        );
+      expect(error?.code).toBe(2);
+      expect(error?.details).toMatch(/or set edgeguard:baseUrl \(or EDGEGUARD_BASE_URL\) to its address$/);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 });

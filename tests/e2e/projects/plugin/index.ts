@@ -63,6 +63,22 @@ if (adopt !== undefined)
     adopt,
   );
 
+// Adopted with the runtimes' own `adoptId`, which says so in the engine's output.
+const adoptById = config.get('adoptById');
+if (adoptById !== undefined)
+  new CspPolicy(
+    'adopted-by-id',
+    {
+      zoneId: config.require('zoneA'),
+      description: 'adopted-by-id',
+      action: 'log',
+      expression: 'http.host eq "by-id.a.example"',
+      value: "script-src 'self'",
+      adoptId: adoptById,
+    },
+    { provider: accountA },
+  );
+
 for (let index = 0; index < (config.getNumber('extra') ?? 0); index++)
   policy(`extra-${index}`, config.require('zoneA'), `extra${index}.a.example`, "script-src 'self'", accountA);
 
