@@ -76,6 +76,9 @@ describe('examples/yaml', () => {
     expect(notification.body.result.name).toBe('Load balancer pool health');
     expect([...notification.body.result.filters.pool_id].sort()).toEqual([...poolIds].sort());
     expect(engine.stateText()).not.toContain(TOKEN);
+    // The set-up put the YAML host beside the CLI, where the engine looks for bundled hosts.
+    expect(engine.output.join('\n')).toContain('edgeguard:index:PageSecuritySetting');
+    expect(engine.output.join('\n')).not.toMatch(/from \$PATH/);
   }, 180_000);
 
   test('preview --diff shows a changed action per property and a reordered value as no change; up applies it', async () => {
