@@ -9,13 +9,13 @@ import { Any } from 'google-protobuf/google/protobuf/any_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { instanceClient } from '../clients';
+import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { checkInputs } from '../runtime/check';
 import type { RuntimeContext } from '../runtime/context';
 import { parsedInputs } from '../runtime/define';
 import { deleteLive, engineCall, readLive } from '../runtime/host';
 import { PartialFailure } from '../runtime/partial';
-import { SettingsError, type Settings } from '../settings';
 import { changedSettings, configFailures, instanceSettings, SECRET_SETTINGS, settingTexts } from './config';
 import { parsePluginId, pluginId } from './ids';
 import { PLUGIN_RESOURCES, type PluginResource } from './resources';
@@ -108,7 +108,6 @@ function typeOf(request: { getType(): string; getUrn(): string }): string {
 
 /** The plugin's provider instance: its settings and client, made in Configure. */
 class Instance {
-  private settings: Settings | undefined;
   private client: HttpClient | undefined;
   private engine: engineRpc.EngineClient | undefined;
 
@@ -131,14 +130,13 @@ class Instance {
     const texts = settingTexts(values);
     // A configuration not known yet (a preview with a provider input that is an output) leaves the
     // client unmade: a preview does not call the service, and the update configures again.
-    this.settings = texts === undefined ? undefined : instanceSettings(texts, this.env);
-    this.client = this.settings === undefined ? undefined : instanceClient(this.settings);
+    this.client = texts === undefined ? undefined : instanceClient(instanceSettings(texts, this.env));
   }
 
   context(urn: string): RuntimeContext {
     const client = (): HttpClient => {
       if (this.client === undefined)
-        throw new SettingsError('the provider is not configured yet: its settings are not known', 'baseUrl');
+        throw new EdgeGuardError('the edgeguard provider is not configured yet: its settings are not known');
       return this.client;
     };
     return {

@@ -23,6 +23,9 @@ const ACCOUNT_B = 'a00000000000000000000000000000b1';
 const ZONE_A = 'c00000000000000000000000000000a1';
 const ZONE_A2 = 'c00000000000000000000000000000a2';
 const ZONE_B = 'c00000000000000000000000000000b1';
+/** A zone on hold: a custom hostname under it cannot become active. */
+const HELD_ZONE = 'c00000000000000000000000000000a9';
+const HELD_HOSTNAME = 'shop.held-customer.example';
 const CSP_TYPE = 'edgeguard:index:CspPolicy';
 
 let emu: TestEmulator;
@@ -69,6 +72,7 @@ beforeAll(async () => {
       { id: ZONE_A, account_id: ACCOUNT_A },
       { id: ZONE_A2, account_id: ACCOUNT_A },
       { id: ZONE_B, account_id: ACCOUNT_B },
+      { id: HELD_ZONE, name: 'held-customer.example', account_id: ACCOUNT_A },
     ],
     // Each token reaches its own account's zones only.
     tokens: [
@@ -76,6 +80,7 @@ beforeAll(async () => {
       { value: TOKEN_B, zones: [ZONE_B] },
     ],
   });
+  expect((await emu.control('POST', `zones/${HELD_ZONE}/hold`, { include_subdomains: true })).status).toBe(200);
   projectDir = copyProject(path.join(__dirname, 'projects', 'plugin'));
   const plugins = pluginLauncher(path.join(projectDir, 'plugins'));
   fs.appendFileSync(
@@ -142,17 +147,29 @@ test('preview --diff shows the replacing zoneId per property, and a reordered va
   }
 }, 180_000);
 
-test("a token used on the other account's zone is refused with the service's reason", async () => {
+test("a token used on the other account's zone is refused with the service's reason; a hostname that cannot work yet is kept in the state", async () => {
   await setConfig('crossZone', 'true');
+  await setConfig('heldHostname', HELD_HOSTNAME);
   try {
     const error = await failureOf(engine.up());
     expect(error.message).toContain(
       `create CSP policy (POST zones/${ZONE_B}/page_security/policies) failed: HTTP 403: [9109] the API token has no access to zone ${ZONE_B}`,
     );
     expect(await policiesOf(ZONE_B)).toHaveLength(1);
+    // The partial failure: the hostname exists on the service, and the state records it under the plugin's id.
+    const hostnames = await read<Array<{ id: string; status: string }>>(emu, ADMIN, `zones/${ZONE_A}/custom_hostnames`);
+    expect(hostnames.map((h) => h.status)).toEqual(['blocked']);
+    const resources = JSON.parse(engine.stateText()).checkpoint.latest.resources as Array<{ type: string; id: string }>;
+    expect(resources.filter((r) => r.type === 'edgeguard:index:CustomHostname').map((r) => r.id)).toEqual([
+      `${ZONE_A}/${hostnames[0]!.id}`,
+    ]);
   } finally {
     await setConfig('crossZone', undefined);
+    await setConfig('heldHostname', undefined);
   }
+  const up = await engine.up();
+  expect(up.summary.resourceChanges).toMatchObject({ delete: 1 });
+  expect(await read(emu, ADMIN, `zones/${ZONE_A}/custom_hostnames`)).toEqual([]);
 }, 180_000);
 
 test('pulumi import and the import option write nothing to the service, and the preview after them shows no change', async () => {

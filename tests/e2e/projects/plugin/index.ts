@@ -1,5 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
-import { CspPolicy, Provider } from 'pulumi-edgeguard';
+import { CspPolicy, CustomHostname, Provider } from 'pulumi-edgeguard';
 
 /**
  * Two accounts in one program through the provider plugin: a provider per token, a CSP policy in
@@ -45,6 +45,15 @@ const shopB = policy(
 
 if (config.getBoolean('crossZone'))
   policy('cross', config.require('zoneB'), 'cross.b.example', "script-src 'self'", accountA);
+
+// A hostname whose create lands but cannot become active (its zone is held): kept in the state.
+const held = config.get('heldHostname');
+if (held !== undefined)
+  new CustomHostname(
+    'held',
+    { zoneId: config.require('zoneA'), hostname: held, ssl: { method: 'txt', type: 'dv' } },
+    { provider: accountA },
+  );
 
 // Imported with `pulumi import` before this program declared it: declared as the live policy is.
 const imported = config.get('importedId');
