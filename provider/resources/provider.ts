@@ -1,4 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
+import { schemaLanguages } from '../plugin/languages';
 import { PACKAGE } from '../plugin/tokens';
 
 /**
@@ -44,7 +45,8 @@ export class Provider extends pulumi.ProviderResource {
       PACKAGE,
       name,
       { ...args, apiToken: secret(args.apiToken), apiKey: secret(args.apiKey) },
-      { version: pluginVersion(), ...opts },
+      // The engine asks for the plugin of this package's version, and downloads it from the schema's address when it is not installed.
+      { version: pluginVersion(), pluginDownloadURL: schemaLanguages.pluginDownloadURL, ...opts },
     );
     Object.defineProperty(this, BRAND, { value: true });
   }
