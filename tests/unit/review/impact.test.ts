@@ -1,11 +1,11 @@
 import {
-  acceptMaliciousScripts,
+  acceptMalicious,
   completePages,
   PolicyImpactEvaluator,
   type Baseline,
+  type Detected,
+  type DetectedLine,
   type PolicyText,
-  type ScriptLine,
-  type SeenScript,
 } from '../../../provider/review/impact';
 
 /**
@@ -20,8 +20,8 @@ const PAGE = `https://${HOST}/pay`;
 function script(
   url: string,
   lastSeenAt: string,
-  extra: Partial<SeenScript> = {},
-): SeenScript & { jsIntegrityScore?: number } {
+  extra: Partial<Detected> = {},
+): Detected & { jsIntegrityScore?: number } {
   return { id: url, url, status: 'active', firstPageUrl: PAGE, lastSeenAt, jsIntegrityScore: 50, ...extra };
 }
 
@@ -43,24 +43,26 @@ function policy(value: string, action = 'allow', enabled = true, host = HOST): P
   return { action, enabled, expression: `http.host eq "${host}"`, value };
 }
 
+/** The policy's impact with its scripts' judgement beside it (`impact.scripts.x` as `impact.x`). */
 function evaluate(proposed: PolicyText, baseline: Baseline = { kind: 'none' }, scripts = ALL, size?: number) {
   const evaluator = new PolicyImpactEvaluator(proposed, baseline, size === undefined ? {} : { sampleSize: size });
-  for (const s of scripts) evaluator.add(s);
-  return evaluator.result();
+  for (const s of scripts) evaluator.scripts.add(s);
+  const result = evaluator.result();
+  return { ...result, ...result.scripts };
 }
 
-const urls = (lines: ScriptLine[]) => lines.map((line) => line.url);
+const urls = (lines: DetectedLine[]) => lines.map((line) => line.url);
 /**
  * The scripts an allow policy blocks when it allows `allowed`, in the order they are listed: the
  * violations (blocked and not malicious) first, then the malicious one, each most recently seen first.
  */
-const except = (...allowed: SeenScript[]) => {
+const except = (...allowed: Detected[]) => {
   const blocked = ALL.filter((s) => !allowed.includes(s));
   return [...blocked.filter((s) => s !== SCORE_9), ...blocked.filter((s) => s === SCORE_9)].map((s) => s.url);
 };
 
 describe('each kind of source allows exactly its scripts (an allow policy blocks the rest)', () => {
-  test.each<[string, string, SeenScript[]]>([
+  test.each<[string, string, Detected[]]>([
     ['a bare host: that host only', 'js.stripe.com', [STRIPE]],
     ['a wildcard host: its subdomains', '*.stripe.network', [STRIPE_NETWORK]],
     [
@@ -78,8 +80,8 @@ describe('each kind of source allows exactly its scripts (an allow policy blocks
   ])('%s', (_kind, source, allowed) => {
     const impact = evaluate(policy(`script-src ${source}`));
     expect(impact.effect).toBe('block');
-    expect(impact.scriptsJudged).toBe(ALL.length);
-    expect(urls(impact.notAllowed.scripts)).toEqual(except(...allowed));
+    expect(impact.judged).toBe(ALL.length);
+    expect(urls(impact.notAllowed.lines)).toEqual(except(...allowed));
     expect(impact.notAllowed.count).toBe(ALL.length - allowed.length);
     expect(impact.violations.blocks).toBe(ALL.length - allowed.length - (allowed.includes(SCORE_9) ? 0 : 1));
     // Every source above allows a detected script, or is not judged by URL at all.
@@ -97,14 +99,14 @@ describe('each kind of source allows exactly its scripts (an allow policy blocks
     const onShop = evaluate(policy("script-src 'self'", 'allow', true, 'shop.example.com'), { kind: 'none' }, [
       { ...FIRST_PARTY, firstPageUrl: 'https://shop.example.com/' },
     ]);
-    expect(urls(onShop.notAllowed.scripts)).toEqual([FIRST_PARTY.url]);
+    expect(urls(onShop.notAllowed.lines)).toEqual([FIRST_PARTY.url]);
   });
 });
 
 describe('the lines', () => {
   test('name the URL, the pages, when last seen, the status, and the malicious rule at 9, 10 and 11', () => {
     const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [ON_PORT, SCORE_9, SCORE_10, SCORE_11]);
-    const line = (s: SeenScript, malicious: boolean) => ({
+    const line = (s: Detected, malicious: boolean) => ({
       id: s.id,
       url: s.url,
       pages: [PAGE],
@@ -112,19 +114,20 @@ describe('the lines', () => {
       lastSeenAt: s.lastSeenAt,
       status: s.status,
       malicious,
+      ...(malicious ? { maliciousBecause: `js_integrity_score ${s.jsIntegrityScore}` } : {}),
       jsIntegrityScore: s.jsIntegrityScore,
     });
     // The violations first (blocked and not malicious), then the score-9 script, which the policy
     // is meant to block.
     expect(impact.notAllowed).toEqual({
       count: 4,
-      scripts: [line(ON_PORT, false), line(SCORE_10, false), line(SCORE_11, false), line(SCORE_9, true)],
+      lines: [line(ON_PORT, false), line(SCORE_10, false), line(SCORE_11, false), line(SCORE_9, true)],
     });
-    expect(impact.notAllowed.scripts[0]!.status).toBe('infrequent');
+    expect(impact.notAllowed.lines[0]!.status).toBe('infrequent');
     expect(impact.notAllowedMalicious).toBe(1);
     expect(impact.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
     // Blocking a malicious script is what the policy is for: listed as blocked, never as allowed.
-    expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
+    expect(impact.maliciousAllowed).toEqual({ count: 0, lines: [] });
   });
 
   test('a script without a score (a plan without scores) is not malicious', () => {
@@ -136,7 +139,7 @@ describe('the lines', () => {
   test('the lists keep the most recently seen scripts and count them all', () => {
     const impact = evaluate(policy("script-src 'none'"), { kind: 'none' }, ALL, 3);
     expect(impact.notAllowed.count).toBe(ALL.length);
-    expect(urls(impact.notAllowed.scripts)).toEqual([FIRST_PARTY.url, STRIPE.url, STRIPE_NETWORK.url]);
+    expect(urls(impact.notAllowed.lines)).toEqual([FIRST_PARTY.url, STRIPE.url, STRIPE_NETWORK.url]);
   });
 });
 
@@ -147,7 +150,7 @@ describe('malicious scripts allowed', () => {
     ['none when the score-9 script is not allowed', "script-src 'self' https://score10.example.info/a.js", []],
   ])('%s', (rule, value, expected) => {
     const impact = evaluate(policy(value, rule.includes('log') ? 'log' : 'allow'));
-    expect(urls(impact.maliciousAllowed.scripts)).toEqual(expected);
+    expect(urls(impact.maliciousAllowed.lines)).toEqual(expected);
     expect(impact.maliciousAllowed.count).toBe(expected.length);
     expect(impact.violations.maliciousAllowed).toBe(expected.length);
   });
@@ -159,14 +162,16 @@ describe('accepted scripts', () => {
       policy("script-src 'self'"),
       { kind: 'none' },
       {
-        acceptBlocked: (url) =>
-          url.startsWith('https://js.stripe.com/') ? 'Stripe moved to the payment iframe' : undefined,
+        scripts: {
+          acceptBlocked: (url) =>
+            url.startsWith('https://js.stripe.com/') ? 'Stripe moved to the payment iframe' : undefined,
+        },
       },
     );
-    for (const s of [FIRST_PARTY, STRIPE, RECAPTCHA]) evaluator.add(s);
-    const impact = evaluator.result();
+    for (const s of [FIRST_PARTY, STRIPE, RECAPTCHA]) evaluator.scripts.add(s);
+    const impact = evaluator.result().scripts;
     expect(impact.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
-    expect(impact.notAllowed.scripts.map((l) => [l.url, l.accepted])).toEqual([
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.accepted])).toEqual([
       [RECAPTCHA.url, undefined],
       [STRIPE.url, 'Stripe moved to the payment iframe'],
     ]);
@@ -176,13 +181,13 @@ describe('accepted scripts', () => {
     const other = script('https://score3.example.info/b.js', '2026-11-21T00:00:00.000Z', { jsIntegrityScore: 3 });
     const impact = evaluate(policy('script-src https:'), { kind: 'none' }, [other, SCORE_9]);
     expect(impact.violations.maliciousAllowed).toBe(2);
-    const left = acceptMaliciousScripts(impact, (url) =>
+    const left = acceptMalicious(impact, (url) =>
       url === other.url ? 'our own script, scored low by mistake' : undefined,
     );
     expect(left).toBe(1);
     expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
     // What is left first, then what is accepted, with its reason.
-    expect(impact.maliciousAllowed.scripts.map((l) => [l.url, l.accepted])).toEqual([
+    expect(impact.maliciousAllowed.lines.map((l) => [l.url, l.accepted])).toEqual([
       [SCORE_9.url, undefined],
       [other.url, 'our own script, scored low by mistake'],
     ]);
@@ -193,9 +198,9 @@ describe('accepted scripts', () => {
       script(`https://bad${i}.example.info/x.js`, `2026-11-0${i}T00:00:00.000Z`, { jsIntegrityScore: 1 }),
     );
     const evaluator = new PolicyImpactEvaluator(policy('script-src https:'), { kind: 'none' }, { maliciousKept: 2 });
-    for (const s of many) evaluator.add(s);
-    const impact = evaluator.result();
-    expect(acceptMaliciousScripts(impact, () => 'accepted')).toBe(1);
+    for (const s of many) evaluator.scripts.add(s);
+    const impact = evaluator.result().scripts;
+    expect(acceptMalicious(impact, () => 'accepted')).toBe(1);
   });
 });
 
@@ -204,15 +209,15 @@ describe('the action', () => {
     const impact = evaluate(policy('script-src js.stripe.com', 'log'));
     expect(impact.effect).toBe('report');
     // Nothing is a violation, so the list is simply the most recently seen first.
-    expect(urls(impact.notAllowed.scripts)).toEqual(ALL.filter((s) => s !== STRIPE).map((s) => s.url));
+    expect(urls(impact.notAllowed.lines)).toEqual(ALL.filter((s) => s !== STRIPE).map((s) => s.url));
     expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
   });
 
   test('a disabled policy blocks, reports and allows nothing', () => {
     const impact = evaluate(policy('script-src https:', 'allow', false));
     expect(impact.effect).toBe('none');
-    expect(impact.notAllowed).toEqual({ count: 0, scripts: [] });
-    expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
+    expect(impact.notAllowed).toEqual({ count: 0, lines: [] });
+    expect(impact.maliciousAllowed).toEqual({ count: 0, lines: [] });
   });
 });
 
@@ -237,8 +242,8 @@ describe('compared with the live policy', () => {
     });
     expect(impact.sourcesAdded).toEqual([]);
     expect(impact.sourcesRemoved).toEqual(['script-src js.stripe.com']);
-    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
-    expect(impact.newlyAllowed).toEqual({ count: 0, scripts: [] });
+    expect(urls(impact.newlyBlocked!.lines)).toEqual([STRIPE.url]);
+    expect(impact.newlyAllowed).toEqual({ count: 0, lines: [] });
   });
 
   test('a narrower source that still allows every detected script blocks nothing new', () => {
@@ -249,7 +254,7 @@ describe('compared with the live policy', () => {
     );
     expect(impact.sourcesAdded).toEqual(['script-src https://js.stripe.com/v3/']);
     expect(impact.sourcesRemoved).toEqual(['script-src js.stripe.com']);
-    expect(impact.newlyBlocked).toEqual({ count: 0, scripts: [] });
+    expect(impact.newlyBlocked).toEqual({ count: 0, lines: [] });
     expect(impact.notAllowed.count).toBe(0);
   });
 
@@ -263,21 +268,21 @@ describe('compared with the live policy', () => {
       },
       [FIRST_PARTY, STRIPE],
     );
-    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+    expect(urls(impact.newlyBlocked!.lines)).toEqual([STRIPE.url]);
     expect(impact.baseline).toEqual(expect.objectContaining({ hostname: 'www.example.com' }));
   });
 
   test('turning an allow policy into a log policy newly allows what it blocked', () => {
     const impact = evaluate(policy("script-src 'self'", 'log'), live("script-src 'self'"), [FIRST_PARTY, STRIPE]);
-    expect(urls(impact.newlyAllowed!.scripts)).toEqual([STRIPE.url]);
-    expect(impact.newlyBlocked).toEqual({ count: 0, scripts: [] });
+    expect(urls(impact.newlyAllowed!.lines)).toEqual([STRIPE.url]);
+    expect(impact.newlyBlocked).toEqual({ count: 0, lines: [] });
   });
 
   test('a created policy newly blocks everything it blocks, and every source is added', () => {
     const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [FIRST_PARTY, STRIPE]);
     expect(impact.baseline).toBe('none');
     expect(impact.sourcesAdded).toEqual(["script-src 'self'"]);
-    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+    expect(urls(impact.newlyBlocked!.lines)).toEqual([STRIPE.url]);
   });
 
   test('an unknown baseline computes nothing "newly" and says why', () => {
@@ -286,16 +291,16 @@ describe('compared with the live policy', () => {
     expect(impact.sourcesAdded).toBeNull();
     expect(impact.newlyBlocked).toBeNull();
     expect(impact.newlyAllowed).toBeNull();
-    expect(urls(impact.notAllowed.scripts)).toEqual([STRIPE.url]);
+    expect(urls(impact.notAllowed.lines)).toEqual([STRIPE.url]);
   });
 });
 
 describe('pages', () => {
   test("a 'self' verdict depends on the page's scheme, so the script's pages are worth reading", () => {
     const evaluator = new PolicyImpactEvaluator(policy("script-src 'self' js.stripe.com"), { kind: 'none' });
-    expect(evaluator.dependsOnPages(FIRST_PARTY)).toBe(true);
-    expect(evaluator.dependsOnPages(STRIPE)).toBe(false);
-    expect(evaluator.dependsOnPages({ ...FIRST_PARTY, pageUrls: [PAGE] })).toBe(false);
+    expect(evaluator.scripts.dependsOnPages(FIRST_PARTY)).toBe(true);
+    expect(evaluator.scripts.dependsOnPages(STRIPE)).toBe(false);
+    expect(evaluator.scripts.dependsOnPages({ ...FIRST_PARTY, pageUrls: [PAGE] })).toBe(false);
   });
 
   test('with its pages read, a script is judged on each page of the host, and blocked where it is refused', () => {
@@ -305,7 +310,7 @@ describe('pages', () => {
         pageUrls: [PAGE, `http://${HOST}/legacy-pay`, 'https://www.example.com/'],
       },
     ]);
-    expect(impact.notAllowed.scripts).toEqual([
+    expect(impact.notAllowed.lines).toEqual([
       expect.objectContaining({ url: FIRST_PARTY.url, pages: [`http://${HOST}/legacy-pay`], pagesBasis: 'all' }),
     ]);
     expect(impact.judgedOnFirstPageOnly).toBe(0);
@@ -322,7 +327,7 @@ describe('pages', () => {
       { ...FIRST_PARTY, firstPageUrl: `http://${HOST}/pay` },
       STRIPE,
     ]);
-    expect(impact.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
       [FIRST_PARTY.url, [`http://${HOST}/pay`], 'first'],
       [STRIPE.url, [PAGE], 'any'],
     ]);
@@ -344,16 +349,17 @@ describe('completePages', () => {
     ]);
     completePages(
       impact,
+      HOST,
       new Map([
         [STRIPE.id, [PAGE, `https://${HOST}/pay/confirm`, 'https://www.example.com/', PAGE]],
         [FIRST_PARTY.id, [PAGE]],
       ]),
     );
-    expect(impact.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
       [FIRST_PARTY.url, [`http://${HOST}/pay`], 'first'],
       [STRIPE.url, [PAGE, `https://${HOST}/pay/confirm`], 'all'],
     ]);
-    expect(impact.newlyBlocked!.scripts.find((l) => l.url === STRIPE.url)!.pagesBasis).toBe('all');
+    expect(impact.newlyBlocked!.lines.find((l) => l.url === STRIPE.url)!.pagesBasis).toBe('all');
   });
 });
 
@@ -368,7 +374,7 @@ describe('a policy that cannot be read', () => {
     expect(impact.problem).toBe(
       `its value cannot be read: invalid source "self" at position 11: keywords, nonces and hashes must be in single quotes (write 'self')`,
     );
-    expect(impact.scriptsJudged).toBe(0);
+    expect(impact.judged).toBe(0);
     expect(impact.notAllowed.count).toBe(0);
   });
 });
