@@ -1,6 +1,8 @@
 import {
+  acceptBlocked,
   acceptMalicious,
   completePages,
+  connectionReports,
   PolicyImpactEvaluator,
   type Baseline,
   type Detected,
@@ -376,5 +378,190 @@ describe('a policy that cannot be read', () => {
     );
     expect(impact.judged).toBe(0);
     expect(impact.notAllowed.count).toBe(0);
+  });
+});
+
+describe('connections: the same judgement under connect-src, else default-src', () => {
+  const connection = (url: string, lastSeenAt: string, extra: Partial<Detected> = {}): Detected => ({
+    id: url,
+    url,
+    status: 'active',
+    firstPageUrl: PAGE,
+    lastSeenAt,
+    reports: [],
+    ...extra,
+  });
+  const OWN_API = connection(`https://${HOST}/api/cart`, '2026-11-20T10:00:00.000Z');
+  const PAYMENT_API = connection('https://api.stripe.com/v1/tokens', '2026-11-20T09:00:00.000Z');
+  const NETWORK = connection('https://m.stripe.network/6/b/', '2026-11-20T08:00:00.000Z');
+  const ON_PORT_API = connection('https://events.example.net:8443/ingest', '2026-11-19T12:00:00.000Z', {
+    status: 'infrequent',
+  });
+  const SOCKET = connection('wss://live.example.org/socket', '2026-11-18T12:00:00.000Z');
+  const CONNECTIONS = [OWN_API, PAYMENT_API, NETWORK, ON_PORT_API, SOCKET];
+
+  function judge(value: string, items = CONNECTIONS, action = 'allow', options = {}) {
+    const evaluator = new PolicyImpactEvaluator(policy(value, action), { kind: 'none' }, options);
+    for (const item of items) evaluator.connections.add(item);
+    return evaluator.result();
+  }
+  const blocked = (...allowed: Detected[]) => CONNECTIONS.filter((c) => !allowed.includes(c)).map((c) => c.url);
+
+  test.each<[string, string, Detected[]]>([
+    ['a bare host: that host only', 'api.stripe.com', [PAYMENT_API]],
+    ['a wildcard host: its subdomains', '*.stripe.network', [NETWORK]],
+    [
+      'a scheme: every connection over it (https: does not allow wss:)',
+      'https:',
+      [OWN_API, PAYMENT_API, NETWORK, ON_PORT_API],
+    ],
+    ['a web socket host: that host over wss', 'wss://live.example.org', [SOCKET]],
+    ['a port: that host on that port', 'events.example.net:8443', [ON_PORT_API]],
+    ['a path prefix: the URLs under it', 'https://api.stripe.com/v1/', [PAYMENT_API]],
+    ['a full URL: that URL', 'https://m.stripe.network/6/b/', [NETWORK]],
+    ["'self': the policy's host, over the page's scheme", "'self'", [OWN_API]],
+    ["'none': nothing", "'none'", []],
+    ['a nonce: nothing by its URL', "'nonce-r4nd0m'", []],
+  ])('%s', (_kind, source, allowed) => {
+    const impact = judge(`script-src 'self'; connect-src ${source}`);
+    expect(impact.connections.judged).toBe(CONNECTIONS.length);
+    expect(urls(impact.connections.notAllowed.lines).sort()).toEqual(blocked(...allowed).sort());
+    expect(impact.connections.violations).toEqual({ blocks: CONNECTIONS.length - allowed.length, maliciousAllowed: 0 });
+    // The scripts' directive plays no part, and no script was added.
+    expect(impact.scripts.judged).toBe(0);
+  });
+
+  test('without connect-src, default-src governs; script-src never does', () => {
+    expect(urls(judge("default-src 'self' api.stripe.com").connections.notAllowed.lines)).toEqual(
+      blocked(OWN_API, PAYMENT_API),
+    );
+    // connect-src wins over default-src.
+    expect(urls(judge("default-src 'self'; connect-src api.stripe.com").connections.notAllowed.lines)).toEqual(
+      blocked(PAYMENT_API),
+    );
+    // Neither: nothing restricts connections, whatever script-src says.
+    const open = judge("script-src 'none'");
+    expect(open.connections.notAllowed.count).toBe(0);
+    expect(open.connections.unusedSources).toEqual([]);
+  });
+
+  test('sources of connect-src that allow no detected connection are candidates for removal', () => {
+    const impact = judge("script-src 'self' cdn.unused.example; connect-src 'self' api.stripe.com old-api.example.com");
+    expect(impact.connections.unusedSources).toEqual(['old-api.example.com']);
+  });
+
+  test.each<[string, Partial<Detected>, string]>([
+    ['its domain reported malicious', { reports: ['domain reported malicious'] }, 'domain reported malicious'],
+    [
+      'its URL reported malicious',
+      { reports: ['URL reported malicious (Malware)'] },
+      'URL reported malicious (Malware)',
+    ],
+  ])('a connection with %s that the policy allows is a violation, whatever its action', (_what, extra, because) => {
+    const collector = connection('https://skimmer-drop.example.info/c.php', '2026-11-21T00:00:00.000Z', extra);
+    for (const action of ['allow', 'log']) {
+      const impact = judge('connect-src https:', [collector, PAYMENT_API], action);
+      expect(impact.connections.maliciousAllowed.lines.map((l) => [l.url, l.maliciousBecause])).toEqual([
+        [collector.url, because],
+      ]);
+      expect(impact.connections.violations.maliciousAllowed).toBe(1);
+    }
+    // Blocked, it is what the policy is for: no violation.
+    const blockedImpact = judge('connect-src api.stripe.com', [collector, PAYMENT_API]);
+    expect(blockedImpact.connections.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    expect(blockedImpact.connections.notAllowedMalicious).toBe(1);
+  });
+
+  test('a connection nothing was reported about is not malicious, even with a low-scored script of the same URL', () => {
+    const impact = judge('connect-src https:', [
+      connection(PAYMENT_API.url, PAYMENT_API.lastSeenAt, { jsIntegrityScore: 1 }),
+    ]);
+    expect(impact.connections.maliciousAllowed.count).toBe(0);
+  });
+
+  test("'self' on an http page: the verdict depends on the page, judged on its first page and counted", () => {
+    const impact = judge("connect-src 'self'", [{ ...OWN_API, firstPageUrl: `http://${HOST}/pay` }]);
+    expect(impact.connections.notAllowed.lines.map((l) => [l.url, l.pagesBasis])).toEqual([[OWN_API.url, 'first']]);
+    expect(impact.connections.judgedOnFirstPageOnly).toBe(1);
+  });
+
+  test('dropping the payment API from connect-src newly blocks it', () => {
+    const evaluator = new PolicyImpactEvaluator(policy("connect-src 'self'"), {
+      kind: 'live',
+      id: 'a'.repeat(32),
+      policy: policy("connect-src 'self' api.stripe.com"),
+    });
+    for (const item of [OWN_API, PAYMENT_API]) evaluator.connections.add(item);
+    const impact = evaluator.result();
+    expect(impact.sourcesRemoved).toEqual(['connect-src api.stripe.com']);
+    expect(urls(impact.connections.newlyBlocked!.lines)).toEqual([PAYMENT_API.url]);
+    expect(impact.connections.violations.blocks).toBe(1);
+  });
+});
+
+describe('connectionReports: the malicious flags one by one', () => {
+  const clean = {
+    domain_reported_malicious: false,
+    malicious_domain_categories: [],
+    url_reported_malicious: false,
+    malicious_url_categories: [],
+  };
+  test.each<[string, Partial<typeof clean>, string[]]>([
+    ['nothing reported', {}, []],
+    ['domain_reported_malicious', { domain_reported_malicious: true }, ['domain reported malicious']],
+    [
+      'malicious_domain_categories alone',
+      { malicious_domain_categories: ['Phishing'] as never[] },
+      ['domain reported malicious (Phishing)'],
+    ],
+    ['url_reported_malicious', { url_reported_malicious: true }, ['URL reported malicious']],
+    [
+      'malicious_url_categories alone',
+      { malicious_url_categories: ['Malware'] as never[] },
+      ['URL reported malicious (Malware)'],
+    ],
+    [
+      'both, with categories',
+      {
+        domain_reported_malicious: true,
+        malicious_domain_categories: ['Malware', 'Phishing'] as never[],
+        url_reported_malicious: true,
+      },
+      ['domain reported malicious (Malware, Phishing)', 'URL reported malicious'],
+    ],
+  ])('%s', (_flag, flags, expected) => {
+    expect(connectionReports({ ...clean, ...flags })).toEqual(expected);
+  });
+});
+
+describe('acceptBlocked: blocked connections accepted after the judging', () => {
+  const item = (n: number): Detected => ({
+    id: `c${n}`,
+    url: `https://api${n}.example.net/x`,
+    status: 'active',
+    firstPageUrl: PAGE,
+    lastSeenAt: `2026-11-0${n}T00:00:00.000Z`,
+    reports: [],
+  });
+  test('marks the accepted lines kept, counts what is left, and cuts the list to the sample size', () => {
+    const evaluator = new PolicyImpactEvaluator(
+      policy("connect-src 'none'"),
+      { kind: 'none' },
+      {
+        connections: { notAllowedKept: 3 },
+        sampleSize: 2,
+      },
+    );
+    for (const n of [1, 2, 3, 4]) evaluator.connections.add(item(n));
+    const impact = evaluator.result().connections;
+    expect(impact.notAllowed.lines).toHaveLength(3);
+    // api4 and api3 are kept and accepted; api1 is not kept, so it stays a violation with api2.
+    const left = acceptBlocked(impact, (url) => (/api[134]\./.test(url) ? 'moved behind our proxy' : undefined), 2);
+    expect(left).toBe(2);
+    expect(impact.violations.blocks).toBe(2);
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.accepted])).toEqual([
+      ['https://api2.example.net/x', undefined],
+      ['https://api4.example.net/x', 'moved behind our proxy'],
+    ]);
   });
 });
