@@ -4,6 +4,7 @@ import {
   governingDirective,
   parseCspValue,
   type CspDirective,
+  type CspDirectiveName,
   type CspFetchKind,
   type CspSource,
 } from '../../rules/csp';
@@ -179,6 +180,12 @@ export interface BaselineSummary {
 
 /** The impact of one proposed policy on one kind of detected item. */
 export interface DetectedImpact {
+  /**
+   * The directive of the proposal that governs the kind, or `null` when it has none: the policy
+   * then restricts nothing of the kind, and a malicious item it lets through is not its violation
+   * (a policy of `script-src` alone says nothing about connections).
+   */
+  governedBy: CspDirectiveName | null;
   /**
    * Sources of the directive that governs the kind ({@link GOVERNING_DIRECTIVES}) that allow none
    * of the detected items: candidates for removal. Only sources judged by URL count (`'self'`,
@@ -519,7 +526,7 @@ export class KindEvaluator {
       if (malicious) this.notAllowedMalicious += 1;
       this.notAllowed.add(line(refusedOn, accepted), violation);
     }
-    if (judge.effect !== 'none' && allowedOn.length > 0 && malicious) {
+    if (judge.effect !== 'none' && judge.governing !== undefined && allowedOn.length > 0 && malicious) {
       this.violations.maliciousAllowed += 1;
       this.maliciousAllowed.add(line(allowedOn));
     }
@@ -547,6 +554,7 @@ export class KindEvaluator {
   /** The impact on every item added so far. */
   result(): DetectedImpact {
     return {
+      governedBy: this.proposed?.governing?.name ?? null,
       unusedSources: [...this.unused.keys()],
       judged: this.judged,
       notAllowed: this.notAllowed.result(),

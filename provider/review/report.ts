@@ -1,3 +1,4 @@
+import { GOVERNING_DIRECTIVES } from '../../rules/csp';
 import type { DetectedImpact, DetectedLine, DetectedSample } from './impact';
 import type { MeaningRow } from './meaning';
 import { pagesText, type Unjudged } from './pack-policies';
@@ -87,8 +88,8 @@ function effectText(review: PolicyReview): string {
 
 /** The two kinds a policy is judged on: the review's field, its noun, and why one is malicious. */
 const KINDS = [
-  { field: 'scripts', noun: 'script', malicious: 'js_integrity_score below 10', directive: 'script-src' },
-  { field: 'connections', noun: 'connection', malicious: 'reported by the service', directive: 'connect-src' },
+  { field: 'scripts', kind: 'script', noun: 'script', malicious: 'js_integrity_score below 10' },
+  { field: 'connections', kind: 'connection', noun: 'connection', malicious: 'reported by the service' },
 ] as const;
 
 /** What a policy does to one kind of detected item. */
@@ -96,6 +97,12 @@ function kindSection(review: PolicyReview, kind: (typeof KINDS)[number]): string
   const impact: DetectedImpact = review[kind.field];
   const host = code(review.hostname ?? '?');
   const lines = [`${plural(impact.judged, kind.noun)} detected on ${host}.`, ''];
+  if (impact.governedBy === null)
+    return [
+      ...lines,
+      `The policy has none of ${GOVERNING_DIRECTIVES[kind.kind].map(code).join(', ')}: it restricts no ${kind.noun}.`,
+      '',
+    ];
   const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
   if (review.effect !== 'none') {
     lines.push(
@@ -154,12 +161,14 @@ function policySection(review: PolicyReview): string[] {
     lines.push(`Sources added: ${review.sourcesAdded.map(code).join(', ')}.`, '');
   if (review.sourcesRemoved !== null && review.sourcesRemoved.length > 0)
     lines.push(`Sources removed: ${review.sourcesRemoved.map(code).join(', ')}.`, '');
-  for (const kind of KINDS)
+  for (const kind of KINDS) {
+    const governedBy = review[kind.field].governedBy;
     lines.push(
-      `##### ${kind.noun === 'script' ? 'Scripts' : 'Connections'} (${code(kind.directive)})`,
+      `##### ${kind.noun === 'script' ? 'Scripts' : 'Connections'} (${governedBy !== null ? code(governedBy) : 'not restricted'})`,
       '',
       ...kindSection(review, kind),
     );
+  }
   return lines;
 }
 

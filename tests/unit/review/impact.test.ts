@@ -445,6 +445,20 @@ describe('connections: the same judgement under connect-src, else default-src', 
     expect(open.connections.unusedSources).toEqual([]);
   });
 
+  test('a policy with no directive governing connections restricts none, and a malicious one is not its violation', () => {
+    const collector = connection('https://skimmer-drop.example.info/c.php', '2026-11-21T00:00:00.000Z', {
+      reports: ['domain reported malicious'],
+    });
+    const impact = judge("script-src 'self'", [collector, PAYMENT_API]);
+    expect(impact.connections.governedBy).toBeNull();
+    expect(impact.connections.judged).toBe(2);
+    expect(impact.connections.maliciousAllowed.count).toBe(0);
+    expect(impact.connections.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    expect(judge('default-src https:', [collector]).connections).toEqual(
+      expect.objectContaining({ governedBy: 'default-src', violations: { blocks: 0, maliciousAllowed: 1 } }),
+    );
+  });
+
   test('sources of connect-src that allow no detected connection are candidates for removal', () => {
     const impact = judge("script-src 'self' cdn.unused.example; connect-src 'self' api.stripe.com old-api.example.com");
     expect(impact.connections.unusedSources).toEqual(['old-api.example.com']);
