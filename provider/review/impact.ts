@@ -91,7 +91,7 @@ export function connectionReports(connection: {
 }
 
 /** Why a detected item is malicious, or `undefined`: spec 1.2's score for a script, the service's reports for a connection. */
-function maliciousBecause(kind: CspFetchKind, item: Detected): string | undefined {
+export function maliciousBecause(kind: CspFetchKind, item: Detected): string | undefined {
   if (kind === 'script')
     return isMalicious({ js_integrity_score: item.jsIntegrityScore })
       ? `js_integrity_score ${item.jsIntegrityScore}`

@@ -144,7 +144,8 @@ export interface ReviewOptions {
   acceptBlocked?: Acceptance;
 }
 
-function seenScript(script: Script): Detected {
+/** A listed script as the review judges it. */
+export function seenScript(script: Script): Detected {
   return {
     id: script.id,
     url: script.url,
@@ -155,7 +156,8 @@ function seenScript(script: Script): Detected {
   };
 }
 
-function seenConnection(connection: Connection): Detected {
+/** A listed connection as the review judges it. */
+export function seenConnection(connection: Connection): Detected {
   return {
     id: connection.id,
     url: connection.url,
