@@ -238,7 +238,7 @@ export async function reviewService(
       // statuses) run side by side. The verdicts do not depend on the order items are judged in.
       const reads = new Set<Promise<void>>();
       let failure: { error: unknown } | undefined;
-      const read = async (script: Detected, judges: KindEvaluator[]): Promise<void> => {
+      const read = async (script: Detected, judges: readonly KindEvaluator[]): Promise<void> => {
         let pageUrls: string[] | undefined;
         try {
           pageUrls = (await getScript(client, zoneId, script.id)).page_urls;
@@ -256,8 +256,12 @@ export async function reviewService(
         listPages += pages;
         return `${pages} (${count} ${what})`;
       };
-      const judgesOf = (host: string, kind: 'scripts' | 'connections'): KindEvaluator[] =>
-        (byHost.get(host.toLowerCase()) ?? []).map((evaluator) => evaluator[kind]);
+      // Each kind's judges by host, made once: looked up for every item listed.
+      const judgesByHost = (kind: 'scripts' | 'connections') =>
+        new Map([...byHost].map(([host, evaluators]) => [host, evaluators.map((evaluator) => evaluator[kind])]));
+      const byKind = { scripts: judgesByHost('scripts'), connections: judgesByHost('connections') };
+      const judgesOf = (host: string, kind: 'scripts' | 'connections'): readonly KindEvaluator[] =>
+        byKind[kind].get(host) ?? byKind[kind].get(host.toLowerCase()) ?? [];
       const scriptListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
         let count = 0;
         for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {

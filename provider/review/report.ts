@@ -129,7 +129,7 @@ function kindSection(review: PolicyReview, kind: (typeof KINDS)[number]): string
   );
   if (impact.unusedSources.length > 0)
     lines.push(
-      `Sources of the directive governing ${kind.noun}s that allow no detected ${kind.noun} (candidates for removal): ${impact.unusedSources.map(code).join(', ')}.`,
+      `Sources that allow no detected ${kind.noun} (candidates for removal): ${impact.unusedSources.map(code).join(', ')}.`,
       '',
     );
   if (impact.judgedOnFirstPageOnly > 0)
