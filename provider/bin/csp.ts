@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { validateHostname } from '../../rules/hostname';
 import { clientFrom } from '../clients';
 import type { HttpClient } from '../client/http';
@@ -10,12 +8,14 @@ import type { Detected } from '../review/impact';
 import { REVIEW_PER_PAGE, seenConnection, seenScript } from '../review/plan';
 import {
   explainReadFailure,
-  explicitSettings,
   idFlag,
-  SETTING_OPTIONS,
+  parseFlags,
+  runCommand,
+  sayAs,
   settingsHelp,
   settingsSynopsis,
   UsageError,
+  writeOut,
 } from './settings-flags';
 
 /**
@@ -46,33 +46,18 @@ ${settingsHelp()}
 Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed);
 2 bad usage.`;
 
-function say(message: string): void {
-  process.stderr.write(`edgeguard-csp: ${message}\n`);
-}
+const say = sayAs('edgeguard-csp');
 
 /** The flags, or a {@link UsageError}. */
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        zone: { type: 'string' },
-        host: { type: 'string' },
-        action: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...SETTING_OPTIONS,
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
-  const text = (key: string) => (typeof values[key] === 'string' ? values[key] : undefined);
-  if (values.help === true) return { help: true as const };
+  const flags = parseFlags(argv, {
+    zone: { type: 'string' },
+    host: { type: 'string' },
+    action: { type: 'string' },
+    out: { type: 'string' },
+  });
+  const text = flags.text;
+  if (flags.help) return { help: true as const };
   const zoneId = idFlag('zone', "the zone's id", text('zone'));
   if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone of the host');
   const hostText = text('host');
@@ -88,7 +73,7 @@ function parse(argv: string[]) {
     host: host.value,
     action,
     out: text('out'),
-    explicit: explicitSettings(values),
+    explicit: flags.explicit,
   };
 }
 
@@ -127,17 +112,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const policy = writePolicy(options.host, detected);
   const program = cspProgram(options, policy);
-  if (options.out !== undefined) {
-    try {
-      writeFileSync(options.out, program);
-    } catch (error) {
-      say(`cannot write --out ${options.out}: ${(error as Error).message}`);
-      return EXIT.failed;
-    }
-  } else process.stdout.write(program);
+  if (!writeOut(options.out, program, say)) return EXIT.failed;
   const { script, connection } = policy.counts;
   say(
-    `wrote ${options.out ?? 'the program to stdout'}: an ${options.action === 'allow' ? 'allow' : 'log'} policy for ${options.host} allowing ${script.allowed} of ${script.detected} scripts and ${connection.allowed} of ${connection.detected} connections detected` +
+    `wrote ${options.out ?? 'the program to stdout'}: a${options.action === 'allow' ? 'n allow' : ' log'} policy for ${options.host} allowing ${script.allowed} of ${script.detected} scripts and ${connection.allowed} of ${connection.detected} connections detected` +
       (policy.leftOut.length > 0
         ? `; left out (see the comments):\n${policy.leftOut.map((item) => `- ${item.kind} ${item.url}: ${item.reason}`).join('\n')}`
         : ''),
@@ -145,14 +123,4 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (status) => {
-      process.exitCode = status;
-    },
-    (error: unknown) => {
-      say(`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exitCode = EXIT.failed;
-    },
-  );
-}
+if (require.main === module) runCommand('edgeguard-csp', main, EXIT.failed);

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { clientFrom } from '../clients';
 import { EdgeGuardError } from '../client/errors';
 import { readAccount, readZone, type Live } from '../import/live';
@@ -8,13 +6,15 @@ import { importedProgram, type ImportedProgram } from '../import/program';
 import type { SettingName } from '../settings';
 import {
   explainReadFailure,
-  explicitSettings,
   idFlag,
-  SETTING_OPTIONS,
+  parseFlags,
+  runCommand,
+  sayAs,
   settingsHelp,
   settingsSynopsis,
   UsageError,
   withFlags,
+  writeOut,
 } from './settings-flags';
 
 /**
@@ -46,32 +46,17 @@ ${settingsHelp()}
 Exit status: 0 every object is declared; 1 nothing written (a setting, the credentials or the
 service failed); 2 bad usage; 3 written, but some objects are left out (as comments, listed on stderr).`;
 
-function say(message: string): void {
-  process.stderr.write(`edgeguard-import: ${message}\n`);
-}
+const say = sayAs('edgeguard-import');
 
 /** The flags, or a {@link UsageError}. */
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        zone: { type: 'string' },
-        account: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...SETTING_OPTIONS,
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
-  const text = (key: string) => (typeof values[key] === 'string' ? values[key] : undefined);
-  if (values.help === true) return { help: true as const };
+  const flags = parseFlags(argv, {
+    zone: { type: 'string' },
+    account: { type: 'string' },
+    out: { type: 'string' },
+  });
+  const text = flags.text;
+  if (flags.help) return { help: true as const };
   const zoneId = idFlag('zone', "the zone's id", text('zone'));
   if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone to read');
   return {
@@ -79,7 +64,7 @@ function parse(argv: string[]) {
     zoneId,
     accountId: idFlag('account', "the account's id", text('account')),
     out: text('out'),
-    explicit: explicitSettings(values),
+    explicit: flags.explicit,
   };
 }
 
@@ -128,16 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     say(withFlags((error as Error).message));
     return EXIT.failed;
   }
-  if (options.out !== undefined) {
-    try {
-      writeFileSync(options.out, program.text);
-    } catch (error) {
-      say(`cannot write --out ${options.out}: ${(error as Error).message}`);
-      return EXIT.failed;
-    }
-  } else {
-    process.stdout.write(program.text);
-  }
+  if (!writeOut(options.out, program.text, say)) return EXIT.failed;
   say(summary(program, options.out ?? 'the program to stdout'));
   if (program.leftOut.length === 0) return EXIT.ok;
   say(
@@ -147,14 +123,4 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT.leftOut;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (status) => {
-      process.exitCode = status;
-    },
-    (error: unknown) => {
-      say(`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exitCode = EXIT.failed;
-    },
-  );
-}
+if (require.main === module) runCommand('edgeguard-import', main, EXIT.failed);

@@ -1,11 +1,14 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { AuthenticationError, EdgeGuardError, NotFoundError, PermissionDeniedError } from '../client/errors';
 import { hexIdSchema } from '../runtime/check';
 import { SETTINGS, settingLabel, withSettingHint, type SettingName } from '../settings';
 
 /**
- * What the commands that read the service (`edgeguard-import`, `edgeguard-csp`) share: the
- * settings of `../settings.ts` as flags, with their usage text, the zone and account ids they
- * check, and what a failed read means for the user, each setting named by its flag.
+ * What the commands that read the service and write a program (`edgeguard-import`,
+ * `edgeguard-csp`) share: the settings of `../settings.ts` as flags, with their usage text, the
+ * parsing of their flags, the zone and account ids they check, what a failed read means for the
+ * user (each setting named by its flag), writing the program, and running as a command.
  */
 
 /** A setting's flag: its name in kebab case (`baseUrl` → `--base-url`). */
@@ -37,12 +40,10 @@ credentials, which a command line shows to other users of the machine.`;
 }
 
 /** The `parseArgs` options of the setting flags. */
-export const SETTING_OPTIONS = Object.fromEntries(
-  SETTING_NAMES.map((name) => [flagOf(name), { type: 'string' as const }]),
-);
+const SETTING_OPTIONS = Object.fromEntries(SETTING_NAMES.map((name) => [flagOf(name), { type: 'string' as const }]));
 
 /** The settings given as flags, from `parseArgs` values. */
-export function explicitSettings(values: Record<string, unknown>): Partial<Record<SettingName, string>> {
+function explicitSettings(values: Record<string, unknown>): Partial<Record<SettingName, string>> {
   return Object.fromEntries(
     SETTING_NAMES.flatMap((name) => {
       const value = values[flagOf(name)];
@@ -85,4 +86,69 @@ export function explainReadFailure(error: unknown, scope: 'zone' | 'account', id
     return `the credentials may not read ${scope} ${id} (page security needs an API token with access to the zone). (${message})`;
   }
   return message;
+}
+
+/** What {@link parseFlags} read: `--help`, each flag's text, and the settings given as flags. */
+export interface Flags {
+  help: boolean;
+  text: (key: string) => string | undefined;
+  explicit: Partial<Record<SettingName, string>>;
+}
+
+/** `argv` parsed with `options` and the setting flags, or a {@link UsageError}. */
+export function parseFlags(argv: string[], options: Record<string, { type: 'string' }>): Flags {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' }, ...SETTING_OPTIONS },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    help: values.help === true,
+    text: (key) => (typeof values[key] === 'string' ? values[key] : undefined),
+    explicit: explicitSettings(values),
+  };
+}
+
+/** Writes a command's program to `out`, else stdout; `false`, said, when the file cannot be written. */
+export function writeOut(out: string | undefined, text: string, say: (message: string) => void): boolean {
+  if (out === undefined) {
+    process.stdout.write(text);
+    return true;
+  }
+  try {
+    writeFileSync(out, text);
+    return true;
+  } catch (error) {
+    say(`cannot write --out ${out}: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** A command's messages on stderr, after its name. */
+export const sayAs =
+  (command: string) =>
+  (message: string): void => {
+    process.stderr.write(`${command}: ${message}\n`);
+  };
+
+/**
+ * Runs a command's `main` with the process's arguments and sets the exit status: `main`'s, or
+ * `failed` on an unexpected error.
+ */
+export function runCommand(command: string, main: (argv: string[]) => Promise<number>, failed: number): void {
+  main(process.argv.slice(2)).then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      sayAs(command)(`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = failed;
+    },
+  );
 }
