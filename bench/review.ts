@@ -144,8 +144,8 @@ interface SizeFigures {
   made: number;
   plan: string;
   peakKiB: number[];
-  /** The child's most heap kept alive, and its peak RSS. */
-  retained: { heapBytes: number; rssKiB: number };
+  /** The child's most heap kept alive, its peak RSS, and how long its read and judgement took. */
+  retained: { heapBytes: number; rssKiB: number; ms: number };
 }
 
 /** `50000 scripts + 50000 connections`. */
@@ -181,7 +181,7 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         made: 0,
         plan: '',
         peakKiB: [],
-        retained: { heapBytes: 0, rssKiB: 0 },
+        retained: { heapBytes: 0, rssKiB: 0, ms: 0 },
       };
       for (let round = 0; round < rounds; round++) {
         let started = performance.now();
@@ -213,16 +213,21 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         ['--expose-gc', path.join(__dirname, 'review-child.js'), emulator.baseUrl, TOKEN, ZONE, String(policies)],
         { encoding: 'utf8' },
       );
-      const child = JSON.parse(stdout) as { retainedPeakBytes: number; maxRssKiB: number; requests: number };
+      const child = JSON.parse(stdout) as {
+        retainedPeakBytes: number;
+        maxRssKiB: number;
+        requests: number;
+        ms: number;
+      };
       if (child.requests !== figures.made)
         throw new Error(`the child made ${child.requests} requests, not ${figures.made}`);
-      figures.retained = { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB };
+      figures.retained = { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB, ms: child.ms };
       console.log(
         `review, ${sizeText(size)}, ${policies} changed policies (seeded in ${seconds(seedMs)}): requests ${figures.requests.join(', ')} ` +
           `(the pack counted ${figures.made}; bound ${figures.bound}: ${figures.plan}); ` +
           `preview without the pack ${figures.withoutMs.map(seconds).join(', ')}, with it ${figures.withMs.map(seconds).join(', ')}: ` +
           `ratio of medians ${(median(figures.withMs) / median(figures.withoutMs)).toFixed(2)}; pack peak RSS ${figures.peakKiB.map(mib).join(', ')}; ` +
-          `the same read in a child with a full GC every 50 ms: heap kept ${mib(figures.retained.heapBytes / 1024)}, peak RSS ${mib(figures.retained.rssKiB)}`,
+          `the same read in a child with a full GC every 50 ms: ${seconds(figures.retained.ms)}, heap kept ${mib(figures.retained.heapBytes / 1024)}, peak RSS ${mib(figures.retained.rssKiB)}`,
       );
       return figures;
     } finally {
