@@ -10,6 +10,7 @@ import { reviewService, type PolicyUnderReview } from '../provider/review/plan';
 async function main(): Promise<void> {
   const [baseUrl, apiToken, zoneId, count] = process.argv.slice(2) as [string, string, string, string];
   const cdns = Array.from({ length: 10 }, (_, i) => `cdn${i}.example.net`).join(' ');
+  const apis = Array.from({ length: 10 }, (_, i) => `api${i}.example.net`).join(' ');
   const policies: PolicyUnderReview[] = Array.from({ length: Number(count) }, (_, i) => ({
     key: `policy-${i}`,
     name: `policy-${i}`,
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
       action: 'allow',
       enabled: true,
       expression: `http.host eq "h${i}.example.com"`,
-      value: `script-src 'self' ${cdns} cdn-new.example.net`,
+      value: `script-src 'self' ${cdns} cdn-new.example.net; connect-src 'self' ${apis}`,
     },
     replaces: 'none',
   }));

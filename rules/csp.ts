@@ -579,7 +579,7 @@ export function cspAllowsScript(directives: readonly CspDirective[], scriptUrl: 
       message: `invalid page URL ${quoteForMessage(pageUrl)} at position 0: the page URL is not an absolute URL`,
     });
   }
-  if (scriptDirective(directives) === undefined) {
+  if (governingDirective(directives, 'script') === undefined) {
     return true;
   }
   let script: URL;
@@ -588,34 +588,49 @@ export function cspAllowsScript(directives: readonly CspDirective[], scriptUrl: 
   } catch {
     return false;
   }
-  return cspAllowsScriptUrl(directives, script, page);
+  return cspAllowsUrl(directives, 'script', script, page);
 }
 
 /**
- * The directive whose sources govern a script loaded by a `<script>` element: the first present
- * of `script-src-elem`, `script-src`, `default-src` (the browser's order), or `undefined`.
+ * What a page fetches that a policy judges by its URL: a script loaded by a `<script>` element
+ * (spec 2.3) or an outgoing connection such as `fetch`, XHR, WebSocket or a beacon (spec 2.4).
  */
-export function scriptDirective(directives: readonly CspDirective[]): CspDirective | undefined {
-  // Loops rather than map and find: the review calls this for every detected script it judges.
-  for (const name of SCRIPT_DIRECTIVES) {
+export type CspFetchKind = 'script' | 'connection';
+
+/**
+ * The directives that govern each kind of fetch, most specific first (the browser's order):
+ * `script-src-elem`, `script-src`, `default-src` for a script; `connect-src`, `default-src` for a
+ * connection.
+ */
+export const GOVERNING_DIRECTIVES: Readonly<Record<CspFetchKind, readonly CspDirectiveName[]>> = {
+  script: ['script-src-elem', 'script-src', 'default-src'],
+  connection: ['connect-src', 'default-src'],
+};
+
+/**
+ * The directive whose sources govern a fetch of `kind`: the first present of
+ * {@link GOVERNING_DIRECTIVES}, or `undefined` when nothing restricts it.
+ */
+export function governingDirective(directives: readonly CspDirective[], kind: CspFetchKind): CspDirective | undefined {
+  // Loops rather than map and find: the review calls this for every detected item it judges.
+  for (const name of GOVERNING_DIRECTIVES[kind]) {
     for (const directive of directives) if (directive.name === name) return directive;
   }
   return undefined;
 }
 
-/** The directives that govern a script loaded by a `<script>` element, most specific first. */
-const SCRIPT_DIRECTIVES: readonly CspDirectiveName[] = ['script-src-elem', 'script-src', 'default-src'];
-
 /**
- * {@link cspAllowsScript} for URLs already parsed, for a caller that judges many scripts and pages
- * (the review of a zone's detected scripts) and parses each URL once. Same rules.
+ * Whether a policy allows a fetch of `kind` to `url` from `page`, for URLs already parsed: the
+ * rules of {@link cspAllowsScript} applied to the directive that governs `kind`
+ * ({@link governingDirective}), for a caller that judges many detected items and pages (the
+ * review of a zone's detected scripts and connections) and parses each URL once.
  */
-export function cspAllowsScriptUrl(directives: readonly CspDirective[], script: URL, page: URL): boolean {
-  const directive = scriptDirective(directives);
+export function cspAllowsUrl(directives: readonly CspDirective[], kind: CspFetchKind, url: URL, page: URL): boolean {
+  const directive = governingDirective(directives, kind);
   if (directive === undefined) {
     return true;
   }
-  return directive.sources.some((source) => sourceMatches(source, script, page));
+  return directive.sources.some((source) => sourceMatches(source, url, page));
 }
 
 function schemeOf(url: URL): string {

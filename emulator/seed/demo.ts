@@ -73,13 +73,26 @@ const SCRIPTS: Array<{
   },
 ];
 
-const CONNECTIONS: Array<{ host: string; url: string; malicious?: string[] }> = [
+/**
+ * `page` is the path of the page a connection was first seen on (spec 2.4 gives no other pages);
+ * without it, the host's root. The checkout's connections make the review of `connect-src`
+ * meaningful: the payment API and Stripe's fraud signals on the payment pages, and a card
+ * skimmer's drop the service reports malicious.
+ */
+const CONNECTIONS: Array<{ host: string; url: string; page?: string; malicious?: string[] }> = [
   { host: 'www.example.com', url: 'https://www.google-analytics.com/g/collect' },
   { host: 'www.example.com', url: 'https://region1.analytics.google.com/g/collect' },
-  { host: 'shop.example.com', url: 'https://api.stripe.com/v1/tokens' },
+  { host: 'shop.example.com', url: 'https://api.stripe.com/v1/tokens', page: '/cart' },
   { host: 'shop.example.com', url: 'https://www.facebook.com/tr/' },
-  { host: 'checkout.example.com', url: 'https://m.stripe.network/6/b/' },
-  { host: 'checkout.example.com', url: 'https://skimmer-drop.example.info/c.php', malicious: ['Malware', 'Phishing'] },
+  { host: 'checkout.example.com', url: 'https://checkout.example.com/api/orders', page: '/pay' },
+  { host: 'checkout.example.com', url: 'https://api.stripe.com/v1/payment_intents', page: '/pay' },
+  { host: 'checkout.example.com', url: 'https://m.stripe.network/6/b/', page: '/pay' },
+  {
+    host: 'checkout.example.com',
+    url: 'https://skimmer-drop.example.info/c.php',
+    page: '/pay/confirm',
+    malicious: ['Malware', 'Phishing'],
+  },
   { host: 'blog.example.com', url: 'https://syndication.twitter.com/settings' },
 ];
 
@@ -127,7 +140,7 @@ export function demoSeed(): SeedDocument {
       zone_id,
       url: c.url,
       host: c.host,
-      first_page_url: `https://${c.host}/`,
+      first_page_url: `https://${c.host}${c.page ?? '/'}`,
       ...(c.malicious ? { domain_reported_malicious: true, malicious_domain_categories: c.malicious } : {}),
     })),
     cookies: COOKIES.map((c) => ({

@@ -223,12 +223,13 @@ export async function getScript(http: HttpClient, zoneId: string, scriptId: stri
   return answer.result;
 }
 
-/** Every connection of the zone matching `params`, `perPage` per request. */
+/** Every connection of the zone matching `params`, `perPage` per request; `prefetch` as for {@link listScripts}. */
 export function listConnections(
   http: HttpClient,
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
+  options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Connection> {
   return http.paginate(
     {
@@ -238,6 +239,7 @@ export function listConnections(
       result: z.array(connectionSchema),
     },
     perPage,
+    options,
   );
 }
 

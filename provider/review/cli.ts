@@ -10,10 +10,12 @@ import { DEFAULT_POLICY_CONFIG, reviewStack } from './review-stack';
  * of the project with EdgeGuard's policy pack and writes what it found as Markdown (`--markdown`,
  * for a CI job to post as a comment) and JSON (`--json`). `-` for either means stdout, and the
  * preview's own output then goes to stderr. Exit status: 0 no mandatory violation, 1 at least one,
- * 2 the review could not be done (the reason on stderr).
+ * 2 the review could not be done (the reason on stderr), 3 with `--fail-on-drift`: the refresh
+ * found a change made outside the stack and there is no mandatory violation (a nightly job's
+ * failure; 1 and 2 win).
  */
 
-const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh] [--markdown FILE] [--json FILE] [--policy-config FILE]
+const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh [--fail-on-drift]] [--markdown FILE] [--json FILE] [--policy-config FILE]
 
 Runs \`pulumi preview\` of the Pulumi project in DIR (default: the current folder) on stack NAME
 (default: the selected stack) with EdgeGuard's policy pack, which reads the service with the
@@ -21,14 +23,17 @@ stack's edgeguard:* configuration, and writes the review:
   --markdown FILE       the review as Markdown, for a pull request comment (- for stdout)
   --json FILE           the same as JSON (- for stdout)
   --refresh             refresh first, and report what changed outside the stack
+  --fail-on-drift       with --refresh: exit 3 when something changed outside the stack
   --policy-config FILE  the pack's configuration: enforcement levels and accepted scripts
                         (default: ${DEFAULT_POLICY_CONFIG} in DIR, when it exists)
-Exit status: 0 no mandatory policy violation, 1 at least one, 2 the review could not be done.`;
+Exit status: 0 no mandatory policy violation, 1 at least one, 2 the review could not be done,
+3 drift found with --fail-on-drift and no mandatory policy violation.`;
 
 interface Arguments {
   cwd: string;
   stack?: string;
   refresh: boolean;
+  failOnDrift: boolean;
   markdown?: string;
   json?: string;
   policyConfig?: string;
@@ -41,6 +46,7 @@ function parse(argv: string[]): Arguments | 'help' {
       cwd: { type: 'string' },
       stack: { type: 'string' },
       refresh: { type: 'boolean', default: false },
+      'fail-on-drift': { type: 'boolean', default: false },
       markdown: { type: 'string' },
       json: { type: 'string' },
       'policy-config': { type: 'string' },
@@ -50,12 +56,15 @@ function parse(argv: string[]): Arguments | 'help' {
     allowPositionals: false,
   });
   if (values.help) return 'help';
+  // Without a refresh there is nothing to fail on: a job that asks for it without one is misconfigured.
+  if (values['fail-on-drift'] && !values.refresh) throw new Error('--fail-on-drift needs --refresh');
   const cwd = path.resolve(values.cwd ?? '.');
   const fallbackConfig = path.join(cwd, DEFAULT_POLICY_CONFIG);
   const policyConfig = values['policy-config'] ?? (fs.existsSync(fallbackConfig) ? fallbackConfig : undefined);
   return {
     cwd,
     refresh: values.refresh,
+    failOnDrift: values['fail-on-drift'],
     ...(values.stack !== undefined ? { stack: values.stack } : {}),
     ...(values.markdown !== undefined ? { markdown: values.markdown } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
@@ -85,6 +94,7 @@ async function main(): Promise<number> {
     workDir: args.cwd,
     ...(args.stack !== undefined ? { stackName: args.stack } : {}),
     refresh: args.refresh,
+    failOnDrift: args.failOnDrift,
     ...(args.policyConfig !== undefined ? { policyConfig: args.policyConfig } : {}),
     onOutput: (text) => (toStdout ? process.stderr : process.stdout).write(text),
   });
@@ -93,8 +103,9 @@ async function main(): Promise<number> {
   if (report.exitCode === 2) process.stderr.write(`edgeguard-review: the review could not be done: ${report.reason}\n`);
   else {
     const mandatory = report.violations.filter((violation) => violation.level === 'mandatory').length;
+    const drift = report.exitCode === 3 ? `; drift: ${report.drift!.map((row) => row.name).join(', ')}` : '';
     process.stderr.write(
-      `edgeguard-review: ${mandatory === 0 ? 'no mandatory policy violation' : `${mandatory} mandatory policy violation${mandatory === 1 ? '' : 's'}`}\n`,
+      `edgeguard-review: ${mandatory === 0 ? 'no mandatory policy violation' : `${mandatory} mandatory policy violation${mandatory === 1 ? '' : 's'}`}${drift}\n`,
     );
   }
   return report.exitCode;

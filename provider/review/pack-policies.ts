@@ -12,7 +12,14 @@ import { clientFrom } from '../clients';
 import { typeToken } from '../resources/registration';
 import { withSettingHint } from '../settings';
 import { stackConfigValue } from './pack-config';
-import { acceptMaliciousScripts, type Acceptance, type ScriptLine, type ScriptSample } from './impact';
+import {
+  acceptBlocked,
+  acceptMalicious,
+  type Acceptance,
+  type DetectedImpact,
+  type DetectedLine,
+  type DetectedSample,
+} from './impact';
 import {
   isCreatedOrChanged,
   reviewService,
@@ -26,8 +33,8 @@ import {
 
 /**
  * The policies of EdgeGuard's policy pack (`./pack.ts` serves them; `policy-pack/` holds the
- * executable the engine runs). All four are stack policies: they see every resource of the stack
- * at once, so the service is read once for all of them (`./plan.ts`), by the first that runs.
+ * executable the engine runs). All are stack policies: they see every resource of the stack at
+ * once, so the service is read once for all of them (`./plan.ts`), by the first that runs.
  *
  * Settings come from the stack's `edgeguard:*` configuration, as the engine gives it to the pack
  * (`./pack-config.ts`), else the environment (`EDGEGUARD_*`), as for the stack's resources. Two
@@ -38,7 +45,9 @@ import {
 /** The policies' names. */
 export const POLICY_NAMES = {
   blocks: 'csp-blocks-detected-scripts',
+  blocksConnections: 'csp-blocks-detected-connections',
   malicious: 'csp-allows-malicious-script',
+  maliciousConnection: 'csp-allows-malicious-connection',
   impact: 'csp-change-impact',
   pools: 'pools-left-without-alerts',
 } as const;
@@ -87,41 +96,50 @@ export interface PackOutput {
   violations: PackViolation[];
 }
 
-/** An accepted script of the pack configuration: its URL or a URL prefix, and why. */
-const acceptedScriptSchema = z.union([
+/** The two kinds of detected item the CSP policies judge, as the review's data names them. */
+type Kind = 'scripts' | 'connections';
+
+/** The configuration key of each kind's accepted items. */
+const ACCEPTED_KEY = { scripts: 'acceptedScripts', connections: 'acceptedConnections' } as const;
+
+/** An accepted script or connection of the pack configuration: its URL or a URL prefix, and why. */
+const acceptedItemSchema = z.union([
   z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
   z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
 ]);
 
-/** The configuration both CSP policies take besides their enforcement level. */
-const acceptedConfigSchema = z.object({ acceptedScripts: z.array(acceptedScriptSchema).default([]) });
-
-/** The JSON schema the engine checks the configuration of the CSP policies against. */
-const ACCEPTED_SCRIPTS_SCHEMA: PolicyConfigSchema = {
-  properties: {
-    acceptedScripts: {
-      type: 'array',
-      description: 'Script URLs ({"url"}) or URL prefixes ({"prefix"}) the team accepts here, each with a "reason".',
-      items: {
-        type: 'object',
-        properties: {
-          url: { type: 'string', minLength: 1 },
-          prefix: { type: 'string', minLength: 1 },
-          reason: { type: 'string', minLength: 1 },
+/** The JSON schema the engine checks the configuration of a CSP policy of `kind` against. */
+function acceptedConfigSchema(kind: Kind): PolicyConfigSchema {
+  const noun = kind === 'scripts' ? 'Script' : 'Connection';
+  return {
+    properties: {
+      [ACCEPTED_KEY[kind]]: {
+        type: 'array',
+        description: `${noun} URLs ({"url"}) or URL prefixes ({"prefix"}) the team accepts here, each with a "reason".`,
+        items: {
+          type: 'object',
+          properties: {
+            url: { type: 'string', minLength: 1 },
+            prefix: { type: 'string', minLength: 1 },
+            reason: { type: 'string', minLength: 1 },
+          },
+          required: ['reason'],
+          minProperties: 2,
+          maxProperties: 2,
+          additionalProperties: false,
         },
-        required: ['reason'],
-        minProperties: 2,
-        maxProperties: 2,
-        additionalProperties: false,
       },
     },
-  },
-};
+  };
+}
 
-function acceptanceOf(args: StackValidationArgs): Acceptance {
-  const config = acceptedConfigSchema.parse(args.getConfig());
-  return (url) =>
-    config.acceptedScripts.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
+/** The items of `kind` a policy's configuration accepts. */
+function acceptanceOf(args: StackValidationArgs, kind: Kind): Acceptance {
+  const config = z
+    .object({ [ACCEPTED_KEY[kind]]: z.array(acceptedItemSchema).default([]) })
+    .parse(args.getConfig()) as Record<string, z.output<typeof acceptedItemSchema>[]>;
+  const entries = config[ACCEPTED_KEY[kind]] ?? [];
+  return (url) => entries.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
 }
 
 // ---- The stack as the review reads it ----
@@ -299,7 +317,10 @@ function stackPolicy(
   options: { concerns: 'csp' | 'pools'; acceptsBlocked?: boolean },
 ): StackValidationPolicy['validateStack'] {
   return async (args: StackValidationArgs, reportViolation: ReportViolation) => {
-    const analysis = await analysisOf(args.resources, options.acceptsBlocked ? acceptanceOf(args) : undefined);
+    const analysis = await analysisOf(
+      args.resources,
+      options.acceptsBlocked ? acceptanceOf(args, 'scripts') : undefined,
+    );
     const report = (message: string, urn?: string) => {
       analysis.violations.push({ policy: name, ...(urn !== undefined ? { urn } : {}), message });
       reportViolation(message, urn);
@@ -333,31 +354,29 @@ function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /** Where a line applies, in words: the pages, or the first page and what it stands for. */
-export function pagesText(line: ScriptLine): string {
+export function pagesText(line: DetectedLine): string {
   const pages = line.pages.join(', ');
   if (line.pagesBasis === 'all') return `on ${pages}`;
   if (line.pagesBasis === 'any') return `on every page it was seen on (first: ${pages})`;
   return `on its first page ${pages} (its other pages not read)`;
 }
 
-/** One script as a message line: URL, pages, last seen, status, score. */
-export function scriptLineText(line: ScriptLine): string {
+/** One script or connection as a message line: URL, pages, last seen, status, why malicious. */
+export function lineText(line: DetectedLine): string {
   const pages = pagesText(line);
   const notes = [
     `last seen ${line.lastSeenAt}`,
     ...(line.status !== 'active' ? [line.status] : []),
-    ...(line.malicious ? [`malicious: js_integrity_score ${line.jsIntegrityScore}`] : []),
+    ...(line.maliciousBecause !== undefined ? [`malicious: ${line.maliciousBecause}`] : []),
     ...(line.accepted !== undefined ? [`accepted: ${line.accepted}`] : []),
   ];
   return `${line.url} ${pages} (${notes.join('; ')})`;
 }
 
-function listed(sample: ScriptSample, lines: ScriptLine[], total: number): string {
+function listed(lines: DetectedLine[], total: number): string {
   const shown = lines.slice(0, LINES_IN_MESSAGE);
   const more = total - shown.length;
-  return [...shown.map((line) => `  - ${scriptLineText(line)}`), ...(more > 0 ? [`  - and ${more} more`] : [])].join(
-    '\n',
-  );
+  return [...shown.map((line) => `  - ${lineText(line)}`), ...(more > 0 ? [`  - and ${more} more`] : [])].join('\n');
 }
 
 function describePolicy(review: PolicyReview): string {
@@ -365,7 +384,33 @@ function describePolicy(review: PolicyReview): string {
   return `CspPolicy "${review.name}" (${state} on ${review.hostname ?? 'an unreadable host'})`;
 }
 
-/** The summary of item 1 of issue 9 for one policy: what `csp-change-impact` reports. */
+/** The singular noun of a kind. */
+const NOUN: Record<Kind, string> = { scripts: 'script', connections: 'connection' };
+
+/** What a policy does to one kind of detected item, in sentences. */
+function kindSummary(review: PolicyReview, kind: Kind): string[] {
+  const impact: DetectedImpact = review[kind];
+  const noun = NOUN[kind];
+  const parts = [`${kind === 'scripts' ? 'Scripts' : 'Connections'} detected on ${review.hostname}: ${impact.judged}.`];
+  const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
+  const list = (label: string, sample: DetectedSample, what = noun) =>
+    `${label} ${plural(sample.count, what)}${sample.count > 0 ? `:\n${listed(sample.lines, sample.count)}` : '.'}`;
+  if (review.effect !== 'none') parts.push(list(verb, impact.notAllowed));
+  for (const [label, sample] of [
+    ['Newly blocks', impact.newlyBlocked],
+    ['Newly allows', impact.newlyAllowed],
+  ] as const) {
+    if (sample !== null && sample.count > 0) parts.push(list(label, sample));
+  }
+  if (impact.maliciousAllowed.count > 0) parts.push(list('Allows', impact.maliciousAllowed, `malicious ${noun}`));
+  if (impact.unusedSources.length > 0)
+    parts.push(`Sources that allow no detected ${noun} (candidates for removal): ${impact.unusedSources.join(', ')}.`);
+  if (impact.judgedOnFirstPageOnly > 0)
+    parts.push(`${plural(impact.judgedOnFirstPageOnly, noun)} judged on its first page only.`);
+  return parts;
+}
+
+/** The summary of item 1 of issues 9 and 20 for one policy: what `csp-change-impact` reports. */
 export function impactSummary(review: PolicyReview): string {
   const parts: string[] = [];
   const baseline = review.baseline;
@@ -381,82 +426,86 @@ export function impactSummary(review: PolicyReview): string {
     parts.push(`Sources added: ${review.sourcesAdded.join(', ')}.`);
   if (review.sourcesRemoved !== null && review.sourcesRemoved.length > 0)
     parts.push(`Sources removed: ${review.sourcesRemoved.join(', ')}.`);
-  parts.push(`Scripts detected on ${review.hostname}: ${review.scriptsJudged}.`);
-  const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
-  if (review.effect !== 'none')
-    parts.push(
-      `${verb} ${plural(review.notAllowed.count, 'script')}${review.notAllowed.count > 0 ? `:\n${listed(review.notAllowed, review.notAllowed.scripts, review.notAllowed.count)}` : '.'}`,
-    );
-  for (const [label, sample] of [
-    ['Newly blocks', review.newlyBlocked],
-    ['Newly allows', review.newlyAllowed],
-  ] as const) {
-    if (sample !== null && sample.count > 0)
-      parts.push(`${label} ${plural(sample.count, 'script')}:\n${listed(sample, sample.scripts, sample.count)}`);
-  }
-  if (review.maliciousAllowed.count > 0)
-    parts.push(
-      `Allows ${plural(review.maliciousAllowed.count, 'malicious script')}:\n${listed(review.maliciousAllowed, review.maliciousAllowed.scripts, review.maliciousAllowed.count)}`,
-    );
-  if (review.unusedSources.length > 0)
-    parts.push(`Sources that allow no detected script (candidates for removal): ${review.unusedSources.join(', ')}.`);
-  if (review.judgedOnFirstPageOnly > 0)
-    parts.push(`${plural(review.judgedOnFirstPageOnly, 'script')} judged on its first page only (page reads limited).`);
+  parts.push(...kindSummary(review, 'scripts'), ...kindSummary(review, 'connections'));
   return parts.join('\n');
 }
 
 // ---- The policies ----
 
-const blocksDetectedScripts: StackValidationPolicy = {
-  name: POLICY_NAMES.blocks,
-  description:
-    'An allow CSP policy must not block a script page security detected on its host, unless the script is malicious or accepted.',
-  enforcementLevel: 'mandatory',
-  configSchema: ACCEPTED_SCRIPTS_SCHEMA,
-  validateStack: stackPolicy(
-    POLICY_NAMES.blocks,
-    (analysis, report) => {
-      for (const review of analysis.review?.policies ?? []) {
-        const count = review.violations.blocks;
-        if (count === 0) continue;
-        const lines = review.notAllowed.scripts.filter((line) => !line.malicious && line.accepted === undefined);
-        report(
-          `${describePolicy(review)} would block ${plural(count, 'detected script')} that ${count === 1 ? 'is' : 'are'} neither malicious nor accepted:\n${listed(review.notAllowed, lines, count)}\nAllow ${count === 1 ? 'it' : 'them'} in the policy's value, or accept ${count === 1 ? 'it' : 'them'} in this policy's configuration (acceptedScripts, with a reason).`,
-          review.key,
-        );
-      }
-    },
-    { concerns: 'csp', acceptsBlocked: true },
-  ),
+/** What a kind's lines are in the policies' words. */
+const WHAT: Record<Kind, { malicious: string; directive: string }> = {
+  scripts: { malicious: 'classified malicious (js_integrity_score below 10)', directive: 'script-src' },
+  connections: {
+    malicious: 'reported malicious (its domain or URL, or their categories)',
+    directive: 'connect-src',
+  },
 };
 
-const allowsMaliciousScript: StackValidationPolicy = {
-  name: POLICY_NAMES.malicious,
-  description:
-    'A CSP policy must not allow a script page security detected on its host that is classified malicious (js_integrity_score below 10).',
-  enforcementLevel: 'mandatory',
-  configSchema: ACCEPTED_SCRIPTS_SCHEMA,
-  validateStack: stackPolicy(
-    POLICY_NAMES.malicious,
-    (analysis, report, args) => {
-      const accept = acceptanceOf(args);
-      for (const review of analysis.review?.policies ?? []) {
-        const count = acceptMaliciousScripts(review, accept);
-        if (count === 0) continue;
-        const lines = review.maliciousAllowed.scripts.filter((line) => line.accepted === undefined);
-        report(
-          `${describePolicy(review)} allows ${plural(count, 'script')} classified malicious (js_integrity_score below 10):\n${listed(review.maliciousAllowed, lines, count)}\nRemove the source that allows ${count === 1 ? 'it' : 'them'}, or accept ${count === 1 ? 'it' : 'them'} in this policy's configuration (acceptedScripts, with a reason).`,
-          review.key,
-        );
-      }
-    },
-    { concerns: 'csp' },
-  ),
-};
+/** `csp-blocks-detected-<kind>`: an allow policy must not block what runs on its host. */
+function blocksDetected(kind: Kind): StackValidationPolicy {
+  const name = kind === 'scripts' ? POLICY_NAMES.blocks : POLICY_NAMES.blocksConnections;
+  const noun = NOUN[kind];
+  return {
+    name,
+    description: `An allow CSP policy must not block a ${noun} page security detected on its host, unless the ${noun} is malicious or accepted.`,
+    enforcementLevel: 'mandatory',
+    configSchema: acceptedConfigSchema(kind),
+    validateStack: stackPolicy(
+      name,
+      (analysis, report, args) => {
+        for (const review of analysis.review?.policies ?? []) {
+          const impact = review[kind];
+          // The scripts' acceptance was applied while judging (this policy runs first); the
+          // connections' is applied now, to the lines kept for it.
+          const count = kind === 'scripts' ? impact.violations.blocks : acceptBlocked(impact, acceptanceOf(args, kind));
+          if (count === 0) continue;
+          const lines = impact.notAllowed.lines.filter((line) => !line.malicious && line.accepted === undefined);
+          const them = count === 1 ? 'it' : 'them';
+          report(
+            `${describePolicy(review)} would block ${plural(count, `detected ${noun}`)} that ${count === 1 ? 'is' : 'are'} neither malicious nor accepted:\n${listed(lines, count)}\nAllow ${them} in the policy's value (${WHAT[kind].directive}), or accept ${them} in this policy's configuration (${ACCEPTED_KEY[kind]}, with a reason).`,
+            review.key,
+          );
+        }
+      },
+      { concerns: 'csp', acceptsBlocked: kind === 'scripts' },
+    ),
+  };
+}
+
+/** `csp-allows-malicious-<kind>`: a policy must not allow a malicious item detected on its host. */
+function allowsMalicious(kind: Kind): StackValidationPolicy {
+  const name = kind === 'scripts' ? POLICY_NAMES.malicious : POLICY_NAMES.maliciousConnection;
+  const noun = NOUN[kind];
+  return {
+    name,
+    description: `A CSP policy must not allow a ${noun} page security detected on its host that is ${WHAT[kind].malicious}.`,
+    enforcementLevel: 'mandatory',
+    configSchema: acceptedConfigSchema(kind),
+    validateStack: stackPolicy(
+      name,
+      (analysis, report, args) => {
+        const accept = acceptanceOf(args, kind);
+        for (const review of analysis.review?.policies ?? []) {
+          const impact = review[kind];
+          const count = acceptMalicious(impact, accept);
+          if (count === 0) continue;
+          const lines = impact.maliciousAllowed.lines.filter((line) => line.accepted === undefined);
+          const them = count === 1 ? 'it' : 'them';
+          report(
+            `${describePolicy(review)} allows ${plural(count, noun)} ${WHAT[kind].malicious}:\n${listed(lines, count)}\nRemove the source that allows ${them}, or accept ${them} in this policy's configuration (${ACCEPTED_KEY[kind]}, with a reason).`,
+            review.key,
+          );
+        }
+      },
+      { concerns: 'csp' },
+    ),
+  };
+}
 
 const changeImpact: StackValidationPolicy = {
   name: POLICY_NAMES.impact,
-  description: 'What each created or changed CSP policy does to the scripts page security detected on its host.',
+  description:
+    'What each created or changed CSP policy does to the scripts and connections page security detected on its host.',
   enforcementLevel: 'advisory',
   validateStack: stackPolicy(
     POLICY_NAMES.impact,
@@ -492,8 +541,10 @@ const poolsLeftWithoutAlerts: StackValidationPolicy = {
 
 /** The pack's policies, in the order they run: the blocked-scripts policy first (see {@link analysisOf}). */
 export const PACK_POLICIES: StackValidationPolicy[] = [
-  blocksDetectedScripts,
-  allowsMaliciousScript,
+  blocksDetected('scripts'),
+  blocksDetected('connections'),
+  allowsMalicious('scripts'),
+  allowsMalicious('connections'),
   changeImpact,
   poolsLeftWithoutAlerts,
 ];

@@ -1,15 +1,26 @@
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { listPools } from '../client/load-balancing';
-import { getScript, listPolicies, listScripts, type PageSecurityPolicy, type Script } from '../client/page-security';
+import {
+  getScript,
+  listConnections,
+  listPolicies,
+  listScripts,
+  type Connection,
+  type PageSecurityPolicy,
+  type Script,
+} from '../client/page-security';
 import {
   completePages,
+  connectionReports,
+  MALICIOUS_LINES_KEPT,
   PolicyImpactEvaluator,
   type Acceptance,
   type Baseline,
+  type Detected,
+  type KindEvaluator,
   type PolicyImpact,
   type PolicyText,
-  type SeenScript,
 } from './impact';
 
 /**
@@ -21,6 +32,9 @@ import {
  * - the zone's scripts detected on the hosts those policies cover, listed once per status
  *   (`active`, `infrequent`) with the `hosts` filter: max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) requests,
  *   A_z and I_z being the active and infrequent scripts on those hosts;
+ * - the zone's connections on those hosts, listed the same way: max(1, ⌈C_z/P⌉) + max(1,
+ *   ⌈D_z/P⌉) requests, C_z and D_z being the active and infrequent connections (a connection has
+ *   no list of pages to read: spec 2.4 gives only its first page);
  * - single-script GETs (`page_urls`) only for scripts whose verdict depends on their pages
  *   ({@link PolicyImpactEvaluator.dependsOnPages}), at most {@link MAX_PAGE_LOOKUPS} in all; a
  *   script past that limit is judged on its first page, and counted as such;
@@ -30,9 +44,10 @@ import {
  *   {@link PAGES_SHOWN_PER_POLICY} per policy, S_z in all;
  * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole).
  *
- * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + S_z) + MAX_PAGE_LOOKUPS + accounts,
- * with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}), retries not counted. Memory holds one page of scripts and the
- * bounded samples of `./impact.ts`, whatever the number of scripts.
+ * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + max(1, ⌈C_z/P⌉) + max(1, ⌈D_z/P⌉) + S_z)
+ * + MAX_PAGE_LOOKUPS + accounts, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
+ * retries not counted. Memory holds a page or two of each list and the bounded samples of
+ * `./impact.ts`, whatever the number of scripts and connections.
  */
 
 /** Scripts per list request: the API's largest page (contract: per_page 1..1000). */
@@ -123,13 +138,14 @@ export interface ReviewResult {
 export interface ReviewOptions {
   perPage?: number;
   maxPageLookups?: number;
-  /** Scripts kept per list of the report. Default that of `./impact.ts`. */
+  /** Items kept per list of the report. Default that of `./impact.ts`. */
   sampleSize?: number;
   /** Blocked scripts the team accepts (no violation). Default none. */
   acceptBlocked?: Acceptance;
 }
 
-function seen(script: Script): SeenScript {
+/** A listed script as the review judges it. */
+export function seenScript(script: Script): Detected {
   return {
     id: script.id,
     url: script.url,
@@ -137,6 +153,18 @@ function seen(script: Script): SeenScript {
     firstPageUrl: script.first_page_url,
     lastSeenAt: script.last_seen_at,
     ...(script.js_integrity_score !== undefined ? { jsIntegrityScore: script.js_integrity_score } : {}),
+  };
+}
+
+/** A listed connection as the review judges it. */
+export function seenConnection(connection: Connection): Detected {
+  return {
+    id: connection.id,
+    url: connection.url,
+    status: connection.status,
+    firstPageUrl: connection.first_page_url,
+    lastSeenAt: connection.last_seen_at,
+    reports: connectionReports(connection),
   };
 }
 
@@ -192,7 +220,9 @@ export async function reviewService(
       (policy) =>
         new PolicyImpactEvaluator(policy.policy, baselineOf(policy, live), {
           ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
-          ...(options.acceptBlocked ? { acceptBlocked: options.acceptBlocked } : {}),
+          ...(options.acceptBlocked ? { scripts: { acceptBlocked: options.acceptBlocked } } : {}),
+          // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
+          connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
         }),
     );
     const byHost = new Map<string, PolicyImpactEvaluator[]>();
@@ -204,11 +234,11 @@ export async function reviewService(
     const zoneTerms = ['1'];
 
     if (hosts.length > 0) {
-      // Page reads run beside the listing, a few at a time; the listings of the two statuses run
-      // side by side. The verdicts do not depend on the order scripts are judged in.
+      // Page reads run beside the listings, a few at a time; the four listings (two kinds, two
+      // statuses) run side by side. The verdicts do not depend on the order items are judged in.
       const reads = new Set<Promise<void>>();
       let failure: { error: unknown } | undefined;
-      const read = async (script: SeenScript, judges: PolicyImpactEvaluator[]): Promise<void> => {
+      const read = async (script: Detected, judges: readonly KindEvaluator[]): Promise<void> => {
         let pageUrls: string[] | undefined;
         try {
           pageUrls = (await getScript(client, zoneId, script.id)).page_urls;
@@ -220,13 +250,25 @@ export async function reviewService(
         const judged = pageUrls === undefined ? script : { ...script, pageUrls };
         for (const judge of judges) judge.add(judged);
       };
-      const listing = async (status: (typeof STATUSES)[number]): Promise<string> => {
+      const listedTerm = (count: number, what: string): string => {
+        const pages = Math.max(1, Math.ceil(count / perPage));
+        made += pages;
+        listPages += pages;
+        return `${pages} (${count} ${what})`;
+      };
+      // Each kind's judges by host, made once: looked up for every item listed.
+      const judgesByHost = (kind: 'scripts' | 'connections') =>
+        new Map([...byHost].map(([host, evaluators]) => [host, evaluators.map((evaluator) => evaluator[kind])]));
+      const byKind = { scripts: judgesByHost('scripts'), connections: judgesByHost('connections') };
+      const judgesOf = (host: string, kind: 'scripts' | 'connections'): readonly KindEvaluator[] =>
+        byKind[kind].get(host) ?? byKind[kind].get(host.toLowerCase()) ?? [];
+      const scriptListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
         let count = 0;
         for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
           if (failure !== undefined) break;
           count += 1;
-          const judges = byHost.get(listed.host.toLowerCase()) ?? [];
-          const script = seen(listed);
+          const judges = judgesOf(listed.host, 'scripts');
+          const script = seenScript(listed);
           if (lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(script))) {
             lookupsLeft -= 1;
             const pending: Promise<void> = read(script, judges).then(
@@ -242,12 +284,19 @@ export async function reviewService(
             for (const judge of judges) judge.add(script);
           }
         }
-        const pages = Math.max(1, Math.ceil(count / perPage));
-        made += pages;
-        listPages += pages;
-        return `${pages} (${count} ${status} scripts)`;
+        return listedTerm(count, `${status} scripts`);
       };
-      const listed = await Promise.all(STATUSES.map(listing));
+      const connectionListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
+        let count = 0;
+        for await (const listed of listConnections(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
+          if (failure !== undefined) break;
+          count += 1;
+          const connection = seenConnection(listed);
+          for (const judge of judgesOf(listed.host, 'connections')) judge.add(connection);
+        }
+        return listedTerm(count, `${status} connections`);
+      };
+      const listed = await Promise.all([...STATUSES.map(scriptListing), ...STATUSES.map(connectionListing)]);
       await Promise.all(reads);
       if (failure !== undefined) throw failure.error;
       zoneTerms.push(...listed);
@@ -255,12 +304,15 @@ export async function reviewService(
 
     // The pages of the violations each policy lists first (scripts it would block that are
     // neither malicious nor accepted, malicious scripts it allows), where the list gave only their
-    // first page: the reviewer reads where they run.
+    // first page: the reviewer reads where they run. Connections have no list of pages to read.
     const results = evaluators.map((evaluator) => evaluator.result());
     const shown = new Set<string>();
     for (const result of results) {
-      const blocked = result.effect === 'block' ? result.notAllowed.scripts : [];
-      [...blocked.filter((line) => !line.malicious && line.accepted === undefined), ...result.maliciousAllowed.scripts]
+      const blocked = result.effect === 'block' ? result.scripts.notAllowed.lines : [];
+      [
+        ...blocked.filter((line) => !line.malicious && line.accepted === undefined),
+        ...result.scripts.maliciousAllowed.lines,
+      ]
         .filter((line) => line.pagesBasis === 'any')
         .slice(0, PAGES_SHOWN_PER_POLICY)
         .forEach((line) => shown.add(line.id));
@@ -285,7 +337,7 @@ export async function reviewService(
 
     policies.forEach((policy, index) => {
       const result = results[index]!;
-      completePages(result, pageUrls);
+      completePages(result.scripts, result.hostname, pageUrls);
       reviews.push({
         key: policy.key,
         name: policy.name,

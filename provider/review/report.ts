@@ -1,4 +1,5 @@
-import type { ScriptLine, ScriptSample } from './impact';
+import { GOVERNING_DIRECTIVES } from '../../rules/csp';
+import type { DetectedImpact, DetectedLine, DetectedSample } from './impact';
 import type { MeaningRow } from './meaning';
 import { pagesText, type Unjudged } from './pack-policies';
 import { isCreatedOrChanged, type PolicyReview, type PoolCoverage, type ReviewRequests } from './plan';
@@ -23,15 +24,19 @@ export interface ReportedViolation {
 export interface ReviewReport {
   project: string;
   stack: string;
-  /** 0: no mandatory violation; 1: at least one; 2: the review could not be done. */
-  exitCode: 0 | 1 | 2;
+  /**
+   * 0: no mandatory violation; 1: at least one; 2: the review could not be done; 3: asked to fail
+   * on drift (`--fail-on-drift`), the refresh found a change made outside the stack, and there is
+   * no mandatory violation (1 and 2 win).
+   */
+  exitCode: 0 | 1 | 2 | 3;
   /** Why the review could not be done (exit 2). */
   reason?: string;
   /** Every resource the preview creates, updates, replaces or deletes, by meaning. */
   changes: MeaningRow[];
   /** What `--refresh` found changed outside the stack; `null` without `--refresh`. */
   drift: MeaningRow[] | null;
-  /** Every CSP policy of the stack, judged against the detected scripts. */
+  /** Every CSP policy of the stack, judged against the detected scripts and connections. */
   policies: PolicyReview[];
   /** The pools of migrated accounts left without alerts. */
   pools: PoolCoverage[];
@@ -42,7 +47,7 @@ export interface ReviewReport {
   requests?: ReviewRequests;
 }
 
-/** Lines of a script list shown in the Markdown (the JSON holds every one kept). */
+/** Lines of a list shown in the Markdown (the JSON holds every one kept). */
 const LINES_SHOWN = 10;
 
 /** Text for a Markdown table cell or inline: no line break, no unescaped `|`. */
@@ -58,27 +63,83 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function scriptLine(line: ScriptLine): string {
+function itemLine(line: DetectedLine): string {
   const notes = [
     `last seen ${line.lastSeenAt}`,
     ...(line.status !== 'active' ? [`**${line.status}**`] : []),
-    ...(line.malicious ? [`**malicious** (js_integrity_score ${line.jsIntegrityScore})`] : []),
+    ...(line.maliciousBecause !== undefined ? [`**malicious** (${line.maliciousBecause})`] : []),
     ...(line.accepted !== undefined ? [`accepted: ${line.accepted}`] : []),
   ];
   return `- ${code(line.url)} ${pagesText(line)}; ${notes.join('; ')}`;
 }
 
-function scriptList(title: string, sample: ScriptSample): string[] {
+function itemList(title: string, sample: DetectedSample): string[] {
   if (sample.count === 0) return [];
-  const shown = sample.scripts.slice(0, LINES_SHOWN);
+  const shown = sample.lines.slice(0, LINES_SHOWN);
   const more = sample.count - shown.length;
-  return [`**${title}**`, '', ...shown.map(scriptLine), ...(more > 0 ? [`- and ${more} more`] : []), ''];
+  return [`**${title}**`, '', ...shown.map(itemLine), ...(more > 0 ? [`- and ${more} more`] : []), ''];
 }
 
 function effectText(review: PolicyReview): string {
   if (review.effect === 'block') return 'blocks what it does not allow';
   if (review.effect === 'report') return 'reports what it does not allow';
   return 'disabled: no effect';
+}
+
+/** The two kinds a policy is judged on: the review's field, its noun, and why one is malicious. */
+const KINDS = [
+  { field: 'scripts', kind: 'script', noun: 'script', malicious: 'js_integrity_score below 10' },
+  { field: 'connections', kind: 'connection', noun: 'connection', malicious: 'reported by the service' },
+] as const;
+
+/** What a policy does to one kind of detected item. */
+function kindSection(review: PolicyReview, kind: (typeof KINDS)[number]): string[] {
+  const impact: DetectedImpact = review[kind.field];
+  const host = code(review.hostname ?? '?');
+  const lines = [`${plural(impact.judged, kind.noun)} detected on ${host}.`, ''];
+  if (impact.governedBy === null)
+    return [
+      ...lines,
+      `The policy has none of ${GOVERNING_DIRECTIVES[kind.kind].map(code).join(', ')}: it restricts no ${kind.noun}.`,
+      '',
+    ];
+  const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
+  if (review.effect !== 'none') {
+    lines.push(
+      ...(impact.notAllowed.count > 0
+        ? itemList(`${verb} ${plural(impact.notAllowed.count, kind.noun)}`, impact.notAllowed)
+        : [`${verb} no detected ${kind.noun}.`, '']),
+    );
+  }
+  if (impact.newlyBlocked !== null)
+    lines.push(
+      ...(impact.newlyBlocked.count > 0
+        ? itemList(`Newly blocks ${plural(impact.newlyBlocked.count, kind.noun)}`, impact.newlyBlocked)
+        : review.effect === 'block'
+          ? [`Newly blocks no detected ${kind.noun}.`, '']
+          : []),
+    );
+  if (impact.newlyAllowed !== null)
+    lines.push(...itemList(`Newly allows ${plural(impact.newlyAllowed.count, kind.noun)}`, impact.newlyAllowed));
+  lines.push(
+    ...itemList(
+      `Allows ${plural(impact.maliciousAllowed.count, `malicious ${kind.noun}`)} (${kind.malicious})`,
+      impact.maliciousAllowed,
+    ),
+  );
+  if (impact.unusedSources.length > 0)
+    lines.push(
+      `Sources that allow no detected ${kind.noun} (candidates for removal): ${impact.unusedSources.map(code).join(', ')}.`,
+      '',
+    );
+  if (impact.judgedOnFirstPageOnly > 0)
+    lines.push(
+      kind.field === 'scripts'
+        ? `${plural(impact.judgedOnFirstPageOnly, kind.noun)} judged on its first page only: the review reads at most a bounded number of scripts' pages.`
+        : `${plural(impact.judgedOnFirstPageOnly, kind.noun)} judged on its first page only: the service gives a connection's first page alone, and the verdict depends on the page's scheme.`,
+      '',
+    );
+  return lines;
 }
 
 function policySection(review: PolicyReview): string[] {
@@ -100,46 +161,21 @@ function policySection(review: PolicyReview): string[] {
     lines.push(`Sources added: ${review.sourcesAdded.map(code).join(', ')}.`, '');
   if (review.sourcesRemoved !== null && review.sourcesRemoved.length > 0)
     lines.push(`Sources removed: ${review.sourcesRemoved.map(code).join(', ')}.`, '');
-  lines.push(`${plural(review.scriptsJudged, 'script')} detected on ${code(review.hostname ?? '?')}.`, '');
-  const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
-  if (review.effect !== 'none') {
+  for (const kind of KINDS) {
+    const governedBy = review[kind.field].governedBy;
     lines.push(
-      ...(review.notAllowed.count > 0
-        ? scriptList(`${verb} ${plural(review.notAllowed.count, 'script')}`, review.notAllowed)
-        : [`${verb} no detected script.`, '']),
+      `##### ${kind.noun === 'script' ? 'Scripts' : 'Connections'} (${governedBy !== null ? code(governedBy) : 'not restricted'})`,
+      '',
+      ...kindSection(review, kind),
     );
   }
-  if (review.newlyBlocked !== null)
-    lines.push(
-      ...(review.newlyBlocked.count > 0
-        ? scriptList(`Newly blocks ${plural(review.newlyBlocked.count, 'script')}`, review.newlyBlocked)
-        : review.effect === 'block'
-          ? ['Newly blocks no detected script.', '']
-          : []),
-    );
-  if (review.newlyAllowed !== null)
-    lines.push(...scriptList(`Newly allows ${plural(review.newlyAllowed.count, 'script')}`, review.newlyAllowed));
-  lines.push(
-    ...scriptList(
-      `Allows ${plural(review.maliciousAllowed.count, 'malicious script')} (js_integrity_score below 10)`,
-      review.maliciousAllowed,
-    ),
-  );
-  if (review.unusedSources.length > 0)
-    lines.push(
-      `Sources that allow no detected script (candidates for removal): ${review.unusedSources.map(code).join(', ')}.`,
-      '',
-    );
-  if (review.judgedOnFirstPageOnly > 0)
-    lines.push(
-      `${plural(review.judgedOnFirstPageOnly, 'script')} judged on its first page only: the review reads at most a bounded number of scripts' pages.`,
-      '',
-    );
   return lines;
 }
 
 function hasViolation(review: PolicyReview): boolean {
-  return review.violations.blocks > 0 || review.violations.maliciousAllowed > 0;
+  return KINDS.some(
+    ({ field }) => review[field].violations.blocks > 0 || review[field].violations.maliciousAllowed > 0,
+  );
 }
 
 function meaningTable(rows: MeaningRow[]): string[] {
@@ -161,13 +197,15 @@ export function renderMarkdown(report: ReviewReport): string {
       ? `**The review could not be done**: ${report.reason ?? 'unknown reason'}`
       : mandatory.length > 0
         ? `**${plural(mandatory.length, 'mandatory policy violation')}**: the check fails.`
-        : '**No mandatory policy violation.**';
+        : report.exitCode === 3
+          ? `**No mandatory policy violation, but ${plural(report.drift?.length ?? 0, 'resource')} changed outside the stack** (see "Drift found by \`--refresh\`"): the check fails on drift.`
+          : '**No mandatory policy violation.**';
   const out = [`## EdgeGuard review of ${code(`${report.project}/${report.stack}`)}`, '', verdict, ''];
 
   out.push('### Changes in meaning', '');
   out.push(...(report.changes.length > 0 ? meaningTable(report.changes) : ['The preview changes nothing.']), '');
 
-  out.push('### Impact on the scripts page security detected', '');
+  out.push('### Impact on the scripts and connections page security detected', '');
   const shown = report.policies.filter((review) => isCreatedOrChanged(review) || hasViolation(review));
   const quiet = report.policies.length - shown.length;
   if (report.policies.length === 0) out.push('The stack has no CSP policy.', '');
@@ -176,14 +214,17 @@ export function renderMarkdown(report: ReviewReport): string {
     out.push(
       `${shown.length > 0 ? 'The other CSP policies' : 'The CSP policies'} of the stack, unchanged and without violation:`,
       '',
-      '| Policy | Host | Action | Scripts detected | Blocked or reported | Of which malicious | Unused sources |',
+      '| Policy | Host | Action | Detected | Blocked or reported | Of which malicious | Unused sources |',
       '|---|---|---|---|---|---|---|',
       ...report.policies
         .filter((review) => !shown.includes(review))
-        .map((review) => {
-          const unused = review.unusedSources.map(code).join(', ') || 'none';
-          return `| ${code(review.name)} | ${code(review.hostname ?? '?')} | ${review.enabled ? review.action : `${review.action} (disabled)`} | ${review.scriptsJudged} | ${review.notAllowed.count} | ${review.notAllowedMalicious} | ${cell(unused)} |`;
-        }),
+        .flatMap((review) =>
+          KINDS.map(({ field, noun }) => {
+            const impact = review[field];
+            const unused = impact.unusedSources.map(code).join(', ') || 'none';
+            return `| ${code(review.name)} | ${code(review.hostname ?? '?')} | ${review.enabled ? review.action : `${review.action} (disabled)`} | ${plural(impact.judged, noun)} | ${impact.notAllowed.count} | ${impact.notAllowedMalicious} | ${cell(unused)} |`;
+          }),
+        ),
       '',
     );
   }

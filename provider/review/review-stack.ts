@@ -39,6 +39,8 @@ export interface ReviewStackOptions {
   stackName?: string;
   /** Refresh first (`pulumi preview --refresh`), and report what changed outside the stack. */
   refresh?: boolean;
+  /** With `refresh`: end with exit code 3 when something changed outside the stack and nothing worse was found. */
+  failOnDrift?: boolean;
   /** A policy pack configuration (JSON): enforcement levels and accepted scripts. */
   policyConfig?: string;
   /** Environment of the Pulumi commands (backend, passphrase, ...), over the process's. */
@@ -185,6 +187,8 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
       exitCode = 2;
       reason = `the preview failed: ${failure}`;
     } else exitCode = 0;
+    const drift = options.refresh ? events.drift() : null;
+    if (exitCode === 0 && options.failOnDrift && drift !== null && drift.length > 0) exitCode = 3;
 
     return {
       project,
@@ -192,7 +196,7 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
       exitCode,
       ...(reason !== undefined ? { reason } : {}),
       changes: events.changes(),
-      drift: options.refresh ? events.drift() : null,
+      drift,
       policies: packOutput?.review?.policies ?? [],
       pools: packOutput?.review?.pools ?? [],
       unjudged: packOutput?.unjudged ?? [],

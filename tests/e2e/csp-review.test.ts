@@ -25,6 +25,11 @@ const ORIGINAL = "script-src 'self' js.stripe.com https://www.google.com/recaptc
 /** The demo world's scripts on checkout pages that the cases are about (emulator/seed/demo.ts). */
 const STRIPE_ELEMENTS = 'https://js.stripe.com/v3/fingerprinted/js/elements.js';
 const MALICIOUS = 'https://analytics-cdn.example.info/collect.min.js';
+/** Its connections (issue 20): the payment API, and a skimmer's drop the service reports malicious. */
+const PAYMENT_API = 'https://api.stripe.com/v1/payment_intents';
+const SKIMMER = 'https://skimmer-drop.example.info/c.php';
+/** A connect-src that allows every connection detected on the checkout but the skimmer's. */
+const CONNECT = "connect-src 'self' api.stripe.com m.stripe.network";
 
 let emu: TestEmulator;
 let engine: EngineStack;
@@ -47,11 +52,11 @@ afterAll(async () => {
   await emu?.close();
 });
 
-/** The pull request: the checkout policy's value becomes `value`. */
+/** The pull request: the checkout policy's value (the program's first) becomes `value`. */
 function propose(value: string): void {
   const program = path.join(engine.workDir, 'index.ts');
   const text = fs.readFileSync(program, 'utf8');
-  const current = /value: "(script-src [^"]*recaptcha[^"]*)"/.exec(text)?.[1];
+  const current = /value: "(script-src [^"]*)"/.exec(text)?.[1];
   if (current === undefined) throw new Error('the checkout policy is not in the program');
   fs.writeFileSync(program, text.replace(`value: "${current}"`, `value: "${value}"`));
 }
@@ -98,7 +103,7 @@ interface ReviewRun {
  * it: the engine on PATH, the backend in the environment, and no EDGEGUARD_* variable, so the
  * service settings can only come from the stack's configuration.
  */
-async function review(): Promise<ReviewRun> {
+async function review(...extra: string[]): Promise<ReviewRun> {
   const json = path.join(engine.workDir, 'review.json');
   fs.rmSync(json, { force: true });
   const env = Object.fromEntries(
@@ -120,6 +125,7 @@ async function review(): Promise<ReviewRun> {
       '-',
       '--json',
       json,
+      ...extra,
     ],
     { env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` } },
   );
@@ -148,8 +154,8 @@ test('dropping the source of a detected checkout script fails the preview, namin
   expect(run.stdout).toContain(STRIPE_ELEMENTS);
   expect(run.stdout).toContain('Sources removed: `script-src js.stripe.com`');
   const checkout = checkoutReview(run);
-  expect(checkout.newlyBlocked.scripts.map((line: { url: string }) => line.url)).toEqual([STRIPE_ELEMENTS]);
-  expect(checkout.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
+  expect(checkout.scripts.newlyBlocked.lines.map((line: { url: string }) => line.url)).toEqual([STRIPE_ELEMENTS]);
+  expect(checkout.scripts.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
   expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([
     expect.objectContaining({ policy: 'csp-blocks-detected-scripts', resource: 'checkout-scripts' }),
   ]);
@@ -173,7 +179,7 @@ test('adding a source no detected script uses passes, and the report lists it as
   expect(run.code).toBe(0);
   expect(run.stdout).toContain('**No mandatory policy violation.**');
   expect(run.stdout).toContain('Sources that allow no detected script (candidates for removal): `cdn.unused.example`');
-  expect(checkoutReview(run).unusedSources).toEqual(['cdn.unused.example']);
+  expect(checkoutReview(run).scripts.unusedSources).toEqual(['cdn.unused.example']);
 }, 120_000);
 
 test('allowing a malicious script fails, naming it; the review exits 1', async () => {
@@ -187,7 +193,7 @@ test('allowing a malicious script fails, naming it; the review exits 1', async (
   expect(run.code).toBe(1);
   expect(run.stdout).toContain(MALICIOUS);
   expect(run.stdout).toContain('**malicious** (js_integrity_score 7)');
-  expect(checkoutReview(run).violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
+  expect(checkoutReview(run).scripts.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
 }, 120_000);
 
 test('the same script, accepted in the pack configuration, no longer fails; the review exits 0', async () => {
@@ -203,7 +209,97 @@ test('the same script, accepted in the pack configuration, no longer fails; the 
   expect(run.code).toBe(0);
   expect(run.stdout).toContain(MALICIOUS);
   expect(run.stdout).toContain(`accepted: ${reason}`);
-  expect(checkoutReview(run).violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+  expect(checkoutReview(run).scripts.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+}, 120_000);
+
+test('a connect-src without the payment API fails the preview, naming the connection; the review exits 1', async () => {
+  propose(`${ORIGINAL}; connect-src 'self' m.stripe.network`);
+  packConfig(undefined);
+  const preview = await previewWithPack();
+  expect(preview.failed).toBe(true);
+  expect(preview.text).toContain('[mandatory]  csp-blocks-detected-connections');
+  expect(preview.text).toContain(PAYMENT_API);
+  expect(preview.text).not.toContain('[mandatory]  csp-blocks-detected-scripts');
+
+  const run = await review();
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain('##### Connections (`connect-src`)');
+  expect(run.stdout).toContain(PAYMENT_API);
+  const checkout = checkoutReview(run);
+  // The live policy restricts no connection: the payment API is newly blocked, and so is the
+  // skimmer's drop, which is what blocking is for (malicious, no violation).
+  expect(
+    checkout.connections.newlyBlocked.lines.map((line: { url: string; malicious: boolean }) => [
+      line.url,
+      line.malicious,
+    ]),
+  ).toEqual([
+    [PAYMENT_API, false],
+    [SKIMMER, true],
+  ]);
+  expect(checkout.connections.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
+  expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([
+    expect.objectContaining({ policy: 'csp-blocks-detected-connections', resource: 'checkout-scripts' }),
+  ]);
+}, 120_000);
+
+test('the payment API, accepted in the pack configuration, no longer fails; the review exits 0', async () => {
+  const reason = 'moves behind our payments proxy this sprint (PAY-240)';
+  packConfig({ 'csp-blocks-detected-connections': { acceptedConnections: [{ url: PAYMENT_API, reason }] } });
+  const run = await review();
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain(`accepted: ${reason}`);
+  expect(checkoutReview(run).connections.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+}, 120_000);
+
+test('allowing the malicious collector fails, naming it; the review exits 1', async () => {
+  propose(`${ORIGINAL}; ${CONNECT} skimmer-drop.example.info`);
+  packConfig(undefined);
+  const run = await review();
+  expect(run.code).toBe(1);
+  expect(run.stdout).toContain(SKIMMER);
+  expect(run.stdout).toContain('**malicious** (domain reported malicious (Malware, Phishing))');
+  expect(checkoutReview(run).connections.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
+  expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([
+    expect.objectContaining({ policy: 'csp-allows-malicious-connection', resource: 'checkout-scripts' }),
+  ]);
+}, 120_000);
+
+test('the policy edgeguard-csp writes for the checkout passes the pack and blocks nothing that is not malicious', async () => {
+  const out = path.join(engine.workDir, 'checkout-csp.ts');
+  const run = await runToEnd(
+    process.execPath,
+    [
+      path.join(REPO, 'dist', 'provider', 'bin', 'csp.js'),
+      '--zone',
+      DEMO.zoneId,
+      '--host',
+      'checkout.example.com',
+      '--action',
+      'allow',
+      '--out',
+      out,
+    ],
+    { env: { ...process.env, EDGEGUARD_BASE_URL: emu.baseUrl, EDGEGUARD_API_TOKEN: TOKEN } },
+  );
+  expect(run.status).toBe(0);
+  const program = fs.readFileSync(out, 'utf8');
+  fs.rmSync(out);
+  expect(program).toContain(`// - connection ${SKIMMER}: malicious`);
+  const value = /value:\s*"([^"]+)"/.exec(program)![1]!;
+  expect(value).toMatch(/^script-src .*; connect-src .*api\.stripe\.com/);
+  propose(value);
+  const reviewed = await review();
+  expect(reviewed.code).toBe(0);
+  const checkout = checkoutReview(reviewed);
+  for (const kind of ['scripts', 'connections']) {
+    expect(checkout[kind].violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    // What it blocks is malicious, and only that.
+    expect(checkout[kind].notAllowed.lines.every((line: { malicious: boolean }) => line.malicious)).toBe(true);
+    expect(checkout[kind].notAllowed.count).toBe(checkout[kind].notAllowedMalicious);
+  }
+  expect(checkout.connections.notAllowed.lines.map((line: { url: string }) => line.url)).toEqual([SKIMMER]);
+  expect(checkout.scripts.notAllowed.lines.map((line: { url: string }) => line.url)).toEqual([MALICIOUS]);
 }, 120_000);
 
 test('credentials the service refuses fail the review with that reason; the review exits 2', async () => {
@@ -239,6 +335,38 @@ test('the reviews wrote nothing: the only writes are the two creates of the firs
   const live = (await emu.api('GET', policies)).body.result;
   expect(live.map((p: { value: string }) => p.value)).toContain(ORIGINAL);
 });
+
+test('a policy changed outside the stack makes --refresh --fail-on-drift exit 3, the report naming the property', async () => {
+  propose(ORIGINAL);
+  packConfig(undefined);
+  const policies = `zones/${DEMO.zoneId}/page_security/policies`;
+  const live = (await emu.api('GET', policies)).body.result.find((p: { value: string }) => p.value === ORIGINAL);
+  const put = (value: string) =>
+    emu.api('PUT', `${policies}/${live.id}`, {
+      body: {
+        description: live.description,
+        action: live.action,
+        expression: live.expression,
+        enabled: live.enabled,
+        value,
+      },
+    });
+  expect((await put(`${ORIGINAL} cdn.hotfix.example`)).status).toBe(200);
+  try {
+    const run = await review('--refresh', '--fail-on-drift');
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('no mandatory policy violation; drift: checkout-scripts');
+    expect(run.stdout).toContain('### Drift found by `--refresh`');
+    expect(run.stdout).toContain('sources removed: script-src cdn.hotfix.example');
+    expect(run.json.drift).toEqual([
+      expect.objectContaining({ name: 'checkout-scripts', changes: ['sources added: script-src cdn.hotfix.example'] }),
+    ]);
+    // Without --fail-on-drift the same review passes: drift alone is no violation.
+    expect((await review('--refresh')).code).toBe(0);
+  } finally {
+    expect((await put(ORIGINAL)).status).toBe(200);
+  }
+}, 180_000);
 
 /** The live values of the zone's CSP policies. */
 async function liveValues(): Promise<string[]> {

@@ -285,11 +285,14 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     const zone = await newZone();
     await emu.seed({
       scripts: [
-        { zone_id: zone, url: 'https://a.example.net/1.js' },
-        { zone_id: zone, url: 'https://a.example.net/2.js' },
-        { zone_id: zone, url: 'https://b.example.net/1.js' },
-        { zone_id: zone, url: 'https://c.example.net/1.js' },
-        { zone_id: zone, url: 'https://sub.a.example.net/1.js' },
+        // Each seen on a page of the host its URL names (the host is the page's).
+        ...[
+          'a.example.net/1.js',
+          'a.example.net/2.js',
+          'b.example.net/1.js',
+          'c.example.net/1.js',
+          'sub.a.example.net/1.js',
+        ].map((path) => ({ zone_id: zone, url: `https://${path}`, first_page_url: `https://${path.split('/')[0]}/` })),
       ],
     });
     const list = async (hosts: string) => {
@@ -485,7 +488,9 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     expect(single.status).toBe(200);
     expect(Object.keys(single.body.result).sort()).toEqual([...SCRIPT_LIST_FIELDS, 'page_urls', 'versions'].sort());
     expect(single.body.result).toMatchObject(item);
-    expect(single.body.result.page_urls).toEqual(['https://cdn.example.net/']);
+    // Seeded without host or pages: seen on the zone's own root.
+    expect(item.host).toBe(`z${zone.slice(0, 8)}.example`);
+    expect(single.body.result.page_urls).toEqual([`https://z${zone.slice(0, 8)}.example/`]);
     expect(single.body.result.versions).toHaveLength(1);
     const version = single.body.result.versions[0];
     expect(Object.keys(version).sort()).toEqual(VERSION_FIELDS);
@@ -513,8 +518,8 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     const id = createHash('sha256').update(`${zone}\u0000${url}`).digest('hex').slice(0, 32);
     expect(evil).toMatchObject({
       id,
-      host: 'evil.example.org',
-      first_page_url: 'https://evil.example.org/',
+      host: `z${zone.slice(0, 8)}.example`,
+      first_page_url: `https://z${zone.slice(0, 8)}.example/`,
       status: 'active',
       hash: createHash('sha256').update(url).digest('hex'),
       js_integrity_score: 4,
@@ -532,6 +537,63 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     const cdnCgi = list.find((s) => s.url !== url)!;
     expect(cdnCgi.url_contains_cdn_cgi_path).toBe(true);
     expect(cdnCgi.js_integrity_score).toBeGreaterThanOrEqual(10);
+  });
+
+  test('host left out is the host of the page it was seen on; every given field is kept', async () => {
+    const zone = await newZone();
+    await emu.seed({
+      scripts: [
+        { zone_id: zone, url: 'https://cdn.example.net/1.js', first_page_url: 'https://shop.example.com/cart' },
+        {
+          zone_id: zone,
+          url: 'https://cdn.example.net/2.js',
+          page_urls: ['https://blog.example.com/a', 'https://blog.example.com/b'],
+        },
+        { zone_id: zone, url: 'https://cdn.example.net/3.js', host: 'given.example.com' },
+        {
+          zone_id: zone,
+          url: 'https://cdn.example.net/4.js',
+          host: 'www.example.com',
+          first_page_url: 'https://www.example.com/x',
+          page_urls: ['https://www.example.com/y'],
+        },
+      ],
+      connections: [
+        { zone_id: zone, url: 'https://api.example.org/c', first_page_url: 'https://shop.example.com/pay' },
+      ],
+    });
+    const detail = async (url: string) => {
+      const listed = (await emu.api('GET', ps(zone, '/scripts'), { query: { per_page: 50 } })).body.result as {
+        id: string;
+        url: string;
+      }[];
+      const { host, first_page_url, page_urls } = (
+        await emu.api('GET', ps(zone, `/scripts/${listed.find((s) => s.url === url)!.id}`))
+      ).body.result;
+      return { host, first_page_url, page_urls };
+    };
+    expect(await detail('https://cdn.example.net/1.js')).toEqual({
+      host: 'shop.example.com',
+      first_page_url: 'https://shop.example.com/cart',
+      page_urls: ['https://shop.example.com/cart'],
+    });
+    expect(await detail('https://cdn.example.net/2.js')).toEqual({
+      host: 'blog.example.com',
+      first_page_url: 'https://blog.example.com/a',
+      page_urls: ['https://blog.example.com/a', 'https://blog.example.com/b'],
+    });
+    expect(await detail('https://cdn.example.net/3.js')).toEqual({
+      host: 'given.example.com',
+      first_page_url: 'https://given.example.com/',
+      page_urls: ['https://given.example.com/'],
+    });
+    expect(await detail('https://cdn.example.net/4.js')).toEqual({
+      host: 'www.example.com',
+      first_page_url: 'https://www.example.com/x',
+      page_urls: ['https://www.example.com/y'],
+    });
+    const [connection] = (await emu.api('GET', ps(zone, '/connections'))).body.result;
+    expect(connection).toMatchObject({ host: 'shop.example.com', first_page_url: 'https://shop.example.com/pay' });
   });
 
   test('seeding the same URL again replaces the script, and scores are deterministic', async () => {
@@ -596,6 +658,7 @@ describe('detected connections (spec 2.4)', () => {
         {
           zone_id: zone,
           url: 'https://bad.example.org/x',
+          first_page_url: 'https://shop.example.com/pay',
           domain_reported_malicious: true,
           malicious_domain_categories: ['Phishing'],
         },
@@ -623,20 +686,20 @@ describe('detected connections (spec 2.4)', () => {
       ].sort(),
     );
     expect(api).toMatchObject({
-      host: 'api.example.org',
+      host: `z${zone.slice(0, 8)}.example`,
       status: 'active',
       domain_reported_malicious: false,
       malicious_domain_categories: [],
       url_reported_malicious: false,
       malicious_url_categories: [],
-      first_page_url: 'https://api.example.org/',
+      first_page_url: `https://z${zone.slice(0, 8)}.example/`,
       url_contains_cdn_cgi_path: false,
     });
 
     const infrequent = await emu.api('GET', ps(zone, '/connections'), { query: { status: 'infrequent' } });
     expect(infrequent.body.result.map((c: { url: string }) => c.url)).toEqual(['https://beacon.example.org/b']);
 
-    const bad = await emu.api('GET', ps(zone, '/connections'), { query: { hosts: 'bad.example.org' } });
+    const bad = await emu.api('GET', ps(zone, '/connections'), { query: { hosts: 'shop.example.com' } });
     expect(bad.body.result).toHaveLength(1);
     expect(bad.body.result[0]).toMatchObject({
       domain_reported_malicious: true,

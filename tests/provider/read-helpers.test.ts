@@ -52,7 +52,12 @@ describe('listScripts', () => {
 
   beforeAll(async () => {
     zone = await newZone();
-    const scripts = Array.from({ length: 250 }, (_, i) => ({ zone_id: zone, url: `https://${HOSTS[i % 3]}/s${i}.js` }));
+    // Each seen on a page of its own host: a script's host is the host of the page that loads it.
+    const scripts = Array.from({ length: 250 }, (_, i) => ({
+      zone_id: zone,
+      url: `https://${HOSTS[i % 3]}/s${i}.js`,
+      first_page_url: `https://${HOSTS[i % 3]}/`,
+    }));
     const infrequent = Array.from({ length: 5 }, (_, i) => ({
       zone_id: zone,
       url: `https://rare.example.net/r${i}.js`,
@@ -158,7 +163,13 @@ describe('single reads, connections and cookies', () => {
       ['aaaaaaaa', 50],
       ['bbbbbbbb', 60],
     ]);
-    expect(script).toMatchObject({ id: listed!.id, url: 'https://cdn.example.net/app.js', host: 'cdn.example.net' });
+    // Seeded without host or first page: both come from its first page.
+    expect(script).toMatchObject({
+      id: listed!.id,
+      url: 'https://cdn.example.net/app.js',
+      host: 'shop.example.com',
+      first_page_url: 'https://shop.example.com/',
+    });
   });
 
   test('getScript of an unknown script is a NotFoundError', async () => {

@@ -35,6 +35,14 @@ const script = (zone: string, url: string, extra: Record<string, unknown> = {}) 
   ...extra,
 });
 
+/** A connection seen on the checkout's payment page (its host comes from that page). */
+const connection = (zone: string, url: string, extra: Record<string, unknown> = {}) => ({
+  zone_id: zone,
+  url,
+  first_page_url: `https://${CHECKOUT}/pay`,
+  ...extra,
+});
+
 function checkoutPolicy(
   zone: string,
   value: string,
@@ -81,6 +89,16 @@ describe('the request plan', () => {
           first_page_url: 'https://www.example.com/',
         }),
       ],
+      connections: [
+        connection(zone, 'https://api.stripe.com/v1/tokens'),
+        connection(zone, 'https://collect.example.net/x'),
+        connection(zone, 'https://skimmer-drop.example.info/c.php', { domain_reported_malicious: true }),
+        connection(zone, 'https://rare.example.net/ping', { status: 'infrequent' }),
+        // Another host: not covered, not listed.
+        connection(zone, 'https://www.google-analytics.com/g/collect', {
+          first_page_url: 'https://www.example.com/',
+        }),
+      ],
     });
     const live = await emu.api('POST', `zones/${zone}/page_security/policies`, {
       body: {
@@ -97,9 +115,11 @@ describe('the request plan', () => {
     const result = await reviewService(
       client(),
       input([
-        checkoutPolicy(zone, "script-src 'self' cdn.example.net https://bad.example.info/x.js", {
-          id: live.body.result.id,
-        }),
+        checkoutPolicy(
+          zone,
+          "script-src 'self' cdn.example.net https://bad.example.info/x.js; connect-src api.stripe.com skimmer-drop.example.info",
+          { id: live.body.result.id },
+        ),
       ]),
       { perPage: 2 },
     );
@@ -117,30 +137,52 @@ describe('the request plan', () => {
         `GET /scripts/${idOf('/elements.js')}`,
         `GET /scripts/${idOf('/x.js')}`,
         `GET /scripts?status=infrequent&${hosts}&page=1&per_page=2`,
+        // Connections: listed the same way, no page reads (spec 2.4 gives only the first page).
+        `GET /connections?status=active&${hosts}&page=1&per_page=2`,
+        `GET /connections?status=active&${hosts}&page=2&per_page=2`,
+        `GET /connections?status=infrequent&${hosts}&page=1&per_page=2`,
       ].sort(),
     );
     expect(result.requests).toEqual({
-      made: 8,
-      bound: 1 + 3 + 1 + 2 + 100,
-      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts) + 2 (pages of the violations listed first); at most 100 script reads`,
+      made: 11,
+      bound: 1 + 3 + 1 + 2 + 1 + 2 + 100,
+      plan: `zone ${zone}: 1 + 3 (5 active scripts) + 1 (1 infrequent scripts) + 2 (3 active connections) + 1 (1 infrequent connections) + 2 (pages of the violations listed first); at most 100 script reads`,
     });
+
+    // Connections under connect-src: the two it does not name are blocked (violations), the
+    // malicious collector it names is allowed; the one of another host is not judged.
+    const connections = result.policies[0]!.connections;
+    expect(connections.judged).toBe(4);
+    expect(connections.notAllowed.lines.map((l) => [l.url, l.status, l.pages])).toEqual([
+      ['https://collect.example.net/x', 'active', [`https://${CHECKOUT}/pay`]],
+      ['https://rare.example.net/ping', 'infrequent', [`https://${CHECKOUT}/pay`]],
+    ]);
+    expect(connections.maliciousAllowed.lines.map((l) => [l.url, l.maliciousBecause])).toEqual([
+      ['https://skimmer-drop.example.info/c.php', 'domain reported malicious'],
+    ]);
+    expect(connections.violations).toEqual({ blocks: 2, maliciousAllowed: 1 });
+    expect(connections.unusedSources).toEqual([]);
 
     const [review] = result.policies;
     // The first-party script on its http page only (seen at the same time: by URL), and Stripe, whose
     // source was removed, on every page it runs on.
-    expect(review!.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+    expect(review!.scripts.notAllowed.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
       [`https://${CHECKOUT}/js/payment.js`, [`http://${CHECKOUT}/legacy-pay`], 'all'],
       ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`], 'all'],
     ]);
-    expect(review!.newlyBlocked!.scripts.map((l) => [l.url, l.pages])).toEqual([
+    expect(review!.scripts.newlyBlocked!.lines.map((l) => [l.url, l.pages])).toEqual([
       ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`]],
     ]);
-    expect(review!.maliciousAllowed.scripts.map((l) => l.url)).toEqual(['https://bad.example.info/x.js']);
-    expect(review!.violations).toEqual({ blocks: 2, maliciousAllowed: 1 });
-    expect(review!.sourcesAdded).toEqual(['script-src https://bad.example.info/x.js']);
+    expect(review!.scripts.maliciousAllowed.lines.map((l) => l.url)).toEqual(['https://bad.example.info/x.js']);
+    expect(review!.scripts.violations).toEqual({ blocks: 2, maliciousAllowed: 1 });
+    expect(review!.sourcesAdded).toEqual([
+      'connect-src api.stripe.com',
+      'connect-src skimmer-drop.example.info',
+      'script-src https://bad.example.info/x.js',
+    ]);
     expect(review!.sourcesRemoved).toEqual(['script-src js.stripe.com']);
-    expect(review!.scriptsJudged).toBe(6);
-    expect(review!.notAllowed.scripts.find((l) => l.url.includes('rare'))).toBeUndefined();
+    expect(review!.scripts.judged).toBe(6);
+    expect(review!.scripts.notAllowed.lines.find((l) => l.url.includes('rare'))).toBeUndefined();
   });
 
   test('past the limit of page reads, scripts are judged on their first page and counted', async () => {
@@ -154,9 +196,10 @@ describe('the request plan', () => {
     });
     const reads = (await calls(mark, zone)).filter((call) => /^GET \/scripts\/\w+$/.test(call));
     expect(reads).toHaveLength(1);
-    expect(result.policies[0]!.judgedOnFirstPageOnly).toBe(2);
-    expect(result.requests.made).toBe(1 + 1 + 1 + 1);
-    expect(result.requests.bound).toBe(1 + 1 + 1 + 1);
+    expect(result.policies[0]!.scripts.judgedOnFirstPageOnly).toBe(2);
+    // The policies, two script listings, one page read, two connection listings.
+    expect(result.requests.made).toBe(1 + 2 + 1 + 2);
+    expect(result.requests.bound).toBe(1 + 2 + 1 + 2);
   });
 
   test('a created policy is compared with nothing; an unknown baseline says why', async () => {
@@ -169,7 +212,7 @@ describe('the request plan', () => {
         { ...checkoutPolicy(zone, "script-src 'self'"), key: 'urn:other', replaces: { unknown: 'no state given' } },
       ]),
     );
-    expect(result.policies.map((p) => [p.baseline, p.newlyBlocked?.count ?? null])).toEqual([
+    expect(result.policies.map((p) => [p.baseline, p.scripts.newlyBlocked?.count ?? null])).toEqual([
       ['none', 1],
       [{ unknown: 'no state given' }, null],
     ]);

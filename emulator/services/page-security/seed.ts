@@ -21,8 +21,13 @@ import {
  * Items use the API's field names; only `zone_id` is required, and every other field is generated
  * when left out: URLs and cookie hosts on the zone's own name (cookies default to first party),
  * ids from the zone and the identifying fields (so seeding the same object again replaces it),
- * hosts from URLs, timestamps from the emulator's clock, `status: active`, and scores derived from
- * the URL so the same seed always gives the same scores.
+ * timestamps from the emulator's clock, `status: active`, and scores derived from the URL so the
+ * same seed always gives the same scores. Every field given is kept as given.
+ *
+ * The `host` of a script or connection is the host of the page it was seen on (the vendor's "the
+ * host where the script is being loaded"), which is what the lists' `hosts` filter and the review
+ * go by, not the host of its own URL: left out, it comes from `first_page_url`, else the first of
+ * `page_urls`, else the zone's name ({@link seenHost}).
  */
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -221,6 +226,21 @@ function suffixOf(item: { id?: string | undefined }): string {
   return item.id ?? newId();
 }
 
+/**
+ * Where a script or connection was seen: its `host` and first page as given, else each derived
+ * from the other (the host of `first_page_url`, else of the first of `page_urls`, else the
+ * zone's name; the first page `https://<host>/`).
+ */
+function seenHost(
+  tx: Transaction,
+  item: { zone_id: string; host?: string | undefined; first_page_url?: string | undefined },
+  pageUrls?: readonly string[],
+): { host: string; firstPageUrl: string } {
+  const page = item.first_page_url ?? pageUrls?.[0];
+  const host = item.host ?? (page !== undefined ? new URL(page).hostname : zoneName(tx, item.zone_id));
+  return { host, firstPageUrl: item.first_page_url ?? page ?? `https://${host}/` };
+}
+
 /** Seed section `scripts` (spec 2.3); required: `zone_id`. */
 export const scriptsSeed: SeedSection<typeof scriptItem> = {
   item: scriptItem,
@@ -230,7 +250,7 @@ export const scriptsSeed: SeedSection<typeof scriptItem> = {
     for (const item of items) {
       const url = item.url ?? `https://${zoneName(tx, item.zone_id)}/assets/${suffixOf(item)}.js`;
       const id = item.id ?? stableId(item.zone_id, url);
-      const host = item.host ?? new URL(url).hostname;
+      const { host, firstPageUrl } = seenHost(tx, item, item.page_urls);
       const times = seenTimes(item, now);
       const derived = derivedScores(url);
       const current: ScriptVersion = {
@@ -243,7 +263,6 @@ export const scriptsSeed: SeedSection<typeof scriptItem> = {
         magecart_score: item.magecart_score ?? derived.magecart_score,
         fetched_at: item.fetched_at ?? times.last_seen_at,
       };
-      const firstPageUrl = item.first_page_url ?? `https://${host}/`;
       const record: ScriptRecord = {
         zone_id: item.zone_id,
         id,
@@ -283,7 +302,7 @@ export const connectionsSeed: SeedSection<typeof connectionItem> = {
     for (const item of items) {
       const url = item.url ?? `https://${zoneName(tx, item.zone_id)}/collect/${suffixOf(item)}`;
       const id = item.id ?? stableId(item.zone_id, url);
-      const host = item.host ?? new URL(url).hostname;
+      const { host, firstPageUrl } = seenHost(tx, item);
       const record: ConnectionRecord = {
         zone_id: item.zone_id,
         id,
@@ -294,7 +313,7 @@ export const connectionsSeed: SeedSection<typeof connectionItem> = {
         malicious_domain_categories: item.malicious_domain_categories ?? [],
         url_reported_malicious: item.url_reported_malicious ?? false,
         malicious_url_categories: item.malicious_url_categories ?? [],
-        first_page_url: item.first_page_url ?? `https://${host}/`,
+        first_page_url: firstPageUrl,
         status: item.status ?? 'active',
         url_contains_cdn_cgi_path: item.url_contains_cdn_cgi_path ?? containsCdnCgiPath(url),
       };

@@ -1,11 +1,13 @@
 import {
-  acceptMaliciousScripts,
+  acceptBlocked,
+  acceptMalicious,
   completePages,
+  connectionReports,
   PolicyImpactEvaluator,
   type Baseline,
+  type Detected,
+  type DetectedLine,
   type PolicyText,
-  type ScriptLine,
-  type SeenScript,
 } from '../../../provider/review/impact';
 
 /**
@@ -20,8 +22,8 @@ const PAGE = `https://${HOST}/pay`;
 function script(
   url: string,
   lastSeenAt: string,
-  extra: Partial<SeenScript> = {},
-): SeenScript & { jsIntegrityScore?: number } {
+  extra: Partial<Detected> = {},
+): Detected & { jsIntegrityScore?: number } {
   return { id: url, url, status: 'active', firstPageUrl: PAGE, lastSeenAt, jsIntegrityScore: 50, ...extra };
 }
 
@@ -43,24 +45,26 @@ function policy(value: string, action = 'allow', enabled = true, host = HOST): P
   return { action, enabled, expression: `http.host eq "${host}"`, value };
 }
 
+/** The policy's impact with its scripts' judgement beside it (`impact.scripts.x` as `impact.x`). */
 function evaluate(proposed: PolicyText, baseline: Baseline = { kind: 'none' }, scripts = ALL, size?: number) {
   const evaluator = new PolicyImpactEvaluator(proposed, baseline, size === undefined ? {} : { sampleSize: size });
-  for (const s of scripts) evaluator.add(s);
-  return evaluator.result();
+  for (const s of scripts) evaluator.scripts.add(s);
+  const result = evaluator.result();
+  return { ...result, ...result.scripts };
 }
 
-const urls = (lines: ScriptLine[]) => lines.map((line) => line.url);
+const urls = (lines: DetectedLine[]) => lines.map((line) => line.url);
 /**
  * The scripts an allow policy blocks when it allows `allowed`, in the order they are listed: the
  * violations (blocked and not malicious) first, then the malicious one, each most recently seen first.
  */
-const except = (...allowed: SeenScript[]) => {
+const except = (...allowed: Detected[]) => {
   const blocked = ALL.filter((s) => !allowed.includes(s));
   return [...blocked.filter((s) => s !== SCORE_9), ...blocked.filter((s) => s === SCORE_9)].map((s) => s.url);
 };
 
 describe('each kind of source allows exactly its scripts (an allow policy blocks the rest)', () => {
-  test.each<[string, string, SeenScript[]]>([
+  test.each<[string, string, Detected[]]>([
     ['a bare host: that host only', 'js.stripe.com', [STRIPE]],
     ['a wildcard host: its subdomains', '*.stripe.network', [STRIPE_NETWORK]],
     [
@@ -78,8 +82,8 @@ describe('each kind of source allows exactly its scripts (an allow policy blocks
   ])('%s', (_kind, source, allowed) => {
     const impact = evaluate(policy(`script-src ${source}`));
     expect(impact.effect).toBe('block');
-    expect(impact.scriptsJudged).toBe(ALL.length);
-    expect(urls(impact.notAllowed.scripts)).toEqual(except(...allowed));
+    expect(impact.judged).toBe(ALL.length);
+    expect(urls(impact.notAllowed.lines)).toEqual(except(...allowed));
     expect(impact.notAllowed.count).toBe(ALL.length - allowed.length);
     expect(impact.violations.blocks).toBe(ALL.length - allowed.length - (allowed.includes(SCORE_9) ? 0 : 1));
     // Every source above allows a detected script, or is not judged by URL at all.
@@ -97,14 +101,14 @@ describe('each kind of source allows exactly its scripts (an allow policy blocks
     const onShop = evaluate(policy("script-src 'self'", 'allow', true, 'shop.example.com'), { kind: 'none' }, [
       { ...FIRST_PARTY, firstPageUrl: 'https://shop.example.com/' },
     ]);
-    expect(urls(onShop.notAllowed.scripts)).toEqual([FIRST_PARTY.url]);
+    expect(urls(onShop.notAllowed.lines)).toEqual([FIRST_PARTY.url]);
   });
 });
 
 describe('the lines', () => {
   test('name the URL, the pages, when last seen, the status, and the malicious rule at 9, 10 and 11', () => {
     const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [ON_PORT, SCORE_9, SCORE_10, SCORE_11]);
-    const line = (s: SeenScript, malicious: boolean) => ({
+    const line = (s: Detected, malicious: boolean) => ({
       id: s.id,
       url: s.url,
       pages: [PAGE],
@@ -112,19 +116,20 @@ describe('the lines', () => {
       lastSeenAt: s.lastSeenAt,
       status: s.status,
       malicious,
+      ...(malicious ? { maliciousBecause: `js_integrity_score ${s.jsIntegrityScore}` } : {}),
       jsIntegrityScore: s.jsIntegrityScore,
     });
     // The violations first (blocked and not malicious), then the score-9 script, which the policy
     // is meant to block.
     expect(impact.notAllowed).toEqual({
       count: 4,
-      scripts: [line(ON_PORT, false), line(SCORE_10, false), line(SCORE_11, false), line(SCORE_9, true)],
+      lines: [line(ON_PORT, false), line(SCORE_10, false), line(SCORE_11, false), line(SCORE_9, true)],
     });
-    expect(impact.notAllowed.scripts[0]!.status).toBe('infrequent');
+    expect(impact.notAllowed.lines[0]!.status).toBe('infrequent');
     expect(impact.notAllowedMalicious).toBe(1);
     expect(impact.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
     // Blocking a malicious script is what the policy is for: listed as blocked, never as allowed.
-    expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
+    expect(impact.maliciousAllowed).toEqual({ count: 0, lines: [] });
   });
 
   test('a script without a score (a plan without scores) is not malicious', () => {
@@ -136,7 +141,7 @@ describe('the lines', () => {
   test('the lists keep the most recently seen scripts and count them all', () => {
     const impact = evaluate(policy("script-src 'none'"), { kind: 'none' }, ALL, 3);
     expect(impact.notAllowed.count).toBe(ALL.length);
-    expect(urls(impact.notAllowed.scripts)).toEqual([FIRST_PARTY.url, STRIPE.url, STRIPE_NETWORK.url]);
+    expect(urls(impact.notAllowed.lines)).toEqual([FIRST_PARTY.url, STRIPE.url, STRIPE_NETWORK.url]);
   });
 });
 
@@ -147,7 +152,7 @@ describe('malicious scripts allowed', () => {
     ['none when the score-9 script is not allowed', "script-src 'self' https://score10.example.info/a.js", []],
   ])('%s', (rule, value, expected) => {
     const impact = evaluate(policy(value, rule.includes('log') ? 'log' : 'allow'));
-    expect(urls(impact.maliciousAllowed.scripts)).toEqual(expected);
+    expect(urls(impact.maliciousAllowed.lines)).toEqual(expected);
     expect(impact.maliciousAllowed.count).toBe(expected.length);
     expect(impact.violations.maliciousAllowed).toBe(expected.length);
   });
@@ -159,14 +164,16 @@ describe('accepted scripts', () => {
       policy("script-src 'self'"),
       { kind: 'none' },
       {
-        acceptBlocked: (url) =>
-          url.startsWith('https://js.stripe.com/') ? 'Stripe moved to the payment iframe' : undefined,
+        scripts: {
+          acceptBlocked: (url) =>
+            url.startsWith('https://js.stripe.com/') ? 'Stripe moved to the payment iframe' : undefined,
+        },
       },
     );
-    for (const s of [FIRST_PARTY, STRIPE, RECAPTCHA]) evaluator.add(s);
-    const impact = evaluator.result();
+    for (const s of [FIRST_PARTY, STRIPE, RECAPTCHA]) evaluator.scripts.add(s);
+    const impact = evaluator.result().scripts;
     expect(impact.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
-    expect(impact.notAllowed.scripts.map((l) => [l.url, l.accepted])).toEqual([
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.accepted])).toEqual([
       [RECAPTCHA.url, undefined],
       [STRIPE.url, 'Stripe moved to the payment iframe'],
     ]);
@@ -176,13 +183,13 @@ describe('accepted scripts', () => {
     const other = script('https://score3.example.info/b.js', '2026-11-21T00:00:00.000Z', { jsIntegrityScore: 3 });
     const impact = evaluate(policy('script-src https:'), { kind: 'none' }, [other, SCORE_9]);
     expect(impact.violations.maliciousAllowed).toBe(2);
-    const left = acceptMaliciousScripts(impact, (url) =>
+    const left = acceptMalicious(impact, (url) =>
       url === other.url ? 'our own script, scored low by mistake' : undefined,
     );
     expect(left).toBe(1);
     expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
     // What is left first, then what is accepted, with its reason.
-    expect(impact.maliciousAllowed.scripts.map((l) => [l.url, l.accepted])).toEqual([
+    expect(impact.maliciousAllowed.lines.map((l) => [l.url, l.accepted])).toEqual([
       [SCORE_9.url, undefined],
       [other.url, 'our own script, scored low by mistake'],
     ]);
@@ -193,9 +200,9 @@ describe('accepted scripts', () => {
       script(`https://bad${i}.example.info/x.js`, `2026-11-0${i}T00:00:00.000Z`, { jsIntegrityScore: 1 }),
     );
     const evaluator = new PolicyImpactEvaluator(policy('script-src https:'), { kind: 'none' }, { maliciousKept: 2 });
-    for (const s of many) evaluator.add(s);
-    const impact = evaluator.result();
-    expect(acceptMaliciousScripts(impact, () => 'accepted')).toBe(1);
+    for (const s of many) evaluator.scripts.add(s);
+    const impact = evaluator.result().scripts;
+    expect(acceptMalicious(impact, () => 'accepted')).toBe(1);
   });
 });
 
@@ -204,15 +211,15 @@ describe('the action', () => {
     const impact = evaluate(policy('script-src js.stripe.com', 'log'));
     expect(impact.effect).toBe('report');
     // Nothing is a violation, so the list is simply the most recently seen first.
-    expect(urls(impact.notAllowed.scripts)).toEqual(ALL.filter((s) => s !== STRIPE).map((s) => s.url));
+    expect(urls(impact.notAllowed.lines)).toEqual(ALL.filter((s) => s !== STRIPE).map((s) => s.url));
     expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
   });
 
   test('a disabled policy blocks, reports and allows nothing', () => {
     const impact = evaluate(policy('script-src https:', 'allow', false));
     expect(impact.effect).toBe('none');
-    expect(impact.notAllowed).toEqual({ count: 0, scripts: [] });
-    expect(impact.maliciousAllowed).toEqual({ count: 0, scripts: [] });
+    expect(impact.notAllowed).toEqual({ count: 0, lines: [] });
+    expect(impact.maliciousAllowed).toEqual({ count: 0, lines: [] });
   });
 });
 
@@ -237,8 +244,8 @@ describe('compared with the live policy', () => {
     });
     expect(impact.sourcesAdded).toEqual([]);
     expect(impact.sourcesRemoved).toEqual(['script-src js.stripe.com']);
-    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
-    expect(impact.newlyAllowed).toEqual({ count: 0, scripts: [] });
+    expect(urls(impact.newlyBlocked!.lines)).toEqual([STRIPE.url]);
+    expect(impact.newlyAllowed).toEqual({ count: 0, lines: [] });
   });
 
   test('a narrower source that still allows every detected script blocks nothing new', () => {
@@ -249,7 +256,7 @@ describe('compared with the live policy', () => {
     );
     expect(impact.sourcesAdded).toEqual(['script-src https://js.stripe.com/v3/']);
     expect(impact.sourcesRemoved).toEqual(['script-src js.stripe.com']);
-    expect(impact.newlyBlocked).toEqual({ count: 0, scripts: [] });
+    expect(impact.newlyBlocked).toEqual({ count: 0, lines: [] });
     expect(impact.notAllowed.count).toBe(0);
   });
 
@@ -263,21 +270,21 @@ describe('compared with the live policy', () => {
       },
       [FIRST_PARTY, STRIPE],
     );
-    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+    expect(urls(impact.newlyBlocked!.lines)).toEqual([STRIPE.url]);
     expect(impact.baseline).toEqual(expect.objectContaining({ hostname: 'www.example.com' }));
   });
 
   test('turning an allow policy into a log policy newly allows what it blocked', () => {
     const impact = evaluate(policy("script-src 'self'", 'log'), live("script-src 'self'"), [FIRST_PARTY, STRIPE]);
-    expect(urls(impact.newlyAllowed!.scripts)).toEqual([STRIPE.url]);
-    expect(impact.newlyBlocked).toEqual({ count: 0, scripts: [] });
+    expect(urls(impact.newlyAllowed!.lines)).toEqual([STRIPE.url]);
+    expect(impact.newlyBlocked).toEqual({ count: 0, lines: [] });
   });
 
   test('a created policy newly blocks everything it blocks, and every source is added', () => {
     const impact = evaluate(policy("script-src 'self'"), { kind: 'none' }, [FIRST_PARTY, STRIPE]);
     expect(impact.baseline).toBe('none');
     expect(impact.sourcesAdded).toEqual(["script-src 'self'"]);
-    expect(urls(impact.newlyBlocked!.scripts)).toEqual([STRIPE.url]);
+    expect(urls(impact.newlyBlocked!.lines)).toEqual([STRIPE.url]);
   });
 
   test('an unknown baseline computes nothing "newly" and says why', () => {
@@ -286,16 +293,16 @@ describe('compared with the live policy', () => {
     expect(impact.sourcesAdded).toBeNull();
     expect(impact.newlyBlocked).toBeNull();
     expect(impact.newlyAllowed).toBeNull();
-    expect(urls(impact.notAllowed.scripts)).toEqual([STRIPE.url]);
+    expect(urls(impact.notAllowed.lines)).toEqual([STRIPE.url]);
   });
 });
 
 describe('pages', () => {
   test("a 'self' verdict depends on the page's scheme, so the script's pages are worth reading", () => {
     const evaluator = new PolicyImpactEvaluator(policy("script-src 'self' js.stripe.com"), { kind: 'none' });
-    expect(evaluator.dependsOnPages(FIRST_PARTY)).toBe(true);
-    expect(evaluator.dependsOnPages(STRIPE)).toBe(false);
-    expect(evaluator.dependsOnPages({ ...FIRST_PARTY, pageUrls: [PAGE] })).toBe(false);
+    expect(evaluator.scripts.dependsOnPages(FIRST_PARTY)).toBe(true);
+    expect(evaluator.scripts.dependsOnPages(STRIPE)).toBe(false);
+    expect(evaluator.scripts.dependsOnPages({ ...FIRST_PARTY, pageUrls: [PAGE] })).toBe(false);
   });
 
   test('with its pages read, a script is judged on each page of the host, and blocked where it is refused', () => {
@@ -305,7 +312,7 @@ describe('pages', () => {
         pageUrls: [PAGE, `http://${HOST}/legacy-pay`, 'https://www.example.com/'],
       },
     ]);
-    expect(impact.notAllowed.scripts).toEqual([
+    expect(impact.notAllowed.lines).toEqual([
       expect.objectContaining({ url: FIRST_PARTY.url, pages: [`http://${HOST}/legacy-pay`], pagesBasis: 'all' }),
     ]);
     expect(impact.judgedOnFirstPageOnly).toBe(0);
@@ -322,7 +329,7 @@ describe('pages', () => {
       { ...FIRST_PARTY, firstPageUrl: `http://${HOST}/pay` },
       STRIPE,
     ]);
-    expect(impact.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
       [FIRST_PARTY.url, [`http://${HOST}/pay`], 'first'],
       [STRIPE.url, [PAGE], 'any'],
     ]);
@@ -344,16 +351,17 @@ describe('completePages', () => {
     ]);
     completePages(
       impact,
+      HOST,
       new Map([
         [STRIPE.id, [PAGE, `https://${HOST}/pay/confirm`, 'https://www.example.com/', PAGE]],
         [FIRST_PARTY.id, [PAGE]],
       ]),
     );
-    expect(impact.notAllowed.scripts.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
       [FIRST_PARTY.url, [`http://${HOST}/pay`], 'first'],
       [STRIPE.url, [PAGE, `https://${HOST}/pay/confirm`], 'all'],
     ]);
-    expect(impact.newlyBlocked!.scripts.find((l) => l.url === STRIPE.url)!.pagesBasis).toBe('all');
+    expect(impact.newlyBlocked!.lines.find((l) => l.url === STRIPE.url)!.pagesBasis).toBe('all');
   });
 });
 
@@ -368,7 +376,206 @@ describe('a policy that cannot be read', () => {
     expect(impact.problem).toBe(
       `its value cannot be read: invalid source "self" at position 11: keywords, nonces and hashes must be in single quotes (write 'self')`,
     );
-    expect(impact.scriptsJudged).toBe(0);
+    expect(impact.judged).toBe(0);
     expect(impact.notAllowed.count).toBe(0);
+  });
+});
+
+describe('connections: the same judgement under connect-src, else default-src', () => {
+  const connection = (url: string, lastSeenAt: string, extra: Partial<Detected> = {}): Detected => ({
+    id: url,
+    url,
+    status: 'active',
+    firstPageUrl: PAGE,
+    lastSeenAt,
+    reports: [],
+    ...extra,
+  });
+  const OWN_API = connection(`https://${HOST}/api/cart`, '2026-11-20T10:00:00.000Z');
+  const PAYMENT_API = connection('https://api.stripe.com/v1/tokens', '2026-11-20T09:00:00.000Z');
+  const NETWORK = connection('https://m.stripe.network/6/b/', '2026-11-20T08:00:00.000Z');
+  const ON_PORT_API = connection('https://events.example.net:8443/ingest', '2026-11-19T12:00:00.000Z', {
+    status: 'infrequent',
+  });
+  const SOCKET = connection('wss://live.example.org/socket', '2026-11-18T12:00:00.000Z');
+  const CONNECTIONS = [OWN_API, PAYMENT_API, NETWORK, ON_PORT_API, SOCKET];
+
+  function judge(value: string, items = CONNECTIONS, action = 'allow', options = {}) {
+    const evaluator = new PolicyImpactEvaluator(policy(value, action), { kind: 'none' }, options);
+    for (const item of items) evaluator.connections.add(item);
+    return evaluator.result();
+  }
+  const blocked = (...allowed: Detected[]) => CONNECTIONS.filter((c) => !allowed.includes(c)).map((c) => c.url);
+
+  test.each<[string, string, Detected[]]>([
+    ['a bare host: that host only', 'api.stripe.com', [PAYMENT_API]],
+    ['a wildcard host: its subdomains', '*.stripe.network', [NETWORK]],
+    [
+      'a scheme: every connection over it (https: does not allow wss:)',
+      'https:',
+      [OWN_API, PAYMENT_API, NETWORK, ON_PORT_API],
+    ],
+    ['a web socket host: that host over wss', 'wss://live.example.org', [SOCKET]],
+    ['a port: that host on that port', 'events.example.net:8443', [ON_PORT_API]],
+    ['a path prefix: the URLs under it', 'https://api.stripe.com/v1/', [PAYMENT_API]],
+    ['a full URL: that URL', 'https://m.stripe.network/6/b/', [NETWORK]],
+    ["'self': the policy's host, over the page's scheme", "'self'", [OWN_API]],
+    ["'none': nothing", "'none'", []],
+    ['a nonce: nothing by its URL', "'nonce-r4nd0m'", []],
+  ])('%s', (_kind, source, allowed) => {
+    const impact = judge(`script-src 'self'; connect-src ${source}`);
+    expect(impact.connections.judged).toBe(CONNECTIONS.length);
+    expect(urls(impact.connections.notAllowed.lines).sort()).toEqual(blocked(...allowed).sort());
+    expect(impact.connections.violations).toEqual({ blocks: CONNECTIONS.length - allowed.length, maliciousAllowed: 0 });
+    // The scripts' directive plays no part, and no script was added.
+    expect(impact.scripts.judged).toBe(0);
+  });
+
+  test('without connect-src, default-src governs; script-src never does', () => {
+    expect(urls(judge("default-src 'self' api.stripe.com").connections.notAllowed.lines)).toEqual(
+      blocked(OWN_API, PAYMENT_API),
+    );
+    // connect-src wins over default-src.
+    expect(urls(judge("default-src 'self'; connect-src api.stripe.com").connections.notAllowed.lines)).toEqual(
+      blocked(PAYMENT_API),
+    );
+    // Neither: nothing restricts connections, whatever script-src says.
+    const open = judge("script-src 'none'");
+    expect(open.connections.notAllowed.count).toBe(0);
+    expect(open.connections.unusedSources).toEqual([]);
+  });
+
+  test('a policy with no directive governing connections restricts none, and a malicious one is not its violation', () => {
+    const collector = connection('https://skimmer-drop.example.info/c.php', '2026-11-21T00:00:00.000Z', {
+      reports: ['domain reported malicious'],
+    });
+    const impact = judge("script-src 'self'", [collector, PAYMENT_API]);
+    expect(impact.connections.governedBy).toBeNull();
+    expect(impact.connections.judged).toBe(2);
+    expect(impact.connections.maliciousAllowed.count).toBe(0);
+    expect(impact.connections.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    expect(judge('default-src https:', [collector]).connections).toEqual(
+      expect.objectContaining({ governedBy: 'default-src', violations: { blocks: 0, maliciousAllowed: 1 } }),
+    );
+  });
+
+  test('sources of connect-src that allow no detected connection are candidates for removal', () => {
+    const impact = judge("script-src 'self' cdn.unused.example; connect-src 'self' api.stripe.com old-api.example.com");
+    expect(impact.connections.unusedSources).toEqual(['old-api.example.com']);
+  });
+
+  test.each<[string, Partial<Detected>, string]>([
+    ['its domain reported malicious', { reports: ['domain reported malicious'] }, 'domain reported malicious'],
+    [
+      'its URL reported malicious',
+      { reports: ['URL reported malicious (Malware)'] },
+      'URL reported malicious (Malware)',
+    ],
+  ])('a connection with %s that the policy allows is a violation, whatever its action', (_what, extra, because) => {
+    const collector = connection('https://skimmer-drop.example.info/c.php', '2026-11-21T00:00:00.000Z', extra);
+    for (const action of ['allow', 'log']) {
+      const impact = judge('connect-src https:', [collector, PAYMENT_API], action);
+      expect(impact.connections.maliciousAllowed.lines.map((l) => [l.url, l.maliciousBecause])).toEqual([
+        [collector.url, because],
+      ]);
+      expect(impact.connections.violations.maliciousAllowed).toBe(1);
+    }
+    // Blocked, it is what the policy is for: no violation.
+    const blockedImpact = judge('connect-src api.stripe.com', [collector, PAYMENT_API]);
+    expect(blockedImpact.connections.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    expect(blockedImpact.connections.notAllowedMalicious).toBe(1);
+  });
+
+  test('a connection nothing was reported about is not malicious, even with a low-scored script of the same URL', () => {
+    const impact = judge('connect-src https:', [
+      connection(PAYMENT_API.url, PAYMENT_API.lastSeenAt, { jsIntegrityScore: 1 }),
+    ]);
+    expect(impact.connections.maliciousAllowed.count).toBe(0);
+  });
+
+  test("'self' on an http page: the verdict depends on the page, judged on its first page and counted", () => {
+    const impact = judge("connect-src 'self'", [{ ...OWN_API, firstPageUrl: `http://${HOST}/pay` }]);
+    expect(impact.connections.notAllowed.lines.map((l) => [l.url, l.pagesBasis])).toEqual([[OWN_API.url, 'first']]);
+    expect(impact.connections.judgedOnFirstPageOnly).toBe(1);
+  });
+
+  test('dropping the payment API from connect-src newly blocks it', () => {
+    const evaluator = new PolicyImpactEvaluator(policy("connect-src 'self'"), {
+      kind: 'live',
+      id: 'a'.repeat(32),
+      policy: policy("connect-src 'self' api.stripe.com"),
+    });
+    for (const item of [OWN_API, PAYMENT_API]) evaluator.connections.add(item);
+    const impact = evaluator.result();
+    expect(impact.sourcesRemoved).toEqual(['connect-src api.stripe.com']);
+    expect(urls(impact.connections.newlyBlocked!.lines)).toEqual([PAYMENT_API.url]);
+    expect(impact.connections.violations.blocks).toBe(1);
+  });
+});
+
+describe('connectionReports: the malicious flags one by one', () => {
+  const clean = {
+    domain_reported_malicious: false,
+    malicious_domain_categories: [],
+    url_reported_malicious: false,
+    malicious_url_categories: [],
+  };
+  test.each<[string, Partial<typeof clean>, string[]]>([
+    ['nothing reported', {}, []],
+    ['domain_reported_malicious', { domain_reported_malicious: true }, ['domain reported malicious']],
+    [
+      'malicious_domain_categories alone',
+      { malicious_domain_categories: ['Phishing'] as never[] },
+      ['domain reported malicious (Phishing)'],
+    ],
+    ['url_reported_malicious', { url_reported_malicious: true }, ['URL reported malicious']],
+    [
+      'malicious_url_categories alone',
+      { malicious_url_categories: ['Malware'] as never[] },
+      ['URL reported malicious (Malware)'],
+    ],
+    [
+      'both, with categories',
+      {
+        domain_reported_malicious: true,
+        malicious_domain_categories: ['Malware', 'Phishing'] as never[],
+        url_reported_malicious: true,
+      },
+      ['domain reported malicious (Malware, Phishing)', 'URL reported malicious'],
+    ],
+  ])('%s', (_flag, flags, expected) => {
+    expect(connectionReports({ ...clean, ...flags })).toEqual(expected);
+  });
+});
+
+describe('acceptBlocked: blocked connections accepted after the judging', () => {
+  const item = (n: number): Detected => ({
+    id: `c${n}`,
+    url: `https://api${n}.example.net/x`,
+    status: 'active',
+    firstPageUrl: PAGE,
+    lastSeenAt: `2026-11-0${n}T00:00:00.000Z`,
+    reports: [],
+  });
+  test('marks the accepted lines kept, counts what is left, and cuts the list to the sample size', () => {
+    const evaluator = new PolicyImpactEvaluator(
+      policy("connect-src 'none'"),
+      { kind: 'none' },
+      {
+        connections: { notAllowedKept: 3 },
+        sampleSize: 2,
+      },
+    );
+    for (const n of [1, 2, 3, 4]) evaluator.connections.add(item(n));
+    const impact = evaluator.result().connections;
+    expect(impact.notAllowed.lines).toHaveLength(3);
+    // api4 and api3 are kept and accepted; api1 is not kept, so it stays a violation with api2.
+    const left = acceptBlocked(impact, (url) => (/api[134]\./.test(url) ? 'moved behind our proxy' : undefined), 2);
+    expect(left).toBe(2);
+    expect(impact.violations.blocks).toBe(2);
+    expect(impact.notAllowed.lines.map((l) => [l.url, l.accepted])).toEqual([
+      ['https://api2.example.net/x', undefined],
+      ['https://api4.example.net/x', 'moved behind our proxy'],
+    ]);
   });
 });

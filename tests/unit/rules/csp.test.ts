@@ -2,7 +2,7 @@ import {
   CSP_FETCH_DIRECTIVES,
   CSP_KEYWORDS,
   cspAllowsScript,
-  cspAllowsScriptUrl,
+  cspAllowsUrl,
   formatCspSource,
   normalizeCspValue,
   parseCspValue,
@@ -650,7 +650,7 @@ describe('cspAllowsScript (spec 2.6)', () => {
     expect(cspAllowsScript(parsed(value), script, pageUrl)).toBe(allowed);
     // The same rules on URLs parsed once (the review's form), for every URL that parses.
     if (URL.canParse(script, pageUrl))
-      expect(cspAllowsScriptUrl(parsed(value), new URL(script, pageUrl), new URL(pageUrl))).toBe(allowed);
+      expect(cspAllowsUrl(parsed(value), 'script', new URL(script, pageUrl), new URL(pageUrl))).toBe(allowed);
   });
 
   test('an invalid page URL is a RuleViolation naming it', () => {

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+import { validateHostname } from '../../rules/hostname';
+import { clientFrom } from '../clients';
+import type { HttpClient } from '../client/http';
+import { listConnections, listScripts } from '../client/page-security';
+import { cspProgram, writePolicy } from '../review/csp-writer';
+import type { Detected } from '../review/impact';
+import { REVIEW_PER_PAGE, seenConnection, seenScript } from '../review/plan';
+import {
+  explainReadFailure,
+  idFlag,
+  parseFlags,
+  runCommand,
+  sayAs,
+  settingsHelp,
+  settingsSynopsis,
+  UsageError,
+  writeOut,
+} from './settings-flags';
+
+/**
+ * `edgeguard-csp`: writes the TypeScript Pulumi program declaring a first CSP policy for a host,
+ * from the scripts and connections page security detected on it (`../review/csp-writer.ts`). It
+ * only reads from the service. The program goes to `--out` or stdout; a summary to stderr.
+ *
+ * Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed, or
+ * the file could not be written); 2 bad usage.
+ */
+
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const USAGE = `usage: edgeguard-csp --zone ZONE_ID --host HOST [--action allow|log] [--out FILE]
+${settingsSynopsis(21)}
+
+Writes a TypeScript Pulumi program declaring one CspPolicy for HOST whose value allows every script
+(script-src) and connection (connect-src) page security detected on HOST that is not malicious,
+each as tightly as its sources allow, and nothing malicious; what it left out, and why, is in
+comments. It only reads from the service.
+
+  --zone ZONE_ID        the zone of HOST (32 hexadecimal characters)
+  --host HOST           the hostname the policy covers (http.host eq "HOST")
+  --action allow|log    allow blocks what the value does not allow, log reports it (default: log)
+  --out FILE            where to write the program (default: stdout)
+${settingsHelp()}
+
+Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed);
+2 bad usage.`;
+
+const say = sayAs('edgeguard-csp');
+
+/** The flags, or a {@link UsageError}. */
+function parse(argv: string[]) {
+  const flags = parseFlags(argv, {
+    zone: { type: 'string' },
+    host: { type: 'string' },
+    action: { type: 'string' },
+    out: { type: 'string' },
+  });
+  const text = flags.text;
+  if (flags.help) return { help: true as const };
+  const zoneId = idFlag('zone', "the zone's id", text('zone'));
+  if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone of the host');
+  const hostText = text('host');
+  if (hostText === undefined) throw new UsageError('--host is required: the hostname the policy covers');
+  const host = validateHostname(hostText.toLowerCase());
+  if (!host.ok) throw new UsageError(`--host ${host.error.message}`);
+  const given = text('action') ?? 'log';
+  const action = (['allow', 'log'] as const).find((known) => known === given);
+  if (action === undefined) throw new UsageError(`--action must be allow or log, not ${JSON.stringify(given)}`);
+  return {
+    help: false as const,
+    zoneId,
+    host: host.value,
+    action,
+    out: text('out'),
+    explicit: flags.explicit,
+  };
+}
+
+/** Every script and connection detected on `host`, of both statuses. */
+async function detectedOn(http: HttpClient, zoneId: string, host: string) {
+  const scripts: Detected[] = [];
+  const connections: Detected[] = [];
+  for (const status of ['active', 'infrequent']) {
+    const params = { status, hosts: [host] };
+    for await (const script of listScripts(http, zoneId, params, REVIEW_PER_PAGE)) scripts.push(seenScript(script));
+    for await (const connection of listConnections(http, zoneId, params, REVIEW_PER_PAGE))
+      connections.push(seenConnection(connection));
+  }
+  return { script: scripts, connection: connections };
+}
+
+/** Runs the command with `argv` (without node and the script); returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    say(`${(error as Error).message}\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  let detected;
+  try {
+    detected = await detectedOn(clientFrom({ explicit: options.explicit }), options.zoneId, options.host);
+  } catch (error) {
+    say(explainReadFailure(error, 'zone', options.zoneId));
+    return EXIT.failed;
+  }
+  const policy = writePolicy(options.host, detected);
+  const program = cspProgram(options, policy);
+  if (!writeOut(options.out, program, say)) return EXIT.failed;
+  const { script, connection } = policy.counts;
+  say(
+    `wrote ${options.out ?? 'the program to stdout'}: a${options.action === 'allow' ? 'n allow' : ' log'} policy for ${options.host} allowing ${script.allowed} of ${script.detected} scripts and ${connection.allowed} of ${connection.detected} connections detected` +
+      (policy.leftOut.length > 0
+        ? `; left out (see the comments):\n${policy.leftOut.map((item) => `- ${item.kind} ${item.url}: ${item.reason}`).join('\n')}`
+        : ''),
+  );
+  return EXIT.ok;
+}
+
+if (require.main === module) runCommand('edgeguard-csp', main, EXIT.failed);
