@@ -470,6 +470,14 @@ describe('the provider plugin over gRPC', () => {
         const after = await diff(type, js(imported.getProperties()), js(declared));
         expect(detailed(after)).toEqual([]);
       }
+      // Declared with the default authority ("": the service's choice), the imported hostname is no change either.
+      const imported = await read('CustomHostname', created.getId());
+      const byDefault = await diff(
+        'CustomHostname',
+        js(imported.getProperties()),
+        js(await checked('CustomHostname', declaration)),
+      );
+      expect(detailed(byDefault)).toEqual([]);
     });
 
     test('PoolNotificationMigration: import is refused, saying to declare it', async () => {
