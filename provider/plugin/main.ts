@@ -7,8 +7,9 @@ import { serve } from './server';
  * engine reads to connect; the engine ends the process when it is done with the provider.
  */
 async function main(args: string[]): Promise<void> {
-  const engineAddress = args.find((arg) => !arg.startsWith('-'));
-  const plugin = await serve(engineAddress === undefined ? {} : { engineAddress });
+  // The engine puts its own flags first (`--logtostderr`, `-v=9`, `--tracing <endpoint>`) and its address last.
+  const engineAddress = args.at(-1);
+  const plugin = await serve(engineAddress === undefined || engineAddress.startsWith('-') ? {} : { engineAddress });
   process.stdout.write(`${plugin.port}\n`);
 }
 

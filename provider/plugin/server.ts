@@ -9,13 +9,13 @@ import { Any } from 'google-protobuf/google/protobuf/any_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { instanceClient } from '../clients';
+import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { checkInputs } from '../runtime/check';
 import type { RuntimeContext } from '../runtime/context';
 import { parsedInputs } from '../runtime/define';
 import { deleteLive, engineCall, readLive } from '../runtime/host';
 import { PartialFailure } from '../runtime/partial';
-import { SettingsError, type Settings } from '../settings';
 import { changedSettings, configFailures, instanceSettings, SECRET_SETTINGS, settingTexts } from './config';
 import { parsePluginId, pluginId } from './ids';
 import { PLUGIN_RESOURCES, type PluginResource } from './resources';
@@ -52,6 +52,9 @@ export interface RunningPlugin {
 
 type Handler<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 
+/** The errors {@link wireError} made, which go to the engine as they are. */
+const wireErrors = new WeakSet<object>();
+
 /** A gRPC error for the engine: the message, and for a partial failure the object it must record. */
 function wireError(
   error: unknown,
@@ -73,7 +76,9 @@ function wireError(
     status.addDetails(any);
     metadata.add('grpc-status-details-bin', Buffer.from(status.serializeBinary()));
   }
-  return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
+  const wire = Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
+  wireErrors.add(wire);
+  return wire;
 }
 
 /** Answers a unary call with what `run` gives, or its error. */
@@ -84,11 +89,7 @@ function unary<Req, Res>(run: (request: Req) => Promise<Res> | Res): Handler<Req
       .then(
         (response) => callback(null, response),
         (error: unknown) =>
-          callback(
-            error !== null && typeof error === 'object' && 'code' in error
-              ? (error as grpc.ServiceError)
-              : wireError(error),
-          ),
+          callback(error instanceof Error && wireErrors.has(error) ? (error as grpc.ServiceError) : wireError(error)),
       );
   };
 }
@@ -107,13 +108,17 @@ function typeOf(request: { getType(): string; getUrn(): string }): string {
 
 /** The plugin's provider instance: its settings and client, made in Configure. */
 class Instance {
-  private settings: Settings | undefined;
   private client: HttpClient | undefined;
   private engine: engineRpc.EngineClient | undefined;
 
   constructor(private readonly options: ServeOptions) {
-    if (options.engineAddress !== undefined)
-      this.engine = new engineRpc.EngineClient(options.engineAddress, grpc.credentials.createInsecure());
+    if (options.engineAddress !== undefined) this.attach(options.engineAddress);
+  }
+
+  /** Speaks to the engine at `address` (the plugin's argument, or Attach when the engine attaches to a running plugin). */
+  attach(address: string): void {
+    this.engine?.close();
+    this.engine = new engineRpc.EngineClient(address, grpc.credentials.createInsecure());
   }
 
   /** The environment the settings fall back to. */
@@ -125,14 +130,13 @@ class Instance {
     const texts = settingTexts(values);
     // A configuration not known yet (a preview with a provider input that is an output) leaves the
     // client unmade: a preview does not call the service, and the update configures again.
-    this.settings = texts === undefined ? undefined : instanceSettings(texts, this.env);
-    this.client = this.settings === undefined ? undefined : instanceClient(this.settings);
+    this.client = texts === undefined ? undefined : instanceClient(instanceSettings(texts, this.env));
   }
 
   context(urn: string): RuntimeContext {
     const client = (): HttpClient => {
       if (this.client === undefined)
-        throw new SettingsError('the provider is not configured yet: its settings are not known', 'baseUrl');
+        throw new EdgeGuardError('the edgeguard provider is not configured yet: its settings are not known');
       return this.client;
     };
     return {
@@ -320,7 +324,10 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
     }),
 
     cancel: unary(() => new Empty()),
-    attach: unary(() => new Empty()),
+    attach: unary((request: pluginProto.PluginAttach) => {
+      instance.attach(request.getAddress());
+      return new Empty();
+    }),
     // What a provider with no mappings to other tools answers.
     getMapping: unary(() => new providerProto.GetMappingResponse()),
     getMappings: unary(() => new providerProto.GetMappingsResponse()),

@@ -9,8 +9,9 @@ export interface CustomHostnameSslArgs {
   type: pulumi.Input<'dv'>;
   /**
    * The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it
-   * prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`; a
-   * change updates in place and restarts validation.
+   * prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which
+   * any authority in use satisfies (so a hostname adopted or imported needs no edit); naming
+   * another authority updates in place and restarts validation.
    */
   certificateAuthority?: pulumi.Input<'' | 'google' | 'lets_encrypt'>;
 }

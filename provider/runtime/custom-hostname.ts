@@ -170,14 +170,22 @@ function sameName(left: unknown, right: unknown): boolean {
     : left === right;
 }
 
+/**
+ * Whether the declared `news` ask for nothing `olds` do not have. A declared `""` certificate
+ * authority lets the service choose, so any authority satisfies it: the one chosen at create, the
+ * one of an adopted or imported hostname (the service reports the authority in use, not whether it
+ * was asked for), or one named earlier. Only naming another authority is a change, since an edit
+ * restarts the hostname's validation.
+ */
 function sameSsl(
   olds: Partial<CustomHostnameInputs['ssl']> | undefined,
   news: Partial<CustomHostnameInputs['ssl']> | undefined,
 ): boolean {
+  const declared = news?.certificateAuthority ?? '';
   return (
     olds?.method === news?.method &&
     olds?.type === news?.type &&
-    (olds?.certificateAuthority ?? '') === (news?.certificateAuthority ?? '')
+    (declared === '' || (olds?.certificateAuthority ?? '') === declared)
   );
 }
 
@@ -296,8 +304,8 @@ async function alreadyExists(
 
 /**
  * Takes over the zone's hostname `adoptId`: its hostname and branding must be the declared ones
- * (the service cannot change them), and one PATCH sets the declared `ssl` if it differs. A
- * declared `""` certificate authority lets the service choose, so it matches the one in use.
+ * (the service cannot change them), and one PATCH sets the declared `ssl` if it differs (as
+ * {@link sameSsl} judges it: a declared `""` certificate authority matches the one in use).
  */
 function adoptHostname(ctx: RuntimeContext, inputs: CustomHostnameInputs, adoptId: string): Promise<CustomHostname> {
   const client = ctx.client;
@@ -326,9 +334,7 @@ function adoptHostname(ctx: RuntimeContext, inputs: CustomHostnameInputs, adoptI
         type: record.ssl.type,
         certificateAuthority: record.ssl.certificate_authority,
       };
-      return sameSsl(inputs.ssl.certificateAuthority === '' ? { ...live, certificateAuthority: '' } : live, inputs.ssl)
-        ? []
-        : ['ssl'];
+      return sameSsl(live, inputs.ssl) ? [] : ['ssl'];
     },
     write: () => editCustomHostname(client, inputs.zoneId, adoptId, { ssl: wireSsl(inputs.ssl) }),
   });

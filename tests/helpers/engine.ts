@@ -10,6 +10,7 @@ import {
   type PreviewResult,
   type RefreshResult,
   type Stack,
+  type UpOptions,
   type UpResult,
 } from '@pulumi/pulumi/automation';
 import { EMULATOR_ADMIN_TOKEN, EMULATOR_CONTROL_URL } from '../../provider/helpers/emulator-dns';
@@ -59,6 +60,12 @@ export interface EngineStackOptions {
   emu: TestEmulator;
   /** The API token the provider uses (the emulator must accept it). */
   token: string;
+  /**
+   * Give the providers the emulator's address and `token` through `EDGEGUARD_BASE_URL` and
+   * `EDGEGUARD_API_TOKEN`, the settings' fallbacks; `false` leaves them to the program and the stack
+   * configuration (a test of the configuration itself). Default `true`.
+   */
+  providerEnv?: boolean;
   /** Stack configuration, keys like `edgeguard-flagship:zoneId` or `edgeguard:apiToken`. */
   config?: ConfigMap;
   /** Run the project where it is (the root project, whose program must not be edited). */
@@ -76,7 +83,7 @@ export interface EngineStack {
   /** Everything the engine printed so far, across operations. */
   output: string[];
   preview(options?: PreviewOptions): Promise<PreviewResult>;
-  up(): Promise<UpResult>;
+  up(options?: UpOptions): Promise<UpResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
   /** The stack's state file, as the backend keeps it. */
@@ -99,8 +106,9 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
     {
       pulumiCommand: await pulumiCommand(),
       envVars: {
-        EDGEGUARD_BASE_URL: options.emu.baseUrl,
-        EDGEGUARD_API_TOKEN: options.token,
+        ...(options.providerEnv === false
+          ? {}
+          : { EDGEGUARD_BASE_URL: options.emu.baseUrl, EDGEGUARD_API_TOKEN: options.token }),
         PULUMI_BACKEND_URL: `file://${backend}`,
         PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
         PULUMI_HOME: home,
@@ -135,7 +143,7 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
     workDir,
     output,
     preview: (previewOptions = {}) => failing(stack.preview({ ...previewOptions, onOutput }).then(collect)),
-    up: () => failing(stack.up({ onOutput }).then(collect)),
+    up: (upOptions = {}) => failing(stack.up({ ...upOptions, onOutput }).then(collect)),
     refresh: () => failing(stack.refresh({ onOutput }).then(collect)),
     destroy: () => failing(stack.destroy({ onOutput }).then(collect)),
     stateText: () => {

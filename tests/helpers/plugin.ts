@@ -26,9 +26,14 @@ export function pluginLauncher(folder: string): string {
   return folder;
 }
 
+/** The key of the SDK's signature on special values (a secret, on the wire and in the state). */
+export const SIG_KEY = '4dabf18193072939515e22adb298388d';
+/** The signature of a secret: `{ [SIG_KEY]: SECRET_SIG, value }` on the wire, `{ ..., ciphertext }` in the state. */
+export const SECRET_SIG = '1b47061264138c4ac30d75fd1eb44270';
+
 /** The secret form of `value` on the wire. */
 export function secret(value: unknown): Record<string, unknown> {
-  return { '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270', value };
+  return { [SIG_KEY]: SECRET_SIG, value };
 }
 
 /** The engine's unknown value during a preview. */

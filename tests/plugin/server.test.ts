@@ -81,8 +81,13 @@ describe('the provider plugin over gRPC', () => {
     );
   }
 
-  async function read(type: string, id: string, properties: Record<string, unknown> = {}): Promise<proto.ReadResponse> {
-    return plugin.call(
+  async function read(
+    type: string,
+    id: string,
+    properties: Record<string, unknown> = {},
+    target: TestPlugin = plugin,
+  ): Promise<proto.ReadResponse> {
+    return target.call(
       'read',
       new proto.ReadRequest()
         .setUrn(urn(type))
@@ -465,6 +470,14 @@ describe('the provider plugin over gRPC', () => {
         const after = await diff(type, js(imported.getProperties()), js(declared));
         expect(detailed(after)).toEqual([]);
       }
+      // Declared with the default authority ("": the service's choice), the imported hostname is no change either.
+      const imported = await read('CustomHostname', created.getId());
+      const byDefault = await diff(
+        'CustomHostname',
+        js(imported.getProperties()),
+        js(await checked('CustomHostname', declaration)),
+      );
+      expect(detailed(byDefault)).toEqual([]);
     });
 
     test('PoolNotificationMigration: import is refused, saying to declare it', async () => {
@@ -474,28 +487,26 @@ describe('the provider plugin over gRPC', () => {
     });
   });
 
-  test('a configured instance without a token the service accepts fails with the service reason, and no credential', async () => {
+  /** The error of a read (page security of the fixture zone) by a new instance configured with `config`. */
+  async function readFailure(config: Record<string, unknown>): Promise<grpc.ServiceError> {
     const other = await startPlugin();
     try {
-      await configure(other, { baseUrl: emu.baseUrl, apiToken: secret('wrong-token-5b1c9d') });
-      const error = await other
-        .call(
-          'read',
-          new proto.ReadRequest()
-            .setUrn(urn('PageSecuritySetting'))
-            .setType('edgeguard:index:PageSecuritySetting')
-            .setId(ZONE_ID)
-            .setProperties(struct({})),
-        )
-        .then(
-          () => undefined,
-          (e: Error) => e,
-        );
-      expect(error?.message).toMatch(/401/);
-      expect(error?.message).not.toContain('wrong-token-5b1c9d');
+      await configure(other, config);
+      return await read('PageSecuritySetting', ZONE_ID, {}, other).then(
+        () => {
+          throw new Error('the read succeeded');
+        },
+        (error: grpc.ServiceError) => error,
+      );
     } finally {
       await other.close();
     }
+  }
+
+  test('a configured instance without a token the service accepts fails with the service reason, and no credential', async () => {
+    const error = await readFailure({ baseUrl: emu.baseUrl, apiToken: secret('wrong-token-5b1c9d') });
+    expect(error.details).toMatch(/HTTP 401/);
+    expect(error.details).not.toContain('wrong-token-5b1c9d');
   });
 
   test('secret outputs are never plain in a response', async () => {
@@ -575,4 +586,10 @@ describe('the provider plugin over gRPC', () => {
     });
     expect(detail.getReasonsList().length).toBeGreaterThan(0);
   });
+
+  test('a refused connection names the setting to check, as for the dynamic resources', async () => {
+    const error = await readFailure({ baseUrl: 'http://127.0.0.1:9/client/v4', apiToken: secret(TEST_TOKEN) });
+    expect(error.code).toBe(2);
+    expect(error.details).toMatch(/or set edgeguard:baseUrl \(or EDGEGUARD_BASE_URL\) to its address$/);
+  }, 60_000);
 });

@@ -218,6 +218,18 @@ describe('diff', () => {
       { changed: ['ssl'], replaces: [], deleteBeforeReplace: false },
     ],
     [
+      'a requested "" against an authority in the state (named earlier, adopted or imported): the one in use satisfies it',
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' } },
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: '' } },
+      { changed: [], replaces: [], deleteBeforeReplace: false },
+    ],
+    [
+      'another authority named where one was named',
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'lets_encrypt' } },
+      { ssl: { method: 'txt', type: 'dv', certificateAuthority: 'google' } },
+      { changed: ['ssl'], replaces: [], deleteBeforeReplace: false },
+    ],
+    [
       'another ssl.method',
       {},
       { ssl: { method: 'http', type: 'dv', certificateAuthority: '' } },
