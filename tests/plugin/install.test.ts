@@ -27,7 +27,7 @@ let noTools: string;
 let emu: TestEmulator;
 
 beforeAll(async () => {
-  if (!fs.existsSync(ARCHIVE)) throw new Error(`${ARCHIVE} is missing: run npm run build first`);
+  if (!fs.existsSync(ARCHIVE)) throw new Error(`${ARCHIVE} is missing: run "npm run build" first (npm test does)`);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-plugin-install-'));
   home = path.join(work, 'pulumi-home');
   noTools = path.join(work, 'no-tools');
