@@ -4,6 +4,7 @@ import * as ts from 'typescript';
 import { z } from 'zod';
 import type { Runtime } from '../runtime/define';
 import { SETTINGS, type SettingName } from '../settings';
+import { schemaLanguages } from './languages';
 import { PLUGIN_RESOURCES } from './resources';
 import { PACKAGE, resourceToken } from './tokens';
 
@@ -55,6 +56,10 @@ export interface PackageSchema {
   provider: SchemaObject;
   resources: Record<string, SchemaObject>;
   types: Record<string, SchemaObject & { type: 'object' }>;
+  /** What each language's SDK needs to be a real package, and where the plugin is downloaded from (`languages.ts`). */
+  pluginDownloadURL: string;
+  meta: object;
+  language: object;
 }
 
 /** A documented member of an interface or class, as the TypeScript source declares it. */
@@ -360,6 +365,7 @@ export function generateSchema(root: string, version: string): PackageSchema {
     },
     resources,
     types,
+    ...schemaLanguages,
   };
 }
 

@@ -15,7 +15,7 @@ var _ = internal.GetEnvOrDefault
 
 // The certificate settings of a `CustomHostname`.
 type CustomHostnameSsl struct {
-	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`; a change updates in place and restarts validation.
+	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
 	CertificateAuthority *string `pulumi:"certificateAuthority"`
 	// How ownership is proven for the certificate: `txt` or `http`. Required; a change updates in place.
 	Method string `pulumi:"method"`
@@ -49,7 +49,7 @@ type CustomHostnameSslInput interface {
 
 // The certificate settings of a `CustomHostname`.
 type CustomHostnameSslArgs struct {
-	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`; a change updates in place and restarts validation.
+	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
 	CertificateAuthority pulumi.StringPtrInput `pulumi:"certificateAuthority"`
 	// How ownership is proven for the certificate: `txt` or `http`. Required; a change updates in place.
 	Method pulumi.StringInput `pulumi:"method"`
@@ -95,7 +95,7 @@ func (o CustomHostnameSslOutput) ToCustomHostnameSslOutputWithContext(ctx contex
 	return o
 }
 
-// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`; a change updates in place and restarts validation.
+// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
 func (o CustomHostnameSslOutput) CertificateAuthority() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CustomHostnameSsl) *string { return v.CertificateAuthority }).(pulumi.StringPtrOutput)
 }

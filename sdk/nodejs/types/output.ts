@@ -12,7 +12,7 @@ import * as utilities from "../utilities";
  */
 export interface CustomHostnameSsl {
     /**
-     * The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`; a change updates in place and restarts validation.
+     * The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
      */
     certificateAuthority?: string;
     /**
