@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countFaults, read, WRITE_METHODS } from '../faults/support';
-import { copyProject, engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
+import { copyProject, engineStack, failureOf, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { pluginLauncher, SECRET_SIG, SIG_KEY } from '../helpers/plugin';
+import { PLUGIN_BUILD, usePluginBuild } from '../helpers/languages';
+import { SECRET_SIG, SIG_KEY } from '../helpers/plugin';
 import { runToEnd, type Finished } from '../helpers/process';
 
 /**
@@ -16,7 +17,8 @@ import { runToEnd, type Finished } from '../helpers/process';
  * alone; 503s and lost answers with no duplicate; destroy.
  */
 
-const MAIN = path.join(REPO, 'dist', 'provider', 'plugin', 'main.js');
+// The plugin as users run it: the single executable `npm run build` writes.
+const EXECUTABLE = path.join(PLUGIN_BUILD, 'pulumi-resource-edgeguard');
 const ADMIN = 'e2e-plugin-admin-token-2f7a91c3';
 const TOKEN_A = 'e2e-plugin-token-a-8d41e07b';
 const TOKEN_B = 'e2e-plugin-token-b-51c9f2a6';
@@ -70,7 +72,8 @@ async function setConfig(key: string, value: string | undefined): Promise<void> 
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
+  if (!fs.existsSync(EXECUTABLE))
+    throw new Error(`${EXECUTABLE} is missing: run "npm run build" first (npm test does)`);
   emu = await startTestEmulator({ fixture: false, tokens: [ADMIN] });
   await emu.seed({
     accounts: [{ id: ACCOUNT_A }, { id: ACCOUNT_B }],
@@ -90,11 +93,7 @@ beforeAll(async () => {
   });
   expect((await emu.control('POST', `zones/${HELD_ZONE}/hold`, { include_subdomains: true })).status).toBe(200);
   projectDir = copyProject(path.join(__dirname, 'projects', 'plugin'));
-  const plugins = pluginLauncher(path.join(projectDir, 'plugins'));
-  fs.appendFileSync(
-    path.join(projectDir, 'Pulumi.yaml'),
-    `plugins:\n  providers:\n    - name: edgeguard\n      path: ${plugins}\n`,
-  );
+  usePluginBuild(projectDir);
   engine = await engineStack({
     projectDir,
     inPlace: true,
@@ -318,8 +317,9 @@ test('every resource with an identity is imported (pulumi import or the import o
     `${ACCOUNT_A}/${made.notificationId}`,
   ]);
   // The default provider holds the stack's token as a secret only.
+  // Named by the engine from the plugin's version and download address (`default_0_1_0_github_/...`).
   const defaultProvider = resources.find(
-    (r) => r.type === 'pulumi:providers:edgeguard' && /::default(_\d+_\d+_\d+)?$/.test(r.urn),
+    (r) => r.type === 'pulumi:providers:edgeguard' && /::default(_[^:]*)?$/.test(r.urn),
   );
   expect(defaultProvider?.inputs.apiToken).toMatchObject({ [SIG_KEY]: SECRET_SIG });
   expect(byName.get('default-provider')?.provider).toContain(`${defaultProvider?.urn}::`);

@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { PluginInfo } from '@pulumi/pulumi/proto/plugin_pb';
@@ -10,21 +9,10 @@ import type * as server from '../../provider/plugin/server';
 import { REPO } from './engine';
 
 /**
- * The provider plugin in tests: as the engine runs it (a `pulumi-resource-edgeguard` executable in
- * a folder a program's `Pulumi.yaml` names), or in this process from the compiled package (the
- * plugin reads its version and schema beside its compiled files), spoken to over its real gRPC
- * interface with the SDK's client stub.
+ * The provider plugin in tests over its real gRPC interface: served in this process from the
+ * compiled package (the plugin reads its version and schema beside its compiled files), spoken to
+ * with the SDK's client stub. Programs run the built executable (`./languages.ts`).
  */
-
-/** The command a launcher runs: the compiled entry point (the single executable, when built, replaces this line). */
-const PLUGIN_COMMAND = `exec node ${JSON.stringify(path.join(REPO, 'dist', 'provider', 'plugin', 'main.js'))} "$@"`;
-
-/** Writes the plugin's executable into `folder` (for `plugins: providers: [{name: edgeguard, path: folder}]`); returns `folder`. */
-export function pluginLauncher(folder: string): string {
-  fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, 'pulumi-resource-edgeguard'), `#!/bin/sh\n${PLUGIN_COMMAND}\n`, { mode: 0o755 });
-  return folder;
-}
 
 /** The key of the SDK's signature on special values (a secret, on the wire and in the state). */
 export const SIG_KEY = '4dabf18193072939515e22adb298388d';
