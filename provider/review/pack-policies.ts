@@ -9,8 +9,8 @@ import {
 } from '@pulumi/policy';
 import { z } from 'zod';
 import { clientFrom } from '../clients';
-import { typeToken } from '../resources/registration';
 import { withSettingHint } from '../settings';
+import { resourceOf } from './meaning';
 import { stackConfigValue } from './pack-config';
 import {
   acceptBlocked,
@@ -61,11 +61,6 @@ export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
 /** A file the pack writes its review to, as JSON ({@link PackOutput}), after each policy. */
 export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
 
-const TYPES = {
-  csp: typeToken('CspPolicy'),
-  migration: typeToken('PoolNotificationMigration'),
-  notification: typeToken('HealthNotification'),
-};
 
 /** Lines listed in a violation message. */
 const LINES_IN_MESSAGE = 10;
@@ -196,7 +191,10 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
 
   for (const resource of resources) {
     const props = resource.props;
-    if (resource.type === TYPES.csp) {
+    // By kind, not by a type token made with the resource classes' module: that loads all of
+    // @pulumi/pulumi, which the pack's start spares (./pack-start.ts).
+    const kind = resourceOf(resource.type);
+    if (kind === 'CspPolicy') {
       const read = known(() => ({
         zoneId: String(props.zoneId).toLowerCase(),
         policy: {
@@ -222,14 +220,14 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         }
       }
       policies.push({ key: resource.urn, name: resource.name, zoneId: read.zoneId, policy: read.policy, replaces });
-    } else if (resource.type === TYPES.migration) {
+    } else if (kind === 'PoolNotificationMigration') {
       const accountId = known(() => String(props.accountId).toLowerCase());
       if (isUnknown(accountId)) {
         unknownUntilUpdate(resource, 'PoolNotificationMigration', accountId.unknown);
         continue;
       }
       migrations.push({ key: resource.urn, name: resource.name, accountId });
-    } else if (resource.type === TYPES.notification) {
+    } else if (kind === 'HealthNotification') {
       const read = known(() => ({
         accountId: String(props.accountId).toLowerCase(),
         poolIds: (props.poolIds as unknown[]).map((id) => String(id).toLowerCase()),

@@ -1,3 +1,4 @@
+import './pack-start';
 import { PolicyPack } from '@pulumi/policy';
 import { keepStackConfig } from './pack-config';
 import { PACK_POLICIES } from './pack-policies';
