@@ -7,9 +7,8 @@ import {
   type StackValidationArgs,
   type StackValidationPolicy,
 } from '@pulumi/policy';
-import { z } from 'zod';
-import { clientFrom } from '../clients';
-import { withSettingHint } from '../settings';
+import type * as zod from 'zod';
+import { clientLayer } from '../helpers/client-layer';
 import { resourceOf } from './meaning';
 import { stackConfigValue } from './pack-config';
 import {
@@ -20,15 +19,14 @@ import {
   type DetectedLine,
   type DetectedSample,
 } from './impact';
-import {
-  isCreatedOrChanged,
-  reviewService,
-  type MigrationUnderReview,
-  type NotificationUnderReview,
-  type PolicyReview,
-  type PolicyUnderReview,
-  type ReviewInput,
-  type ReviewResult,
+import type * as plan from './plan';
+import type {
+  MigrationUnderReview,
+  NotificationUnderReview,
+  PolicyReview,
+  PolicyUnderReview,
+  ReviewInput,
+  ReviewResult,
 } from './plan';
 
 /**
@@ -60,7 +58,6 @@ export const POLICY_NAMES = {
 export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
 /** A file the pack writes its review to, as JSON ({@link PackOutput}), after each policy. */
 export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
-
 
 /** Lines listed in a violation message. */
 const LINES_IN_MESSAGE = 10;
@@ -98,10 +95,24 @@ type Kind = 'scripts' | 'connections';
 const ACCEPTED_KEY = { scripts: 'acceptedScripts', connections: 'acceptedConnections' } as const;
 
 /** An accepted script or connection of the pack configuration: its URL or a URL prefix, and why. */
-const acceptedItemSchema = z.union([
-  z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
-  z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
-]);
+type AcceptedItem = { url: string; reason: string } | { prefix: string; reason: string };
+
+/**
+ * The review's plan, with the API client, undici and zod, loaded once the engine has configured
+ * the pack ({@link warmReview}) or at the first analysis, not before the pack serves: the engine
+ * waits for the pack to serve before it runs the program, and these modules cost about 0.15 s of
+ * CPU to load (bench/RESULTS.md, issue 20). Node loads them once and returns them from its cache.
+ */
+function reviewModules(): { plan: typeof plan; z: typeof zod.z } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
+  return { plan: require('./plan') as typeof plan, z: (require('zod') as typeof zod).z };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Loads the review's modules ({@link reviewModules}) while the engine runs the program. */
+export function warmReview(): void {
+  reviewModules();
+}
 
 /** The JSON schema the engine checks the configuration of a CSP policy of `kind` against. */
 function acceptedConfigSchema(kind: Kind): PolicyConfigSchema {
@@ -130,9 +141,15 @@ function acceptedConfigSchema(kind: Kind): PolicyConfigSchema {
 
 /** The items of `kind` a policy's configuration accepts. */
 function acceptanceOf(args: StackValidationArgs, kind: Kind): Acceptance {
-  const config = z
-    .object({ [ACCEPTED_KEY[kind]]: z.array(acceptedItemSchema).default([]) })
-    .parse(args.getConfig()) as Record<string, z.output<typeof acceptedItemSchema>[]>;
+  const { z } = reviewModules();
+  const item = z.union([
+    z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
+    z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
+  ]);
+  const config = z.object({ [ACCEPTED_KEY[kind]]: z.array(item).default([]) }).parse(args.getConfig()) as Record<
+    string,
+    AcceptedItem[]
+  >;
   const entries = config[ACCEPTED_KEY[kind]] ?? [];
   return (url) => entries.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
 }
@@ -258,7 +275,7 @@ let current: { key: string; analysis: Promise<Analysis> } | undefined;
 
 /** Why the review could not be done, as a person should read it. */
 function reasonOf(error: unknown): string {
-  withSettingHint(error);
+  clientLayer().withSettingHint(error);
   const message = error instanceof Error ? error.message : String(error);
   return message;
 }
@@ -275,8 +292,8 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
     const base = { key, input, unjudged, violations: [] };
     if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
     try {
-      const review = await reviewService(
-        clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
+      const review = await reviewModules().plan.reviewService(
+        clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
         input,
         acceptBlocked ? { acceptBlocked } : {},
       );
@@ -509,7 +526,7 @@ const changeImpact: StackValidationPolicy = {
     POLICY_NAMES.impact,
     (analysis, report) => {
       for (const review of analysis.review?.policies ?? []) {
-        if (isCreatedOrChanged(review)) report(impactSummary(review), review.key);
+        if (reviewModules().plan.isCreatedOrChanged(review)) report(impactSummary(review), review.key);
       }
     },
     { concerns: 'csp' },
