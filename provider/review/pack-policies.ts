@@ -8,6 +8,7 @@ import {
   type StackValidationPolicy,
 } from '@pulumi/policy';
 import type * as zod from 'zod';
+import { GOVERNING_DIRECTIVES } from '../../rules/csp';
 import { clientLayer } from '../helpers/client-layer';
 import { resourceOf } from './meaning';
 import { stackConfigValue } from './pack-config';
@@ -407,6 +408,10 @@ function kindSummary(review: PolicyReview, kind: Kind): string[] {
   const impact: DetectedImpact = review[kind];
   const noun = NOUN[kind];
   const parts = [`${kind === 'scripts' ? 'Scripts' : 'Connections'} detected on ${review.hostname}: ${impact.judged}.`];
+  if (impact.governedBy === null) {
+    const directives = GOVERNING_DIRECTIVES[kind === 'scripts' ? 'script' : 'connection'].join(', ');
+    return [...parts, `The policy has none of ${directives}: it restricts no ${noun}.`];
+  }
   const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
   const list = (label: string, sample: DetectedSample, what = noun) =>
     `${label} ${plural(sample.count, what)}${sample.count > 0 ? `:\n${listed(sample.lines, sample.count)}` : '.'}`;
