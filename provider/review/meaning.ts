@@ -40,7 +40,8 @@ export function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf('::') + 2);
 }
 
-function resourceOf(type: string): string {
+/** The kind of an EdgeGuard resource (`CspPolicy`, ...) from its type token; another provider's type token as it is. */
+export function resourceOf(type: string): string {
   return EDGEGUARD_TYPE.exec(type)?.[1] ?? type;
 }
 

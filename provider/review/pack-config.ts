@@ -36,8 +36,11 @@ export function stackConfigValue(key: string): string | undefined {
   return stackConfig?.get(key);
 }
 
-/** Keeps the configuration of the engine's `ConfigureStack` call; to call before the pack is served. */
-export function keepStackConfig(): void {
+/**
+ * Keeps the configuration of the engine's `ConfigureStack` call; to call before the pack is served.
+ * `configured` runs once that call is answered, which the engine makes before it runs the program.
+ */
+export function keepStackConfig(configured?: () => void): void {
   if (kept) return;
   kept = true;
   // The @grpc/grpc-js that @pulumi/policy loads, resolved from where it is.
@@ -55,6 +58,7 @@ export function keepStackConfig(): void {
             // A request of another shape leaves the configuration unknown: the settings then come
             // from the environment, and where they are missing the review says which to set.
           }
+          if (configured) setImmediate(configured);
           return configureStack(call, callback);
         }
       : undefined;

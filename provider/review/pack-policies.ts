@@ -7,10 +7,10 @@ import {
   type StackValidationArgs,
   type StackValidationPolicy,
 } from '@pulumi/policy';
-import { z } from 'zod';
-import { clientFrom } from '../clients';
-import { typeToken } from '../resources/registration';
-import { withSettingHint } from '../settings';
+import type * as zod from 'zod';
+import { GOVERNING_DIRECTIVES } from '../../rules/csp';
+import { clientLayer } from '../helpers/client-layer';
+import { resourceOf } from './meaning';
 import { stackConfigValue } from './pack-config';
 import {
   acceptBlocked,
@@ -20,15 +20,14 @@ import {
   type DetectedLine,
   type DetectedSample,
 } from './impact';
-import {
-  isCreatedOrChanged,
-  reviewService,
-  type MigrationUnderReview,
-  type NotificationUnderReview,
-  type PolicyReview,
-  type PolicyUnderReview,
-  type ReviewInput,
-  type ReviewResult,
+import type * as plan from './plan';
+import type {
+  MigrationUnderReview,
+  NotificationUnderReview,
+  PolicyReview,
+  PolicyUnderReview,
+  ReviewInput,
+  ReviewResult,
 } from './plan';
 
 /**
@@ -60,12 +59,6 @@ export const POLICY_NAMES = {
 export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
 /** A file the pack writes its review to, as JSON ({@link PackOutput}), after each policy. */
 export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
-
-const TYPES = {
-  csp: typeToken('CspPolicy'),
-  migration: typeToken('PoolNotificationMigration'),
-  notification: typeToken('HealthNotification'),
-};
 
 /** Lines listed in a violation message. */
 const LINES_IN_MESSAGE = 10;
@@ -103,10 +96,24 @@ type Kind = 'scripts' | 'connections';
 const ACCEPTED_KEY = { scripts: 'acceptedScripts', connections: 'acceptedConnections' } as const;
 
 /** An accepted script or connection of the pack configuration: its URL or a URL prefix, and why. */
-const acceptedItemSchema = z.union([
-  z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
-  z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
-]);
+type AcceptedItem = { url: string; reason: string } | { prefix: string; reason: string };
+
+/**
+ * The review's plan, with the API client, undici and zod, loaded once the engine has configured
+ * the pack ({@link warmReview}) or at the first analysis, not before the pack serves: the engine
+ * waits for the pack to serve before it runs the program, and these modules cost about 0.15 s of
+ * CPU to load (bench/RESULTS.md, issue 20). Node loads them once and returns them from its cache.
+ */
+function reviewModules(): { plan: typeof plan; z: typeof zod.z } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
+  return { plan: require('./plan') as typeof plan, z: (require('zod') as typeof zod).z };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Loads the review's modules ({@link reviewModules}) while the engine runs the program. */
+export function warmReview(): void {
+  reviewModules();
+}
 
 /** The JSON schema the engine checks the configuration of a CSP policy of `kind` against. */
 function acceptedConfigSchema(kind: Kind): PolicyConfigSchema {
@@ -135,9 +142,15 @@ function acceptedConfigSchema(kind: Kind): PolicyConfigSchema {
 
 /** The items of `kind` a policy's configuration accepts. */
 function acceptanceOf(args: StackValidationArgs, kind: Kind): Acceptance {
-  const config = z
-    .object({ [ACCEPTED_KEY[kind]]: z.array(acceptedItemSchema).default([]) })
-    .parse(args.getConfig()) as Record<string, z.output<typeof acceptedItemSchema>[]>;
+  const { z } = reviewModules();
+  const item = z.union([
+    z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
+    z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
+  ]);
+  const config = z.object({ [ACCEPTED_KEY[kind]]: z.array(item).default([]) }).parse(args.getConfig()) as Record<
+    string,
+    AcceptedItem[]
+  >;
   const entries = config[ACCEPTED_KEY[kind]] ?? [];
   return (url) => entries.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
 }
@@ -196,7 +209,10 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
 
   for (const resource of resources) {
     const props = resource.props;
-    if (resource.type === TYPES.csp) {
+    // By kind, not by a type token made with the resource classes' module: that loads all of
+    // @pulumi/pulumi, which the pack's start spares (./pack-start.ts).
+    const kind = resourceOf(resource.type);
+    if (kind === 'CspPolicy') {
       const read = known(() => ({
         zoneId: String(props.zoneId).toLowerCase(),
         policy: {
@@ -222,14 +238,14 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         }
       }
       policies.push({ key: resource.urn, name: resource.name, zoneId: read.zoneId, policy: read.policy, replaces });
-    } else if (resource.type === TYPES.migration) {
+    } else if (kind === 'PoolNotificationMigration') {
       const accountId = known(() => String(props.accountId).toLowerCase());
       if (isUnknown(accountId)) {
         unknownUntilUpdate(resource, 'PoolNotificationMigration', accountId.unknown);
         continue;
       }
       migrations.push({ key: resource.urn, name: resource.name, accountId });
-    } else if (resource.type === TYPES.notification) {
+    } else if (kind === 'HealthNotification') {
       const read = known(() => ({
         accountId: String(props.accountId).toLowerCase(),
         poolIds: (props.poolIds as unknown[]).map((id) => String(id).toLowerCase()),
@@ -260,7 +276,7 @@ let current: { key: string; analysis: Promise<Analysis> } | undefined;
 
 /** Why the review could not be done, as a person should read it. */
 function reasonOf(error: unknown): string {
-  withSettingHint(error);
+  clientLayer().withSettingHint(error);
   const message = error instanceof Error ? error.message : String(error);
   return message;
 }
@@ -277,8 +293,8 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
     const base = { key, input, unjudged, violations: [] };
     if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
     try {
-      const review = await reviewService(
-        clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
+      const review = await reviewModules().plan.reviewService(
+        clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
         input,
         acceptBlocked ? { acceptBlocked } : {},
       );
@@ -392,6 +408,10 @@ function kindSummary(review: PolicyReview, kind: Kind): string[] {
   const impact: DetectedImpact = review[kind];
   const noun = NOUN[kind];
   const parts = [`${kind === 'scripts' ? 'Scripts' : 'Connections'} detected on ${review.hostname}: ${impact.judged}.`];
+  if (impact.governedBy === null) {
+    const directives = GOVERNING_DIRECTIVES[kind === 'scripts' ? 'script' : 'connection'].join(', ');
+    return [...parts, `The policy has none of ${directives}: it restricts no ${noun}.`];
+  }
   const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
   const list = (label: string, sample: DetectedSample, what = noun) =>
     `${label} ${plural(sample.count, what)}${sample.count > 0 ? `:\n${listed(sample.lines, sample.count)}` : '.'}`;
@@ -511,7 +531,7 @@ const changeImpact: StackValidationPolicy = {
     POLICY_NAMES.impact,
     (analysis, report) => {
       for (const review of analysis.review?.policies ?? []) {
-        if (isCreatedOrChanged(review)) report(impactSummary(review), review.key);
+        if (reviewModules().plan.isCreatedOrChanged(review)) report(impactSummary(review), review.key);
       }
     },
     { concerns: 'csp' },

@@ -1,6 +1,7 @@
+import './pack-start';
 import { PolicyPack } from '@pulumi/policy';
 import { keepStackConfig } from './pack-config';
-import { PACK_POLICIES } from './pack-policies';
+import { PACK_POLICIES, warmReview } from './pack-policies';
 
 /**
  * EdgeGuard's policy pack: loading this module serves it to the engine (it prints the port the
@@ -8,7 +9,7 @@ import { PACK_POLICIES } from './pack-policies';
  * (`pulumi preview --policy-pack <that file>`), which runs this module with node from the
  * `policy-pack/` folder, whose package.json gives the pack's version and names this module.
  */
-keepStackConfig();
+keepStackConfig(warmReview);
 new PolicyPack('edgeguard', {
   description: 'What CSP changes do to the scripts page security detected, and pools left without alerts.',
   policies: PACK_POLICIES,

@@ -9,6 +9,7 @@ import {
   type DetectedLine,
   type PolicyText,
 } from '../../../provider/review/impact';
+import { impactSummary } from '../../../provider/review/pack-policies';
 
 /**
  * The impact evaluator (issue 9, item 1) on a fixed set of scripts detected on checkout pages:
@@ -456,6 +457,20 @@ describe('connections: the same judgement under connect-src, else default-src', 
     expect(impact.connections.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
     expect(judge('default-src https:', [collector]).connections).toEqual(
       expect.objectContaining({ governedBy: 'default-src', violations: { blocks: 0, maliciousAllowed: 1 } }),
+    );
+  });
+
+  test('csp-change-impact says a policy with no directive governing connections restricts none, and lists none as blocked', () => {
+    const value = "script-src 'self'";
+    const impact = judge(value);
+    const review = { ...impact, key: 'urn', name: 'checkout', zoneId: 'z', action: 'allow', enabled: true, value };
+    const summary = impactSummary(review);
+    expect(summary).toContain(
+      `Connections detected on ${HOST}: ${CONNECTIONS.length}.\nThe policy has none of connect-src, default-src: it restricts no connection.`,
+    );
+    expect(summary).not.toMatch(/Blocks \d+ connection/);
+    expect(impactSummary({ ...review, ...judge("connect-src 'self'"), value: "connect-src 'self'" })).toMatch(
+      /Blocks \d+ connections:/,
     );
   });
 
