@@ -33,7 +33,8 @@ export interface MeaningRow {
   changes: string[];
 }
 
-const EDGEGUARD_TYPE = /^pulumi-nodejs:dynamic\/edgeguard:(\w+)$/;
+/** The type tokens of EdgeGuard's resources: dynamic (`pulumi-nodejs:dynamic/edgeguard:X`) or the provider plugin's (`edgeguard:index:X`). */
+const EDGEGUARD_TYPE = /^(?:pulumi-nodejs:dynamic\/edgeguard|edgeguard:index):(\w+)$/;
 
 /** The resource's name in the program: the last part of its URN. */
 export function nameOf(urn: string): string {

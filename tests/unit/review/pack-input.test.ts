@@ -117,3 +117,31 @@ test('notifications give their pools, lowercased, and whether they alert', () =>
   ]);
   expect(input.notifications).toEqual([{ accountId: ACCOUNT, poolIds: ['ab'.repeat(16)], enabled: false }]);
 });
+
+test("the provider plugin's resources (edgeguard:index:<Resource>, no __provider) are read as the dynamic ones", () => {
+  const plugin = (type: string, name: string, props: Record<string, unknown>) =>
+    ({
+      type: `edgeguard:index:${type}`,
+      urn: `urn:pulumi:dev::shop::edgeguard:index:${type}::${name}`,
+      name,
+      props: unknownCheckingProxy(props),
+    }) as unknown as PolicyResource;
+  const { input, unjudged } = reviewInputOf([
+    plugin('CspPolicy', 'checkout', {
+      zoneId: ZONE,
+      action: 'allow',
+      expression: 'http.host eq "checkout.example.com"',
+      value: "script-src 'self'",
+      enabled: true,
+      policyId: 'c'.repeat(32),
+    }),
+    plugin('HealthNotification', 'alerts', { accountId: ACCOUNT, poolIds: ['D'.repeat(32)] }),
+    plugin('PoolNotificationMigration', 'retire', { accountId: ACCOUNT }),
+  ]);
+  expect(unjudged).toEqual([]);
+  expect(input.policies.map((p) => [p.name, p.zoneId, p.replaces])).toEqual([
+    ['checkout', ZONE, { id: 'c'.repeat(32) }],
+  ]);
+  expect(input.notifications).toEqual([{ accountId: ACCOUNT, poolIds: ['d'.repeat(32)], enabled: true }]);
+  expect(input.migrations.map((m) => m.accountId)).toEqual([ACCOUNT]);
+});
