@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEMO } from '../../emulator/seed/demo';
+import { POLICY_PACK } from '../../provider/review/review-stack';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
 import { usePluginBuild } from '../helpers/languages';
@@ -79,6 +80,8 @@ describe('examples/yaml', () => {
     // The set-up put the YAML host beside the CLI, where the engine looks for bundled hosts.
     expect(engine.output.join('\n')).toContain('edgeguard:index:PageSecuritySetting');
     expect(engine.output.join('\n')).not.toMatch(/from \$PATH/);
+    // The program is valid YAML for the host: no warning about its fields on every run.
+    expect(engine.output.join('\n')).not.toMatch(/Warning/);
   }, 180_000);
 
   test('preview --diff shows a changed action per property and a reordered value as no change; up applies it', async () => {
@@ -102,6 +105,22 @@ describe('examples/yaml', () => {
       `PUT /client/v4/${POLICIES}/${(await policiesByDescription()).get(STOREFRONT)!.id}`,
     ]);
     expect((await policiesByDescription()).get(STOREFRONT)!.action).toBe('allow');
+  }, 180_000);
+
+  test("the policy pack reviews the plugin's resources: Stripe dropped from checkout fails the preview, naming the script", async () => {
+    // The checkout's value as the test before this one left it (reordered).
+    const kept = "script-src https://www.google.com/recaptcha/api.js js.stripe.com 'self'";
+    const dropped = "script-src https://www.google.com/recaptcha/api.js 'self'";
+    editProgram(kept, dropped);
+    const before = engine.output.length;
+    try {
+      await expect(engine.preview({ policyPacks: [POLICY_PACK] })).rejects.toThrow();
+    } finally {
+      editProgram(dropped, kept);
+    }
+    const text = engine.output.slice(before).join('');
+    expect(text).toContain('csp-blocks-detected-scripts');
+    expect(text).toContain('https://js.stripe.com/v3/fingerprinted/js/elements.js');
   }, 180_000);
 
   test('destroy removes the policies and the notification and turns page security off again', async () => {
