@@ -25,6 +25,15 @@ export function success<T>(result: T, resultInfo?: ResultInfo): Envelope<T> {
   return envelope;
 }
 
+/**
+ * {@link success}'s envelope as JSON text, around a result that is JSON text already (a list
+ * whose items' JSON is kept between requests): the same fields in the same order.
+ */
+export function successText(resultJson: string, resultInfo?: ResultInfo): string {
+  const rest = JSON.stringify(success(null, resultInfo)).slice('{"result":null'.length);
+  return `{"result":${resultJson}${rest}`;
+}
+
 /** Contract: a failure has `success: false`, `result: null` and at least one error. */
 export function failure(errors: ErrorEntry[]): Envelope<null> {
   return { result: null, success: false, errors, messages: [] };

@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
 import { ApiError, ErrorCode } from './errors';
-import { success, type Envelope, type ResultInfo } from './envelope';
+import { success, successText, type Envelope, type ResultInfo } from './envelope';
 
-/** What a handler returns: a result, or a result with `result_info` for lists. */
-export type Handled = { result: unknown; resultInfo?: ResultInfo } | { result: unknown };
+/**
+ * What a handler returns: a result, or a result with `result_info` for lists; or a result already
+ * serialized (`resultJson`), which is sent as it is.
+ */
+export type Handled =
+  { result: unknown; resultInfo?: ResultInfo } | { result: unknown } | { resultJson: string; resultInfo?: ResultInfo };
 
 type Handler = (request: FastifyRequest) => Handled | Promise<Handled>;
 
@@ -27,7 +31,7 @@ export function routes(
       ...options,
       method,
       url,
-      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown>> => {
+      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown> | string> => {
         if (!handler) {
           throw new ApiError(
             405,
@@ -42,7 +46,9 @@ export function routes(
         }
         const handled = await handler(request);
         reply.header('content-type', 'application/json; charset=utf-8');
-        return success(handled.result, 'resultInfo' in handled ? handled.resultInfo : undefined);
+        const resultInfo = 'resultInfo' in handled ? handled.resultInfo : undefined;
+        if ('resultJson' in handled) return successText(handled.resultJson, resultInfo);
+        return success(handled.result, resultInfo);
       },
     });
   }
