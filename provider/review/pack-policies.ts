@@ -21,7 +21,6 @@ import {
   type DetectedSample,
 } from './impact';
 import type * as plan from './plan';
-import type * as thread from './connections-worker';
 import type {
   MigrationUnderReview,
   NotificationUnderReview,
@@ -105,22 +104,15 @@ type AcceptedItem = { url: string; reason: string } | { prefix: string; reason: 
  * waits for the pack to serve before it runs the program, and these modules cost about 0.15 s of
  * CPU to load (bench/RESULTS.md, issue 20). Node loads them once and returns them from its cache.
  */
-function reviewModules(): { plan: typeof plan; z: typeof zod.z; thread: typeof thread } {
+function reviewModules(): { plan: typeof plan; z: typeof zod.z } {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
-  return {
-    plan: require('./plan') as typeof plan,
-    z: (require('zod') as typeof zod).z,
-    thread: require('./connections-worker') as typeof thread,
-  };
+  return { plan: require('./plan') as typeof plan, z: (require('zod') as typeof zod).z };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
-/**
- * Loads the review's modules ({@link reviewModules}) and starts the thread that judges the
- * connections (`./connections-worker.ts`) while the engine runs the program.
- */
+/** Loads the review's modules ({@link reviewModules}) while the engine runs the program. */
 export function warmReview(): void {
-  reviewModules().thread.startConnectionsThread();
+  reviewModules();
 }
 
 /** The JSON schema the engine checks the configuration of a CSP policy of `kind` against. */
@@ -301,11 +293,10 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
     const base = { key, input, unjudged, violations: [] };
     if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
     try {
-      const modules = reviewModules();
-      const review = await modules.plan.reviewService(
+      const review = await reviewModules().plan.reviewService(
         clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
         input,
-        { ...(acceptBlocked ? { acceptBlocked } : {}), judgeConnectionsWith: modules.thread.judgeConnectionsInThread },
+        acceptBlocked ? { acceptBlocked } : {},
       );
       return { ...base, review };
     } catch (error) {

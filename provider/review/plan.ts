@@ -18,7 +18,6 @@ import {
   type Acceptance,
   type Baseline,
   type Detected,
-  type DetectedImpact,
   type KindEvaluator,
   type PolicyImpact,
   type PolicyText,
@@ -135,29 +134,6 @@ export interface ReviewResult {
   requests: ReviewRequests;
 }
 
-/**
- * One zone's connections to list and judge, apart from its scripts: plain data, so that a worker
- * thread can do it (`./connections-worker.ts`).
- */
-export interface ConnectionsJob {
-  zoneId: string;
-  /** The hosts the zone's policies cover. */
-  hosts: string[];
-  perPage: number;
-  /** Each policy of the zone and what it replaces, in the zone's order. */
-  policies: Array<{ policy: PolicyText; baseline: Baseline }>;
-  sampleSize?: number;
-}
-
-/** A zone's connections judged: how many each status listed, and each policy's impact, in the job's order. */
-export interface ConnectionsJudged {
-  counts: Record<(typeof STATUSES)[number], number>;
-  impacts: DetectedImpact[];
-}
-
-/** Judges a {@link ConnectionsJob}: with `client` in this thread, or elsewhere. */
-export type ConnectionsJudge = (client: HttpClient, job: ConnectionsJob) => Promise<ConnectionsJudged>;
-
 /** Options of {@link reviewService}; the defaults are the plan's. */
 export interface ReviewOptions {
   perPage?: number;
@@ -166,58 +142,6 @@ export interface ReviewOptions {
   sampleSize?: number;
   /** Blocked scripts the team accepts (no violation). Default none. */
   acceptBlocked?: Acceptance;
-  /** Where connections are judged. Default {@link judgeConnections}, in this thread. */
-  judgeConnectionsWith?: ConnectionsJudge;
-}
-
-/** Each policy's judges of a kind by the host it covers (as given, then lowercase), made once: looked up for every item listed. */
-function judgesByHost(
-  evaluators: readonly PolicyImpactEvaluator[],
-  kind: 'scripts' | 'connections',
-): (host: string) => readonly KindEvaluator[] {
-  const byHost = new Map<string, KindEvaluator[]>();
-  for (const evaluator of evaluators) {
-    if (evaluator.hostname === undefined) continue;
-    byHost.set(evaluator.hostname, [...(byHost.get(evaluator.hostname) ?? []), evaluator[kind]]);
-  }
-  return (host) => byHost.get(host) ?? byHost.get(host.toLowerCase()) ?? [];
-}
-
-/** The evaluator of one policy, with the plan's options. */
-function evaluatorOf(policy: PolicyText, baseline: Baseline, sampleSize?: number, acceptBlocked?: Acceptance) {
-  return new PolicyImpactEvaluator(policy, baseline, {
-    ...(sampleSize !== undefined ? { sampleSize } : {}),
-    ...(acceptBlocked ? { scripts: { acceptBlocked } } : {}),
-    // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
-    connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
-  });
-}
-
-/**
- * Lists the job's connections (both statuses side by side, each next page asked for while one is
- * judged) and judges each under the policies of its host. Memory holds a page or two of each list.
- */
-export async function judgeConnections(client: HttpClient, job: ConnectionsJob): Promise<ConnectionsJudged> {
-  const evaluators = job.policies.map(({ policy, baseline }) => evaluatorOf(policy, baseline, job.sampleSize));
-  const judgesOf = judgesByHost(evaluators, 'connections');
-  const [active, infrequent] = await Promise.all(
-    STATUSES.map(async (status) => {
-      let count = 0;
-      const listing = listConnections(client, job.zoneId, { status, hosts: job.hosts }, job.perPage, {
-        prefetch: true,
-      });
-      for await (const listed of listing) {
-        count += 1;
-        const connection = seenConnection(listed);
-        for (const judge of judgesOf(listed.host)) judge.add(connection);
-      }
-      return count;
-    }),
-  );
-  return {
-    counts: { active: active!, infrequent: infrequent! },
-    impacts: evaluators.map((evaluator) => evaluator.connections.result()),
-  };
 }
 
 /** A listed script as the review judges it. */
@@ -292,13 +216,22 @@ export async function reviewService(
     const policies = input.policies.filter((policy) => policy.zoneId === zoneId);
     const live = new Map((await listPolicies(client, zoneId)).map((policy) => [policy.id, policy]));
     made += 1;
-    const baselines = policies.map((policy) => baselineOf(policy, live));
-    const evaluators = policies.map((policy, index) =>
-      evaluatorOf(policy.policy, baselines[index]!, options.sampleSize, options.acceptBlocked),
+    const evaluators = policies.map(
+      (policy) =>
+        new PolicyImpactEvaluator(policy.policy, baselineOf(policy, live), {
+          ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
+          ...(options.acceptBlocked ? { scripts: { acceptBlocked: options.acceptBlocked } } : {}),
+          // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
+          connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
+        }),
     );
-    const hosts = [...new Set(evaluators.flatMap((evaluator) => evaluator.hostname ?? []))];
+    const byHost = new Map<string, PolicyImpactEvaluator[]>();
+    for (const evaluator of evaluators) {
+      if (evaluator.hostname === undefined) continue;
+      byHost.set(evaluator.hostname, [...(byHost.get(evaluator.hostname) ?? []), evaluator]);
+    }
+    const hosts = [...byHost.keys()];
     const zoneTerms = ['1'];
-    let connections: DetectedImpact[] | undefined;
 
     if (hosts.length > 0) {
       // Page reads run beside the listings, a few at a time; the four listings (two kinds, two
@@ -323,13 +256,18 @@ export async function reviewService(
         listPages += pages;
         return `${pages} (${count} ${what})`;
       };
-      const judgesOf = judgesByHost(evaluators, 'scripts');
+      // Each kind's judges by host, made once: looked up for every item listed.
+      const judgesByHost = (kind: 'scripts' | 'connections') =>
+        new Map([...byHost].map(([host, evaluators]) => [host, evaluators.map((evaluator) => evaluator[kind])]));
+      const byKind = { scripts: judgesByHost('scripts'), connections: judgesByHost('connections') };
+      const judgesOf = (host: string, kind: 'scripts' | 'connections'): readonly KindEvaluator[] =>
+        byKind[kind].get(host) ?? byKind[kind].get(host.toLowerCase()) ?? [];
       const scriptListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
         let count = 0;
         for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
           if (failure !== undefined) break;
           count += 1;
-          const judges = judgesOf(listed.host);
+          const judges = judgesOf(listed.host, 'scripts');
           const script = seenScript(listed);
           if (lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(script))) {
             lookupsLeft -= 1;
@@ -348,17 +286,17 @@ export async function reviewService(
         }
         return listedTerm(count, `${status} scripts`);
       };
-      const judgeConnectionsWith = options.judgeConnectionsWith ?? judgeConnections;
-      const judgingConnections = judgeConnectionsWith(client, {
-        zoneId,
-        hosts,
-        perPage,
-        policies: policies.map((policy, index) => ({ policy: policy.policy, baseline: baselines[index]! })),
-        ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
-      });
-      const [judgedConnections, ...listed] = await Promise.all([judgingConnections, ...STATUSES.map(scriptListing)]);
-      connections = judgedConnections.impacts;
-      listed.push(...STATUSES.map((status) => listedTerm(judgedConnections.counts[status], `${status} connections`)));
+      const connectionListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
+        let count = 0;
+        for await (const listed of listConnections(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
+          if (failure !== undefined) break;
+          count += 1;
+          const connection = seenConnection(listed);
+          for (const judge of judgesOf(listed.host, 'connections')) judge.add(connection);
+        }
+        return listedTerm(count, `${status} connections`);
+      };
+      const listed = await Promise.all([...STATUSES.map(scriptListing), ...STATUSES.map(connectionListing)]);
       await Promise.all(reads);
       if (failure !== undefined) throw failure.error;
       zoneTerms.push(...listed);
@@ -367,10 +305,7 @@ export async function reviewService(
     // The pages of the violations each policy lists first (scripts it would block that are
     // neither malicious nor accepted, malicious scripts it allows), where the list gave only their
     // first page: the reviewer reads where they run. Connections have no list of pages to read.
-    const results = evaluators.map((evaluator, index) => ({
-      ...evaluator.result(),
-      ...(connections !== undefined ? { connections: connections[index]! } : {}),
-    }));
+    const results = evaluators.map((evaluator) => evaluator.result());
     const shown = new Set<string>();
     for (const result of results) {
       const blocked = result.effect === 'block' ? result.scripts.notAllowed.lines : [];
