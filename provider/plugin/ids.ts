@@ -8,6 +8,8 @@ import type { PluginResource } from './resources';
  * 32-hexadecimal identifiers, taken in either case and kept in lower case, as the inputs are.
  */
 
+const ID_PART = hexIdSchema('id');
+
 /** An id that is not of its resource's form; the message shows the form. */
 export class IdFormError extends EdgeGuardError {
   override name = 'IdFormError';
@@ -27,8 +29,7 @@ export function pluginId(entry: PluginResource, owner: string, runtimeId: string
 export function parsePluginId(entry: PluginResource, id: string): { owner: string; runtimeId: string } {
   const parts = id.split('/');
   const expected = entry.idName === undefined ? 1 : 2;
-  const hex = hexIdSchema('id');
-  const parsed = parts.map((part) => hex.safeParse(part));
+  const parsed = parts.map((part) => ID_PART.safeParse(part));
   if (parts.length !== expected || parsed.some((result) => !result.success)) {
     const example = Array.from({ length: expected }, (_, index) => `${index}`.repeat(32)).join('/');
     throw new IdFormError(

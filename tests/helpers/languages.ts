@@ -26,6 +26,11 @@ export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/** The plugin's release archive, as `npm run build` writes it. */
+export function pluginArchive(): string {
+  return path.join(PLUGIN_BUILD, `pulumi-resource-edgeguard-v${packageVersion()}-linux-amd64.tar.gz`);
+}
+
 /**
  * Makes `home` a PULUMI_HOME of its own with the plugin installed from its release archive, as a
  * user installs it (`pulumi plugin install resource edgeguard <version> --file <archive>`); the
@@ -33,7 +38,7 @@ export function packageVersion(): string {
  */
 export async function installPlugin(home: string): Promise<string> {
   const version = packageVersion();
-  const archive = path.join(PLUGIN_BUILD, `pulumi-resource-edgeguard-v${version}-linux-amd64.tar.gz`);
+  const archive = pluginArchive();
   fs.mkdirSync(home, { recursive: true });
   const pulumi = path.join(REPO, '.tools', 'pulumi', 'bin', 'pulumi');
   const install = await runToEnd(

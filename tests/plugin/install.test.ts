@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO } from '../helpers/engine';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { packageVersion, PLUGIN_BUILD, pluginArchive } from '../helpers/languages';
 import { runToEnd, type Finished } from '../helpers/process';
 
 /**
@@ -13,11 +14,8 @@ import { runToEnd, type Finished } from '../helpers/process';
  * `pulumi` binary) deploys and destroys a CspPolicy through it against the emulator.
  */
 
-const { version: VERSION } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
-  version: string;
-};
-const PLUGIN_DIR = path.join(REPO, 'dist', 'plugin');
-const ARCHIVE = path.join(PLUGIN_DIR, `pulumi-resource-edgeguard-v${VERSION}-linux-amd64.tar.gz`);
+const VERSION = packageVersion();
+const ARCHIVE = pluginArchive();
 const PULUMI = path.join(REPO, '.tools', 'pulumi', 'bin', 'pulumi');
 
 let work: string;
@@ -71,7 +69,7 @@ test('the archive holds the one executable, which installs into a fresh PULUMI_H
 test('the installed plugin answers GetSchema with the generated schema, with no node on PATH', async () => {
   const printed = await pulumi(['package', 'get-schema', `edgeguard@${VERSION}`]);
   succeeded(printed);
-  const generated: unknown = JSON.parse(fs.readFileSync(path.join(PLUGIN_DIR, 'schema.json'), 'utf8'));
+  const generated: unknown = JSON.parse(fs.readFileSync(path.join(PLUGIN_BUILD, 'schema.json'), 'utf8'));
   expect(JSON.parse(printed.stdout)).toEqual(generated);
 });
 

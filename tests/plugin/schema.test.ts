@@ -11,6 +11,7 @@ import {
   type SchemaProperty,
 } from '../../provider/plugin/schema';
 import { PLUGIN_RESOURCES } from '../../provider/plugin/resources';
+import type { ProviderArgs } from '../../provider/resources/provider';
 import { resourceToken as token } from '../../provider/plugin/tokens';
 import { SETTINGS, type SettingName } from '../../provider/settings';
 import { RUNTIME_OF } from '../helpers/runtimes';
@@ -150,6 +151,15 @@ test('the provider configuration is the settings table: every key, its about tex
   }
   expect(schema.config.variables.apiToken!.secret).toBe(true);
   expect(schema.config.variables.apiKey!.secret).toBe(true);
+});
+
+/** `true` when `A` and `B` are the same set of names, else `false`. */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+test("the TypeScript Provider's arguments are the settings table's keys (checked by tsc, which npm test runs first)", () => {
+  // A setting added to the table but not to ProviderArgs (or the other way) makes this `false`: a compile error.
+  const same: SameNames<keyof ProviderArgs, SettingName> = true;
+  expect(same).toBe(true);
 });
 
 test('the package is edgeguard, with the given version and the six resources of the dynamic provider', () => {
