@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tsc -p tsconfig.json
-node dist/provider/plugin/schema.js
+node dist/scripts/schema.js
 node dist/scripts/build-plugin.js

@@ -9,7 +9,7 @@ import {
   typeNameOf,
   type ResourceSource,
   type SchemaProperty,
-} from '../../provider/plugin/schema';
+} from '../../scripts/schema';
 import { PLUGIN_RESOURCES } from '../../provider/plugin/resources';
 import type { ProviderArgs } from '../../provider/resources/provider';
 import { resourceToken as token } from '../../provider/plugin/tokens';

@@ -2,11 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { z } from 'zod';
-import type { Runtime } from '../runtime/define';
-import { SETTINGS, type SettingName } from '../settings';
-import { schemaLanguages } from './languages';
-import { PLUGIN_RESOURCES } from './resources';
-import { PACKAGE, resourceToken } from './tokens';
+import type { Runtime } from '../provider/runtime/define';
+import { SETTINGS, type SettingName } from '../provider/settings';
+import { schemaLanguages } from '../provider/plugin/languages';
+import { PLUGIN_RESOURCES } from '../provider/plugin/resources';
+import { PACKAGE, resourceToken } from '../provider/plugin/tokens';
 
 /**
  * The Pulumi package schema of `pulumi-resource-edgeguard`, generated at build time from what
