@@ -5,7 +5,8 @@ import type { HttpClient } from '../client/http';
 import { listConnections, listScripts } from '../client/page-security';
 import { cspProgram, writePolicy } from '../review/csp-writer';
 import type { Detected } from '../review/impact';
-import { REVIEW_PER_PAGE, seenConnection, seenScript } from '../review/plan';
+import { seenConnection, seenScript } from '../review/listed';
+import { REVIEW_PER_PAGE } from '../review/plan';
 import {
   explainReadFailure,
   idFlag,

@@ -169,17 +169,17 @@ export class HttpClient {
   }
 
   /**
-   * Every item of a paged list, page by page (`page`/`per_page`), as an async iterator. With
-   * `prefetch`, the next page is asked for as soon as a page arrives, while its items are being
-   * consumed, so the service's time and the caller's overlap (one request ahead, never past the
-   * last page; a caller that stops early leaves at most that one unused). Default: a page is asked
-   * for when the caller reaches it.
+   * The pages of a paged list (`page`/`per_page`), each as the array of its items, as an async
+   * iterator. With `prefetch`, the next page is asked for as soon as a page arrives, while its items
+   * are being consumed, so the service's time and the caller's overlap (one request ahead, never
+   * past the last page; a caller that stops early leaves at most that one unused). Default: a page
+   * is asked for when the caller reaches it.
    */
-  async *paginate<S extends z.ZodType>(
+  async *pages<S extends z.ZodType>(
     spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>,
     perPage: number,
     options: { prefetch?: boolean } = {},
-  ): AsyncGenerator<z.output<S>> {
+  ): AsyncGenerator<Array<z.output<S>>> {
     const fetch = (page: number) => {
       const answer = this.send({ ...spec, method: 'GET', query: { ...spec.query, page, per_page: perPage } });
       // Its failure is thrown where the page is awaited; until then it must not count as unhandled.
@@ -192,10 +192,19 @@ export class HttpClient {
       const info = answer.resultInfo;
       const last = !info || page >= info.total_pages || answer.result.length === 0;
       if (!last && options.prefetch) next = fetch(page + 1);
-      yield* answer.result;
+      yield answer.result;
       if (last) return;
       if (!options.prefetch) next = fetch(page + 1);
     }
+  }
+
+  /** Every item of a paged list, as {@link pages} reads them. */
+  async *paginate<S extends z.ZodType>(
+    spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>,
+    perPage: number,
+    options: { prefetch?: boolean } = {},
+  ): AsyncGenerator<z.output<S>> {
+    for await (const page of this.pages(spec, perPage, options)) yield* page;
   }
 
   /**

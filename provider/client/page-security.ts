@@ -189,6 +189,13 @@ function detectedQuery(params: DetectedListParams): Record<string, string | unde
   return { status: params.status, hosts: hosts === '' ? undefined : hosts };
 }
 
+const scriptList = (zoneId: string, params: ScriptListParams) => ({
+  operation: 'list page security scripts',
+  path: zonePath(zoneId, '/scripts'),
+  query: detectedQuery(params),
+  result: z.array(scriptSchema),
+});
+
 /**
  * Every script of the zone matching `params`, `perPage` per request; with `prefetch`, each next
  * page is asked for while the current one is consumed (`HttpClient.paginate`).
@@ -200,16 +207,18 @@ export function listScripts(
   perPage: number,
   options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Script> {
-  return http.paginate(
-    {
-      operation: 'list page security scripts',
-      path: zonePath(zoneId, '/scripts'),
-      query: detectedQuery(params),
-      result: z.array(scriptSchema),
-    },
-    perPage,
-    options,
-  );
+  return http.paginate(scriptList(zoneId, params), perPage, options);
+}
+
+/** The pages of {@link listScripts}, each as an array (`HttpClient.pages`). */
+export function scriptPages(
+  http: HttpClient,
+  zoneId: string,
+  params: ScriptListParams,
+  perPage: number,
+  options: { prefetch?: boolean } = {},
+): AsyncGenerator<Script[]> {
+  return http.pages(scriptList(zoneId, params), perPage, options);
 }
 
 /** GET one script, with `page_urls` and `versions`. */
@@ -223,6 +232,13 @@ export async function getScript(http: HttpClient, zoneId: string, scriptId: stri
   return answer.result;
 }
 
+const connectionList = (zoneId: string, params: ConnectionListParams) => ({
+  operation: 'list page security connections',
+  path: zonePath(zoneId, '/connections'),
+  query: detectedQuery(params),
+  result: z.array(connectionSchema),
+});
+
 /** Every connection of the zone matching `params`, `perPage` per request; `prefetch` as for {@link listScripts}. */
 export function listConnections(
   http: HttpClient,
@@ -231,16 +247,18 @@ export function listConnections(
   perPage: number,
   options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Connection> {
-  return http.paginate(
-    {
-      operation: 'list page security connections',
-      path: zonePath(zoneId, '/connections'),
-      query: detectedQuery(params),
-      result: z.array(connectionSchema),
-    },
-    perPage,
-    options,
-  );
+  return http.paginate(connectionList(zoneId, params), perPage, options);
+}
+
+/** The pages of {@link listConnections}, each as an array (`HttpClient.pages`). */
+export function connectionPages(
+  http: HttpClient,
+  zoneId: string,
+  params: ConnectionListParams,
+  perPage: number,
+  options: { prefetch?: boolean } = {},
+): AsyncGenerator<Connection[]> {
+  return http.pages(connectionList(zoneId, params), perPage, options);
 }
 
 /** GET one connection. */

@@ -465,6 +465,20 @@ class PageCache {
   }
 }
 
+/** What judging one item came to, before what is particular to the item (its id, status, malice). */
+interface Outcome {
+  /** Whether its verdict depends on its pages, which were not read. */
+  depends: boolean;
+  /** The pages it is judged on, and those of them the proposal allows or refuses it on. */
+  pages: URL[];
+  allowedOn: URL[];
+  refusedOn: URL[];
+  /** Whether the live policy blocked it on those pages. */
+  blockedBefore: boolean;
+  /** The sources not yet seen allowing an item that allow it. */
+  allowing: string[];
+}
+
 /**
  * Judges the detected items of one kind on one policy's host, one at a time, against the proposed
  * policy and its baseline: `add` every item detected on the host, then read `result`.
@@ -485,6 +499,14 @@ export class KindEvaluator {
   private readonly acceptBlocked: Acceptance;
   /** The last item asked about, parsed, and the answer, since the plan asks before it adds. */
   private lastDepends: { item: Detected; judged: Judged; depends: boolean } | undefined;
+  /**
+   * Whether every verdict of this judgement depends on an item's origin alone (no source of the
+   * proposal or the baseline has a path), so that items listed with the same first page and origin
+   * share one {@link Outcome}.
+   */
+  private readonly byOrigin: boolean;
+  /** Outcomes by first page, then origin, when {@link byOrigin}. */
+  private readonly outcomes = new Map<string, Map<string, Outcome>>();
 
   /** @internal made by {@link PolicyImpactEvaluator}. */
   constructor(
@@ -511,6 +533,56 @@ export class KindEvaluator {
       const directive = { name: judge!.governing!.name, sources: [source] };
       this.unused.set(formatCspSource(source), kindJudge({ ...judge!, directives: [directive] }, directive));
     }
+    this.byOrigin = (this.proposed?.byOrigin ?? false) && (this.baseline?.byOrigin ?? true);
+  }
+
+  /**
+   * What the judgement of `item` comes to, shared by the items with its first page and origin when
+   * the verdicts depend on nothing else ({@link byOrigin}), and its pages were not read: a zone's
+   * items come from few origins and pages, and judging each again was most of the review's time
+   * (bench/RESULTS.md, issue 20).
+   */
+  private outcomeOf(item: Detected): Outcome | undefined {
+    if (!this.byOrigin || item.pageUrls !== undefined) return undefined;
+    const origin = ORIGIN.exec(item.url)?.[0];
+    if (origin === undefined) return undefined;
+    let onPage = this.outcomes.get(item.firstPageUrl);
+    if (onPage === undefined) {
+      if (this.outcomes.size >= VERDICTS_CACHED) this.outcomes.clear();
+      onPage = new Map();
+      this.outcomes.set(item.firstPageUrl, onPage);
+    }
+    let outcome = onPage.get(origin);
+    if (outcome === undefined) {
+      if (onPage.size >= VERDICTS_CACHED) onPage.clear();
+      outcome = this.judgement(item, this.judgedItem(item));
+      onPage.set(origin, outcome);
+    }
+    return outcome;
+  }
+
+  /** The judgement of `item` on its pages, by the proposal, its baseline and the unused sources. */
+  private judgement(item: Detected, { judged, depends }: { judged: Judged; depends: boolean }): Outcome {
+    const judge = this.proposed!;
+    const pages = this.pagesOn(item, judge.hostname);
+    const allowedOn: URL[] = [];
+    const refusedOn: URL[] = [];
+    const judging = (by: KindJudge, page: URL) => allows(by, this.kind, judged, page, this.pages.key(page));
+    for (const page of pages) (judging(judge, page) ? allowedOn : refusedOn).push(page);
+    const base = this.baseline;
+    // The live policy blocked it only if it covered these pages: a change of host moves the policy.
+    const blockedBefore =
+      base !== undefined &&
+      base.effect === 'block' &&
+      base.hostname === judge.hostname &&
+      pages.some((page) => !judging(base, page));
+    const allowing: string[] = [];
+    if (allowedOn.length > 0) {
+      for (const [text, alone] of this.unused) {
+        if (allowedOn.some((page) => judging(alone, page))) allowing.push(text);
+      }
+    }
+    return { depends, pages, allowedOn, refusedOn, blockedBefore, allowing };
   }
 
   /**
@@ -520,7 +592,7 @@ export class KindEvaluator {
    * (`'self'` and scheme-less sources depend on the page's scheme).
    */
   dependsOnPages(item: Detected): boolean {
-    return this.judgedItem(item).depends;
+    return (this.outcomeOf(item) ?? this.judgedItem(item)).depends;
   }
 
   /** `item` parsed, and whether its verdict depends on its pages, once per item. */
@@ -563,14 +635,10 @@ export class KindEvaluator {
     const judge = this.proposed;
     if (judge === undefined) return;
     this.judged += 1;
-    const { judged, depends } = this.judgedItem(item);
+    const { depends, pages, allowedOn, refusedOn, blockedBefore, allowing } =
+      this.outcomeOf(item) ?? this.judgement(item, this.judgedItem(item));
     if (depends) this.firstPageOnly += 1;
     const pagesBasis = item.pageUrls !== undefined ? 'all' : depends ? 'first' : 'any';
-    const pages = this.pagesOn(item, judge.hostname);
-    const allowedOn: URL[] = [];
-    const refusedOn: URL[] = [];
-    const judging = (by: KindJudge, page: URL) => allows(by, this.kind, judged, page, this.pages.key(page));
-    for (const page of pages) (judging(judge, page) ? allowedOn : refusedOn).push(page);
     const because = maliciousBecause(this.kind, item);
     const malicious = because !== undefined;
     const line = (on: URL[], accepted?: string): DetectedLine => ({
@@ -600,22 +668,11 @@ export class KindEvaluator {
 
     if (this.newlyBlocked !== undefined && this.newlyAllowed !== undefined) {
       const blocksNow = judge.effect === 'block' && refusedOn.length > 0;
-      const base = this.baseline;
-      // The live policy blocked it only if it covered these pages: a change of host moves the policy.
-      const blockedBefore =
-        base !== undefined &&
-        base.effect === 'block' &&
-        base.hostname === judge.hostname &&
-        pages.some((page) => !judging(base, page));
       if (blocksNow && !blockedBefore) this.newlyBlocked.add(line(refusedOn));
       if (blockedBefore && !blocksNow) this.newlyAllowed.add(line(pages));
     }
 
-    if (allowedOn.length > 0 && this.unused.size > 0) {
-      for (const [text, alone] of this.unused) {
-        if (allowedOn.some((page) => judging(alone, page))) this.unused.delete(text);
-      }
-    }
+    for (const text of allowing) this.unused.delete(text);
   }
 
   /** The impact on every item added so far. */

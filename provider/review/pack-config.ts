@@ -38,7 +38,9 @@ export function stackConfigValue(key: string): string | undefined {
 
 /**
  * Keeps the configuration of the engine's `ConfigureStack` call; to call before the pack is served.
- * `configured` runs once that call is answered, which the engine makes before it runs the program.
+ * `configured` runs once the engine's `Configure` call (the pack's own configuration, its last call
+ * before it runs the program) is answered: work started then does not delay the engine's calls
+ * that come before the program starts.
  */
 export function keepStackConfig(configured?: () => void): void {
   if (kept) return;
@@ -48,20 +50,26 @@ export function keepStackConfig(configured?: () => void): void {
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
     const configureStack = implementation.configureStack as Handler | undefined;
-    const wrapped: Handler | undefined = configureStack
-      ? (call, callback) => {
-          try {
-            const config = new Map<string, string>();
-            call.request.getConfigMap().forEach((value, key) => config.set(key, value));
-            stackConfig = config;
-          } catch {
-            // A request of another shape leaves the configuration unknown: the settings then come
-            // from the environment, and where they are missing the review says which to set.
-          }
-          if (configured) setImmediate(configured);
-          return configureStack(call, callback);
+    const configure = implementation.configure as Handler | undefined;
+    const wrapped: Record<string, Handler> = {};
+    if (configureStack)
+      wrapped.configureStack = (call, callback) => {
+        try {
+          const config = new Map<string, string>();
+          call.request.getConfigMap().forEach((value, key) => config.set(key, value));
+          stackConfig = config;
+        } catch {
+          // A request of another shape leaves the configuration unknown: the settings then come
+          // from the environment, and where they are missing the review says which to set.
         }
-      : undefined;
-    addService.call(this, service, wrapped ? { ...implementation, configureStack: wrapped } : implementation);
+        return configureStack(call, callback);
+      };
+    if (configure && configured)
+      wrapped.configure = (call, callback) =>
+        configure(call, (...answer: unknown[]) => {
+          (callback as (...answer: unknown[]) => void)(...answer);
+          setImmediate(configured);
+        });
+    addService.call(this, service, { ...implementation, ...wrapped });
   };
 }

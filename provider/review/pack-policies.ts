@@ -21,6 +21,7 @@ import {
   type DetectedSample,
 } from './impact';
 import type * as plan from './plan';
+import type * as readAhead from './read-ahead';
 import type {
   MigrationUnderReview,
   NotificationUnderReview,
@@ -104,15 +105,46 @@ type AcceptedItem = { url: string; reason: string } | { prefix: string; reason: 
  * waits for the pack to serve before it runs the program, and these modules cost about 0.15 s of
  * CPU to load (bench/RESULTS.md, issue 20). Node loads them once and returns them from its cache.
  */
-function reviewModules(): { plan: typeof plan; z: typeof zod.z } {
+function reviewModules(): { plan: typeof plan; readAhead: typeof readAhead; z: typeof zod.z } {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
-  return { plan: require('./plan') as typeof plan, z: (require('zod') as typeof zod).z };
+  return {
+    plan: require('./plan') as typeof plan,
+    readAhead: require('./read-ahead') as typeof readAhead,
+    z: (require('zod') as typeof zod).z,
+  };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
-/** Loads the review's modules ({@link reviewModules}) while the engine runs the program. */
+/** The client of the stack's `edgeguard:*` settings, else the environment's. */
+function packClient() {
+  return clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) });
+}
+
+/** The listings read ahead from the previous state, once the engine has configured the pack. */
+let readingAhead: readAhead.ReadAhead | undefined;
+
+/**
+ * Once the engine has configured the pack, while it runs the program: loads the review's modules
+ * ({@link reviewModules}), and, when the previous state is given ({@link REVIEW_BASELINE_ENV}),
+ * starts reading the detected lists of the zones and hosts its CSP policies name
+ * (`./read-ahead.ts`). Without settings to read with, or a previous state to read, nothing is read
+ * ahead: the review reads at the analysis, and says what is missing.
+ */
 export function warmReview(): void {
-  reviewModules();
+  const modules = reviewModules();
+  const state = previousState();
+  if ('reason' in state || readingAhead !== undefined) return;
+  const targets = modules.readAhead.readAheadTargets(state.exported);
+  if (targets.size === 0) return;
+  let client;
+  try {
+    client = packClient();
+  } catch {
+    return;
+  }
+  readingAhead = new modules.readAhead.ReadAhead(client, targets, modules.plan.REVIEW_PER_PAGE).start();
+  const reading = readingAhead;
+  process.once('exit', () => reading.dispose());
 }
 
 /** The JSON schema the engine checks the configuration of a CSP policy of `kind` against. */
@@ -172,24 +204,32 @@ function isUnknown(value: unknown): value is { unknown: string } {
   return typeof value === 'object' && value !== null && 'unknown' in value;
 }
 
-/** The policy ids by URN of a `pulumi stack export`, or why it could not be read. */
-function baselineIds(): Map<string, string> | string {
+/** The `pulumi stack export` of {@link REVIEW_BASELINE_ENV}, or why it could not be read. */
+function previousState(): { exported: unknown } | { reason: string } {
   const file = process.env[REVIEW_BASELINE_ENV];
   if (file === undefined || file === '')
-    return `the previous state is not known (the engine gives a policy pack only the new inputs of a changed resource); set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\` to compare with the live policy, as edgeguard-review does`;
-  try {
-    const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-      deployment?: { resources?: Array<{ urn?: string; outputs?: { policyId?: unknown } }> };
+    return {
+      reason: `the previous state is not known (the engine gives a policy pack only the new inputs of a changed resource); set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\` to compare with the live policy, as edgeguard-review does`,
     };
-    const ids = new Map<string, string>();
-    for (const resource of exported.deployment?.resources ?? []) {
-      const id = resource.outputs?.policyId;
-      if (typeof resource.urn === 'string' && typeof id === 'string') ids.set(resource.urn, id);
-    }
-    return ids;
+  try {
+    return { exported: JSON.parse(fs.readFileSync(file, 'utf8')) as unknown };
   } catch (error) {
-    return `${REVIEW_BASELINE_ENV} (${file}) could not be read: ${(error as Error).message}`;
+    return { reason: `${REVIEW_BASELINE_ENV} (${file}) could not be read: ${(error as Error).message}` };
   }
+}
+
+/** The policy ids by URN of the previous state, or why it could not be read. */
+function baselineIds(): Map<string, string> | string {
+  const state = previousState();
+  if ('reason' in state) return state.reason;
+  const ids = new Map<string, string>();
+  const resources = (state.exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
+  for (const resource of Array.isArray(resources) ? resources : []) {
+    const { urn, outputs } = (resource ?? {}) as { urn?: unknown; outputs?: { policyId?: unknown } };
+    const id = outputs?.policyId;
+    if (typeof urn === 'string' && typeof id === 'string') ids.set(urn, id);
+  }
+  return ids;
 }
 
 /** What the review needs from the stack's resources, and those it cannot judge. */
@@ -293,11 +333,10 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
     const base = { key, input, unjudged, violations: [] };
     if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
     try {
-      const review = await reviewModules().plan.reviewService(
-        clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) }),
-        input,
-        acceptBlocked ? { acceptBlocked } : {},
-      );
+      const review = await reviewModules().plan.reviewService(packClient(), input, {
+        ...(acceptBlocked ? { acceptBlocked } : {}),
+        ...(readingAhead !== undefined ? { readAhead: readingAhead } : {}),
+      });
       return { ...base, review };
     } catch (error) {
       return { ...base, error: reasonOf(error) };

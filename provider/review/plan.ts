@@ -1,18 +1,9 @@
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { listPools } from '../client/load-balancing';
-import {
-  getScript,
-  listConnections,
-  listPolicies,
-  listScripts,
-  type Connection,
-  type PageSecurityPolicy,
-  type Script,
-} from '../client/page-security';
+import { getScript, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import {
   completePages,
-  connectionReports,
   MALICIOUS_LINES_KEPT,
   PolicyImpactEvaluator,
   type Acceptance,
@@ -22,6 +13,8 @@ import {
   type PolicyImpact,
   type PolicyText,
 } from './impact';
+import { detectedPages, STATUSES, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { ReadAhead } from './read-ahead';
 
 /**
  * What the review reads from the service, and the one request plan it reads it with. Every
@@ -45,9 +38,13 @@ import {
  * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole).
  *
  * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + max(1, ⌈C_z/P⌉) + max(1, ⌈D_z/P⌉) + S_z)
- * + MAX_PAGE_LOOKUPS + accounts, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
- * retries not counted. Memory holds a page or two of each list and the bounded samples of
- * `./impact.ts`, whatever the number of scripts and connections.
+ * + MAX_PAGE_LOOKUPS + accounts + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
+ * retries not counted. With a read ahead (`./read-ahead.ts`, {@link ReviewOptions.readAhead}), a
+ * zone's four listings are those it made, on the hosts of the previous state, when they cover the
+ * zone's hosts (A_z ... D_z then count the items of those hosts); R is the requests of the
+ * listings read ahead that no zone used (0 without a read ahead, or when every one was used).
+ * Memory holds a page or two of each list and the bounded samples of `./impact.ts`, whatever the
+ * number of scripts and connections.
  */
 
 /** Scripts per list request: the API's largest page (contract: per_page 1..1000). */
@@ -60,9 +57,6 @@ export const PAGES_SHOWN_PER_POLICY = 10;
 const LOOKUP_CONCURRENCY = 16;
 /** Uncovered pool names listed per account. */
 const POOL_NAMES_LISTED = 20;
-
-/** Spec 3: the statuses a list returns, one listing each. */
-const STATUSES = ['active', 'infrequent'] as const;
 
 /** A CSP policy the stack declares. */
 export interface PolicyUnderReview {
@@ -142,30 +136,11 @@ export interface ReviewOptions {
   sampleSize?: number;
   /** Blocked scripts the team accepts (no violation). Default none. */
   acceptBlocked?: Acceptance;
-}
-
-/** A listed script as the review judges it. */
-export function seenScript(script: Script): Detected {
-  return {
-    id: script.id,
-    url: script.url,
-    status: script.status,
-    firstPageUrl: script.first_page_url,
-    lastSeenAt: script.last_seen_at,
-    ...(script.js_integrity_score !== undefined ? { jsIntegrityScore: script.js_integrity_score } : {}),
-  };
-}
-
-/** A listed connection as the review judges it. */
-export function seenConnection(connection: Connection): Detected {
-  return {
-    id: connection.id,
-    url: connection.url,
-    status: connection.status,
-    firstPageUrl: connection.first_page_url,
-    lastSeenAt: connection.last_seen_at,
-    reports: connectionReports(connection),
-  };
+  /**
+   * The listings read while the program ran (`./read-ahead.ts`): a zone's are judged from them
+   * when they cover its hosts; those no zone used count as requests made, and in the bound.
+   */
+  readAhead?: ReadAhead;
 }
 
 function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, PageSecurityPolicy>): Baseline {
@@ -250,53 +225,65 @@ export async function reviewService(
         const judged = pageUrls === undefined ? script : { ...script, pageUrls };
         for (const judge of judges) judge.add(judged);
       };
-      const listedTerm = (count: number, what: string): string => {
-        const pages = Math.max(1, Math.ceil(count / perPage));
-        made += pages;
-        listPages += pages;
-        return `${pages} (${count} ${what})`;
+      const listedTerm = (requests: number, count: number, what: string): string => {
+        made += requests;
+        listPages += requests;
+        return `${requests} (${count} ${what})`;
       };
       // Each kind's judges by host, made once: looked up for every item listed.
-      const judgesByHost = (kind: 'scripts' | 'connections') =>
+      const judgesByHost = (kind: DetectedKind) =>
         new Map([...byHost].map(([host, evaluators]) => [host, evaluators.map((evaluator) => evaluator[kind])]));
       const byKind = { scripts: judgesByHost('scripts'), connections: judgesByHost('connections') };
-      const judgesOf = (host: string, kind: 'scripts' | 'connections'): readonly KindEvaluator[] =>
+      const judgesOf = (host: string, kind: DetectedKind): readonly KindEvaluator[] =>
         byKind[kind].get(host) ?? byKind[kind].get(host.toLowerCase()) ?? [];
-      const scriptListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
+      /** Judges one listed item; a promise when the page reads in flight must be waited for first. */
+      const judgeListed = (kind: DetectedKind, { host, item }: ListedItem): Promise<unknown> | undefined => {
+        const judges = judgesOf(host, kind);
+        if (kind === 'scripts' && lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(item))) {
+          lookupsLeft -= 1;
+          const pending: Promise<void> = read(item, judges).then(
+            () => void reads.delete(pending),
+            (error: unknown) => {
+              failure ??= { error };
+              reads.delete(pending);
+            },
+          );
+          reads.add(pending);
+          if (reads.size >= LOOKUP_CONCURRENCY) return Promise.race(reads);
+          return undefined;
+        }
+        for (const judge of judges) judge.add(item);
+        return undefined;
+      };
+      const what = (kind: DetectedKind, status: DetectedStatus) => `${status} ${kind}`;
+      const readAhead = await options.readAhead?.take(zoneId, hosts);
+      const listing = async (kind: DetectedKind, status: DetectedStatus): Promise<string> => {
+        if (readAhead !== undefined) {
+          // Read while the program ran (./read-ahead.ts): judged from its pages.
+          const kept = ReadAhead.listing(readAhead, kind, status);
+          pages: for (const page of kept.pages()) {
+            for (const listed of page) {
+              if (failure !== undefined) break pages;
+              const wait = judgeListed(kind, listed);
+              if (wait !== undefined) await wait;
+            }
+          }
+          return listedTerm(kept.requests, kept.count, `${what(kind, status)}, read ahead`);
+        }
         let count = 0;
-        for await (const listed of listScripts(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
-          if (failure !== undefined) break;
-          count += 1;
-          const judges = judgesOf(listed.host, 'scripts');
-          const script = seenScript(listed);
-          if (lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(script))) {
-            lookupsLeft -= 1;
-            const pending: Promise<void> = read(script, judges).then(
-              () => void reads.delete(pending),
-              (error: unknown) => {
-                failure ??= { error };
-                reads.delete(pending);
-              },
-            );
-            reads.add(pending);
-            if (reads.size >= LOOKUP_CONCURRENCY) await Promise.race(reads);
-          } else {
-            for (const judge of judges) judge.add(script);
+        pages: for await (const page of detectedPages(client, zoneId, kind, status, hosts, perPage)) {
+          count += page.length;
+          for (const listed of page) {
+            if (failure !== undefined) break pages;
+            const wait = judgeListed(kind, listed);
+            if (wait !== undefined) await wait;
           }
         }
-        return listedTerm(count, `${status} scripts`);
+        return listedTerm(Math.max(1, Math.ceil(count / perPage)), count, what(kind, status));
       };
-      const connectionListing = async (status: (typeof STATUSES)[number]): Promise<string> => {
-        let count = 0;
-        for await (const listed of listConnections(client, zoneId, { status, hosts }, perPage, { prefetch: true })) {
-          if (failure !== undefined) break;
-          count += 1;
-          const connection = seenConnection(listed);
-          for (const judge of judgesOf(listed.host, 'connections')) judge.add(connection);
-        }
-        return listedTerm(count, `${status} connections`);
-      };
-      const listed = await Promise.all([...STATUSES.map(scriptListing), ...STATUSES.map(connectionListing)]);
+      const listed = await Promise.all(
+        (['scripts', 'connections'] as const).flatMap((kind) => STATUSES.map((status) => listing(kind, status))),
+      );
       await Promise.all(reads);
       if (failure !== undefined) throw failure.error;
       zoneTerms.push(...listed);
@@ -376,8 +363,11 @@ export async function reviewService(
   }
 
   const maxLookups = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
-  const bound = zones.length + listPages + shownReads + maxLookups + accounts.length;
+  const unused = (await options.readAhead?.unusedRequests()) ?? 0;
+  made += unused;
+  const bound = zones.length + listPages + shownReads + maxLookups + accounts.length + unused;
   if (maxLookups > 0) terms.push(`at most ${maxLookups} script reads`);
+  if (unused > 0) terms.push(`${unused} (listings read ahead on the previous state's hosts and not used)`);
   if (accounts.length > 0) terms.push(`${accounts.length} pool list${accounts.length === 1 ? '' : 's'}`);
   return { policies: reviews, pools, requests: { made, bound, plan: terms.join('; ') } };
 }

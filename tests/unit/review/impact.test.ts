@@ -594,3 +594,51 @@ describe('acceptBlocked: blocked connections accepted after the judging', () => 
     ]);
   });
 });
+
+describe('items of one origin on one page share a judgement, not what is particular to each', () => {
+  // Same origin and first page: one judgement of the origin, then each item counted on its own.
+  const sameOrigin = [
+    script('https://cdn.shared.example/a.js', '2026-11-20T10:00:00.000Z'),
+    script('https://cdn.shared.example/b.js', '2026-11-20T09:00:00.000Z', { jsIntegrityScore: 4 }),
+    script('https://cdn.shared.example/c.js', '2026-11-20T08:00:00.000Z', { status: 'infrequent' }),
+    script('https://cdn.shared.example/accepted.js', '2026-11-20T07:00:00.000Z'),
+    script('https://cdn.shared.example/d.js', '2026-11-20T06:00:00.000Z', { firstPageUrl: `http://${HOST}/old` }),
+  ];
+  const judged = (value: string) => {
+    const evaluator = new PolicyImpactEvaluator(
+      policy(value),
+      { kind: 'live', id: 'live', policy: policy("script-src 'self' cdn.shared.example") },
+      { scripts: { acceptBlocked: (url) => (url.endsWith('/accepted.js') ? 'vendor, reviewed' : undefined) } },
+    );
+    for (const s of sameOrigin) evaluator.scripts.add(s);
+    return evaluator.result().scripts;
+  };
+
+  test('blocked: each item is its own line, malice, status and acceptance its own', () => {
+    // No path source: judged by origin. A path source that allows nothing here: judged URL by URL.
+    for (const value of ["script-src 'self'", "script-src 'self' https://other.example/lib/"]) {
+      const impact = judged(value);
+      expect(impact.judged).toBe(5);
+      expect(impact.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
+      expect(impact.notAllowedMalicious).toBe(1);
+      expect(
+        impact.notAllowed.lines.map((line) => [line.url, line.status, line.malicious, line.accepted, line.pages]),
+      ).toEqual([
+        ['https://cdn.shared.example/a.js', 'active', false, undefined, [PAGE]],
+        ['https://cdn.shared.example/c.js', 'infrequent', false, undefined, [PAGE]],
+        ['https://cdn.shared.example/d.js', 'active', false, undefined, [`http://${HOST}/old`]],
+        ['https://cdn.shared.example/b.js', 'active', true, undefined, [PAGE]],
+        ['https://cdn.shared.example/accepted.js', 'active', false, 'vendor, reviewed', [PAGE]],
+      ]);
+      expect(impact.newlyBlocked!.count).toBe(5);
+    }
+  });
+
+  test('allowed: the malicious one is allowed, and the source is used', () => {
+    const impact = judged("script-src 'self' cdn.shared.example other.example");
+    expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
+    expect(impact.maliciousAllowed.lines.map((line) => line.url)).toEqual(['https://cdn.shared.example/b.js']);
+    expect(impact.unusedSources).toEqual(["'self'", 'other.example']);
+    expect(impact.newlyBlocked!.count).toBe(0);
+  });
+});

@@ -1,0 +1,65 @@
+import type { HttpClient } from '../client/http';
+import { connectionPages, scriptPages, type Connection, type Script } from '../client/page-security';
+import { connectionReports, type Detected } from './impact';
+
+/**
+ * The detected lists as the review reads them: spec 2.3's scripts and 2.4's connections of a
+ * zone's hosts, one listing per status (spec 3), each item as the review judges it.
+ */
+
+/** The two kinds of detected item the review lists. */
+export type DetectedKind = 'scripts' | 'connections';
+/** Spec 3: the statuses a list returns, one listing each. */
+export const STATUSES = ['active', 'infrequent'] as const;
+export type DetectedStatus = (typeof STATUSES)[number];
+
+/** One listed item: the host it was detected on, as the list gave it, and the item. */
+export interface ListedItem {
+  host: string;
+  item: Detected;
+}
+
+/** A listed script as the review judges it. */
+export function seenScript(script: Script): Detected {
+  return {
+    id: script.id,
+    url: script.url,
+    status: script.status,
+    firstPageUrl: script.first_page_url,
+    lastSeenAt: script.last_seen_at,
+    ...(script.js_integrity_score !== undefined ? { jsIntegrityScore: script.js_integrity_score } : {}),
+  };
+}
+
+/** A listed connection as the review judges it. */
+export function seenConnection(connection: Connection): Detected {
+  return {
+    id: connection.id,
+    url: connection.url,
+    status: connection.status,
+    firstPageUrl: connection.first_page_url,
+    lastSeenAt: connection.last_seen_at,
+    reports: connectionReports(connection),
+  };
+}
+
+/**
+ * The items of one kind and status detected on `hosts` of the zone, a page of `perPage` at a time,
+ * each next page asked for while the current one is judged.
+ */
+export async function* detectedPages(
+  client: HttpClient,
+  zoneId: string,
+  kind: DetectedKind,
+  status: DetectedStatus,
+  hosts: readonly string[],
+  perPage: number,
+): AsyncGenerator<ListedItem[]> {
+  if (kind === 'scripts') {
+    for await (const page of scriptPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
+      yield page.map((script) => ({ host: script.host, item: seenScript(script) }));
+  } else {
+    for await (const page of connectionPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
+      yield page.map((connection) => ({ host: connection.host, item: seenConnection(connection) }));
+  }
+}

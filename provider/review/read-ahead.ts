@@ -1,0 +1,224 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { HttpClient } from '../client/http';
+import { parsePolicyExpression } from '../../rules/expression';
+import type { Detected } from './impact';
+import { detectedPages, STATUSES, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { resourceOf } from './meaning';
+
+/**
+ * The review's read ahead: the detected lists read while the engine runs the program, from what
+ * the previous state names, so that the judging that must wait for the proposed policies does not
+ * also wait for the service.
+ *
+ * The engine gives a policy pack the proposed values at the end, in `AnalyzeStack`, after the
+ * program has run (about 3 s of a 3.2 s preview in bench/RESULTS.md, issue 20), and the pack spent
+ * that time idle. The state before the change (`pulumi stack export`, which `edgeguard-review`
+ * gives the pack: `EDGEGUARD_REVIEW_BASELINE`) names the zones and the hosts of the stack's CSP
+ * policies; a change to a policy's value, the usual one, keeps both. So once the engine has
+ * configured the pack, it lists the scripts and connections of those hosts (the plan's listings,
+ * `./plan.ts`), and keeps them in files of its own, a page per line, so that memory holds one page
+ * whatever the number of items. The review of a zone then judges from those files when they cover
+ * its hosts, and lists the service itself otherwise; listings no review used are counted in the
+ * requests and stated in the bound.
+ */
+
+/** One listing read ahead: its items, page by page from its file, and the requests it took. */
+export interface ReadListing {
+  count: number;
+  /** List requests made: one per page, at least one. */
+  requests: number;
+  /** The items' pages, in the order the service listed them. */
+  pages(): Iterable<ListedItem[]>;
+}
+
+/** What the previous state names: per zone, the hosts of its CSP policies. */
+export type ReadAheadTargets = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * The zones and hosts of the CSP policies of a `pulumi stack export` (EdgeGuard's dynamic
+ * resources and the provider plugin's), from their outputs; policies whose zone or expression
+ * cannot be read are left out.
+ */
+export function readAheadTargets(exported: unknown): Map<string, Set<string>> {
+  const resources =
+    (exported as { deployment?: { resources?: Array<{ type?: unknown; outputs?: Record<string, unknown> }> } })
+      ?.deployment?.resources ?? [];
+  const targets = new Map<string, Set<string>>();
+  for (const resource of Array.isArray(resources) ? resources : []) {
+    if (typeof resource?.type !== 'string' || resourceOf(resource.type) !== 'CspPolicy') continue;
+    const { zoneId, expression } = resource.outputs ?? {};
+    if (typeof zoneId !== 'string' || typeof expression !== 'string') continue;
+    const parsed = parsePolicyExpression(expression);
+    if (!parsed.ok) continue;
+    const zone = zoneId.toLowerCase();
+    targets.set(zone, (targets.get(zone) ?? new Set()).add(parsed.value.hostname));
+  }
+  return targets;
+}
+
+/** A listed item as one line's entry: [host, id, url, status, first page, last seen, score or reports]. */
+type Row = [string, string, string, string, string, string, number | string[] | null];
+
+function rowOf(host: string, item: Detected): Row {
+  return [
+    host,
+    item.id,
+    item.url,
+    item.status,
+    item.firstPageUrl,
+    item.lastSeenAt,
+    item.jsIntegrityScore ?? (item.reports as string[] | undefined) ?? null,
+  ];
+}
+
+function listedOf(row: Row): ListedItem {
+  const [host, id, url, status, firstPageUrl, lastSeenAt, extra] = row;
+  const item: Detected = { id, url, status, firstPageUrl, lastSeenAt };
+  if (typeof extra === 'number') item.jsIntegrityScore = extra;
+  else if (Array.isArray(extra)) item.reports = extra;
+  return { host, item };
+}
+
+/** A listing kept in a file: a page per line, and where each line is. */
+class FileListing implements ReadListing {
+  count = 0;
+  requests = 0;
+  private readonly lines: Array<{ at: number; length: number }> = [];
+  private size = 0;
+
+  constructor(private readonly file: string) {
+    fs.writeFileSync(file, '', { mode: 0o600 });
+  }
+
+  append(rows: Row[]): void {
+    const text = Buffer.from(`${JSON.stringify(rows)}\n`, 'utf8');
+    fs.appendFileSync(this.file, text);
+    this.lines.push({ at: this.size, length: text.length - 1 });
+    this.size += text.length;
+    this.count += rows.length;
+  }
+
+  *pages(): Iterable<ListedItem[]> {
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      for (const { at, length } of this.lines) {
+        const buffer = Buffer.allocUnsafe(length);
+        fs.readSync(fd, buffer, 0, length, at);
+        yield (JSON.parse(buffer.toString('utf8')) as Row[]).map(listedOf);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/** One zone's listings, read ahead on its hosts. */
+interface ZoneRead {
+  hosts: ReadonlySet<string>;
+  listings: Map<string, FileListing>;
+  /** Settles when every listing of the zone is read; rejects with the first failure. */
+  done: Promise<void>;
+  taken: boolean;
+}
+
+const listingKey = (kind: DetectedKind, status: DetectedStatus) => `${kind} ${status}`;
+
+/**
+ * The listings of the zones and hosts the previous state names, read from when {@link start} is
+ * called; {@link take} gives a zone's to the review that covers no other host.
+ */
+export class ReadAhead {
+  private readonly dir: string;
+  private readonly zones = new Map<string, ZoneRead>();
+  private disposed = false;
+
+  constructor(
+    private readonly client: HttpClient,
+    private readonly targets: ReadAheadTargets,
+    private readonly perPage: number,
+  ) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
+  }
+
+  /** Starts every zone's listings, the four of a zone side by side, each page asked for while the last is kept. */
+  start(): this {
+    let index = 0;
+    for (const [zoneId, hosts] of this.targets) {
+      const listings = new Map<string, FileListing>();
+      const reads: Array<Promise<void>> = [];
+      for (const kind of ['scripts', 'connections'] as const) {
+        for (const status of STATUSES) {
+          const listing = new FileListing(path.join(this.dir, `${index}-${kind}-${status}.jsonl`));
+          listings.set(listingKey(kind, status), listing);
+          reads.push(this.read(listing, zoneId, [...hosts], kind, status));
+        }
+      }
+      index += 1;
+      const done = Promise.all(reads).then(() => undefined);
+      // A failure is the review's to report, where it is awaited; until then it is not unhandled.
+      done.catch(() => undefined);
+      this.zones.set(zoneId, { hosts, listings, done, taken: false });
+    }
+    return this;
+  }
+
+  private async read(
+    listing: FileListing,
+    zoneId: string,
+    hosts: string[],
+    kind: DetectedKind,
+    status: DetectedStatus,
+  ): Promise<void> {
+    // The page being answered counts as soon as it is asked for; a failed read counts it too.
+    listing.requests = 1;
+    for await (const page of detectedPages(this.client, zoneId, kind, status, hosts, this.perPage)) {
+      if (this.disposed) return;
+      listing.append(page.map(({ host, item }) => rowOf(host, item)));
+      listing.requests += 1;
+    }
+    listing.requests = Math.max(1, Math.ceil(listing.count / this.perPage));
+  }
+
+  /**
+   * The listings of `zoneId` read ahead, for a review of the zone's policies on `hosts`, once
+   * read: `undefined` when the read ahead did not cover every one of those hosts, failed, or was
+   * given already. Items on the zone's other hosts read ahead are in the listings too.
+   */
+  async take(zoneId: string, hosts: readonly string[]): Promise<Map<string, ReadListing> | undefined> {
+    const zone = this.zones.get(zoneId);
+    if (zone === undefined || zone.taken || !hosts.every((host) => zone.hosts.has(host))) return undefined;
+    zone.taken = true;
+    try {
+      await zone.done;
+    } catch {
+      // Listed again by the review, which reports the failure if it lasts.
+      zone.taken = false;
+      return undefined;
+    }
+    return zone.listings;
+  }
+
+  /** The listing of one kind and status from {@link take}'s answer. */
+  static listing(listings: Map<string, ReadListing>, kind: DetectedKind, status: DetectedStatus): ReadListing {
+    return listings.get(listingKey(kind, status))!;
+  }
+
+  /** The list requests of the zones no review took, once their reads have ended. */
+  async unusedRequests(): Promise<number> {
+    let requests = 0;
+    for (const zone of this.zones.values()) {
+      if (zone.taken) continue;
+      await zone.done.catch(() => undefined);
+      for (const listing of zone.listings.values()) requests += listing.requests;
+    }
+    return requests;
+  }
+
+  /** Stops reading and removes the files. */
+  dispose(): void {
+    this.disposed = true;
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
