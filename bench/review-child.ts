@@ -1,11 +1,14 @@
 import { clientFrom } from '../provider/clients';
-import { reviewService, type PolicyUnderReview } from '../provider/review/plan';
+import { REVIEW_PER_PAGE, reviewService, type PolicyUnderReview } from '../provider/review/plan';
+import { ReadAhead } from '../provider/review/read-ahead';
 
 /**
  * Child process of the review benchmark: the pack's read and judgement of a zone (`reviewService`)
  * for the bench project's policies (bench/projects/csp-review, `variant: after`), run with
  * `--expose-gc`, reporting the most heap it kept alive (a full GC every 50 ms, then `heapUsed`)
- * and its peak RSS. Arguments: base URL, token, zone id, policies.
+ * and its peak RSS; then the same with the listings read ahead first (`provider/review/read-ahead.ts`,
+ * on the policies' hosts), the heap measured from the start of the read ahead to the end of the
+ * review. Arguments: base URL, token, zone id, policies.
  */
 async function main(): Promise<void> {
   const [baseUrl, apiToken, zoneId, count] = process.argv.slice(2) as [string, string, string, string];
@@ -25,23 +28,43 @@ async function main(): Promise<void> {
   }));
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with --expose-gc');
+  const client = clientFrom({ explicit: { baseUrl, apiToken } });
+  const input = { policies, migrations: [], notifications: [] };
+  /** The most heap `run` keeps alive, with a full GC every 50 ms, and how long it takes. */
+  const measured = async <T>(run: () => Promise<T>) => {
+    gc();
+    let retained = process.memoryUsage().heapUsed;
+    const timer = setInterval(() => {
+      gc();
+      retained = Math.max(retained, process.memoryUsage().heapUsed);
+    }, 50);
+    const started = performance.now();
+    const value = await run();
+    clearInterval(timer);
+    return { value, ms: performance.now() - started, retained };
+  };
   gc();
   const before = process.memoryUsage().heapUsed;
-  let retained = before;
-  const timer = setInterval(() => {
-    gc();
-    retained = Math.max(retained, process.memoryUsage().heapUsed);
-  }, 50);
-  const started = performance.now();
-  const result = await reviewService(clientFrom({ explicit: { baseUrl, apiToken } }), {
-    policies,
-    migrations: [],
-    notifications: [],
+  const plain = await measured(() => reviewService(client, input));
+  const hosts = new Set(policies.map((_, i) => `h${i}.example.com`));
+  const ahead = await measured(async () => {
+    const reading = new ReadAhead(client, new Map([[zoneId, hosts]]), REVIEW_PER_PAGE).start();
+    try {
+      await reading.unusedRequests();
+      return await reviewService(client, input, { readAhead: reading });
+    } finally {
+      reading.dispose();
+    }
   });
-  const ms = performance.now() - started;
-  clearInterval(timer);
   process.stdout.write(
-    `${JSON.stringify({ ms, requests: result.requests.made, heapBeforeBytes: before, retainedPeakBytes: retained, maxRssKiB: process.resourceUsage().maxRSS })}\n`,
+    `${JSON.stringify({
+      ms: plain.ms,
+      requests: plain.value.requests.made,
+      heapBeforeBytes: before,
+      retainedPeakBytes: plain.retained,
+      readAhead: { ms: ahead.ms, requests: ahead.value.requests.made, retainedPeakBytes: ahead.retained },
+      maxRssKiB: process.resourceUsage().maxRSS,
+    })}\n`,
   );
 }
 

@@ -19,7 +19,11 @@ import { benchStack, PARALLEL, type BenchStack } from './engine';
  *   (medians), in the same run;
  * - the pack process's peak RSS (`VmHWM`, read from /proc every 50 ms while the preview runs), and
  *   the heap the same read and judgement keep alive (bench/review-child.ts: a child process with
- *   a full GC every 50 ms), so that garbage V8 has not collected yet is told apart from memory kept.
+ *   a full GC every 50 ms), so that garbage V8 has not collected yet is told apart from memory kept,
+ *   read at the analysis and read ahead.
+ *
+ * The previews get the state before the change (`EDGEGUARD_REVIEW_BASELINE`), as `edgeguard-review`
+ * gives it, so the pack reads the listings ahead while the program runs (provider/review/read-ahead.ts).
  *
  * The scripts: 2.5% first-party on https pages (allowed by `'self'`, whose verdict depends on the
  * page: the plan reads at most 100 of them), 0.5% malicious on a host no policy allows (blocked:
@@ -105,23 +109,39 @@ async function seedDetected(emulator: RunningEmulator, size: ZoneSize, hosts: nu
 /** The folder the policy pack runs in: its process is the one whose working folder this is. */
 const PACK_DIR = path.dirname(POLICY_PACK);
 
-/** The peak RSS (`VmHWM`, KiB) of every process running the policy pack while `operation` runs. */
+/**
+ * The peak RSS (`VmHWM`, KiB) of the process running the policy pack while `operation` runs. The
+ * processes are scanned until the pack's is found, then only its status is read: scanning every
+ * process every 50 ms cost the benchmark's own process CPU during the previews with the pack alone.
+ */
 async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ value: T; peakKiB: number }> {
   let peakKiB = 0;
+  let pack: string | undefined;
+  const hwm = (pid: string): number | undefined => {
+    try {
+      const kib = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      return kib === undefined ? undefined : Number(kib);
+    } catch {
+      return undefined; // the process has ended
+    }
+  };
   const sample = () => {
-    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        if (fs.readlinkSync(`/proc/${pid}/cwd`) !== PACK_DIR) continue;
-        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-        if (hwm !== undefined) peakKiB = Math.max(peakKiB, Number(hwm));
-      } catch {
-        // the process ended between the listing and the read
+    if (pack === undefined) {
+      for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          if (fs.readlinkSync(`/proc/${pid}/cwd`) === PACK_DIR) pack = pid;
+        } catch {
+          // the process ended between the listing and the read
+        }
       }
     }
+    if (pack !== undefined) peakKiB = Math.max(peakKiB, hwm(pack) ?? 0);
   };
   const timer = setInterval(sample, 50);
   try {
-    return { value: await operation(), peakKiB };
+    const value = await operation();
+    sample();
+    return { value, peakKiB };
   } finally {
     clearInterval(timer);
   }
@@ -144,8 +164,8 @@ interface SizeFigures {
   made: number;
   plan: string;
   peakKiB: number[];
-  /** The child's most heap kept alive, its peak RSS, and how long its read and judgement took. */
-  retained: { heapBytes: number; rssKiB: number; ms: number };
+  /** The child's most heap kept alive, its peak RSS, and how long its read and judgement took; the same with a read ahead. */
+  retained: { heapBytes: number; rssKiB: number; ms: number; aheadHeapBytes: number; aheadMs: number };
 }
 
 /** `50000 scripts + 50000 connections`. */
@@ -181,7 +201,7 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         made: 0,
         plan: '',
         peakKiB: [],
-        retained: { heapBytes: 0, rssKiB: 0, ms: 0 },
+        retained: { heapBytes: 0, rssKiB: 0, ms: 0, aheadHeapBytes: 0, aheadMs: 0 },
       };
       for (let round = 0; round < rounds; round++) {
         let started = performance.now();
@@ -218,16 +238,24 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         maxRssKiB: number;
         requests: number;
         ms: number;
+        readAhead: { ms: number; requests: number; retainedPeakBytes: number };
       };
-      if (child.requests !== figures.made)
-        throw new Error(`the child made ${child.requests} requests, not ${figures.made}`);
-      figures.retained = { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB, ms: child.ms };
+      for (const made of [child.requests, child.readAhead.requests])
+        if (made !== figures.made) throw new Error(`the child made ${made} requests, not ${figures.made}`);
+      figures.retained = {
+        heapBytes: child.retainedPeakBytes,
+        rssKiB: child.maxRssKiB,
+        ms: child.ms,
+        aheadHeapBytes: child.readAhead.retainedPeakBytes,
+        aheadMs: child.readAhead.ms,
+      };
       console.log(
         `review, ${sizeText(size)}, ${policies} changed policies (seeded in ${seconds(seedMs)}): requests ${figures.requests.join(', ')} ` +
           `(the pack counted ${figures.made}; bound ${figures.bound}: ${figures.plan}); ` +
           `preview without the pack ${figures.withoutMs.map(seconds).join(', ')}, with it ${figures.withMs.map(seconds).join(', ')}: ` +
           `ratio of medians ${(median(figures.withMs) / median(figures.withoutMs)).toFixed(2)}; pack peak RSS ${figures.peakKiB.map(mib).join(', ')}; ` +
-          `the same read in a child with a full GC every 50 ms: ${seconds(figures.retained.ms)}, heap kept ${mib(figures.retained.heapBytes / 1024)}, peak RSS ${mib(figures.retained.rssKiB)}`,
+          `the same read in a child with a full GC every 50 ms: ${seconds(figures.retained.ms)}, heap kept ${mib(figures.retained.heapBytes / 1024)}, peak RSS ${mib(figures.retained.rssKiB)}; ` +
+          `read ahead, then judged: ${seconds(figures.retained.aheadMs)}, heap kept ${mib(figures.retained.aheadHeapBytes / 1024)}`,
       );
       return figures;
     } finally {
@@ -263,7 +291,8 @@ export async function reviewBenchmarks(options: ReviewBenchOptions = {}): Promis
     const items = (size: ZoneSize) => size.scripts + size.connections;
     console.log(
       `review memory, ${sizeText(first.size)} -> ${sizeText(last.size)} (${(items(last.size) / items(first.size)).toFixed(0)}x; pages of 1,000): ` +
-        `heap kept ${mib(first.retained.heapBytes / 1024)} -> ${mib(last.retained.heapBytes / 1024)} (${growth(first.retained.heapBytes, last.retained.heapBytes)}); ` +
+        `heap kept ${mib(first.retained.heapBytes / 1024)} -> ${mib(last.retained.heapBytes / 1024)} (${growth(first.retained.heapBytes, last.retained.heapBytes)}), ` +
+        `read ahead ${mib(first.retained.aheadHeapBytes / 1024)} -> ${mib(last.retained.aheadHeapBytes / 1024)} (${growth(first.retained.aheadHeapBytes, last.retained.aheadHeapBytes)}); ` +
         `pack peak RSS ${mib(median(first.peakKiB))} -> ${mib(median(last.peakKiB))} (${growth(median(first.peakKiB), median(last.peakKiB))}), garbage not yet collected included`,
     );
   }

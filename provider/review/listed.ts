@@ -1,5 +1,10 @@
 import type { HttpClient } from '../client/http';
-import { connectionPages, scriptPages, type Connection, type Script } from '../client/page-security';
+import {
+  judgedConnectionPages,
+  judgedScriptPages,
+  type JudgedConnection,
+  type JudgedScript,
+} from '../client/page-security';
 import { connectionReports, type Detected } from './impact';
 
 /**
@@ -20,7 +25,7 @@ export interface ListedItem {
 }
 
 /** A listed script as the review judges it. */
-export function seenScript(script: Script): Detected {
+export function seenScript(script: JudgedScript): Detected {
   return {
     id: script.id,
     url: script.url,
@@ -32,7 +37,7 @@ export function seenScript(script: Script): Detected {
 }
 
 /** A listed connection as the review judges it. */
-export function seenConnection(connection: Connection): Detected {
+export function seenConnection(connection: JudgedConnection): Detected {
   return {
     id: connection.id,
     url: connection.url,
@@ -56,10 +61,10 @@ export async function* detectedPages(
   perPage: number,
 ): AsyncGenerator<ListedItem[]> {
   if (kind === 'scripts') {
-    for await (const page of scriptPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
+    for await (const page of judgedScriptPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
       yield page.map((script) => ({ host: script.host, item: seenScript(script) }));
   } else {
-    for await (const page of connectionPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
+    for await (const page of judgedConnectionPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
       yield page.map((connection) => ({ host: connection.host, item: seenConnection(connection) }));
   }
 }

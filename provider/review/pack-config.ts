@@ -37,10 +37,17 @@ export function stackConfigValue(key: string): string | undefined {
 }
 
 /**
+ * How long after answering the engine's `Configure` call the pack waits before its own work. The
+ * engine starts the program about 50 ms after that answer; work started at once (loading the
+ * review's modules, about 0.15 s of CPU) held up the answer's delivery and the program's start by
+ * 60 to 200 ms, against 50 ms with this wait (bench/RESULTS.md, issue 20).
+ */
+const AFTER_CONFIGURE_MS = 100;
+
+/**
  * Keeps the configuration of the engine's `ConfigureStack` call; to call before the pack is served.
- * `configured` runs once the engine's `Configure` call (the pack's own configuration, its last call
- * before it runs the program) is answered: work started then does not delay the engine's calls
- * that come before the program starts.
+ * `configured` runs {@link AFTER_CONFIGURE_MS} after the engine's `Configure` call (the pack's own
+ * configuration, its last call before it runs the program) is answered.
  */
 export function keepStackConfig(configured?: () => void): void {
   if (kept) return;
@@ -68,7 +75,7 @@ export function keepStackConfig(configured?: () => void): void {
       wrapped.configure = (call, callback) =>
         configure(call, (...answer: unknown[]) => {
           (callback as (...answer: unknown[]) => void)(...answer);
-          setImmediate(configured);
+          setTimeout(configured, AFTER_CONFIGURE_MS);
         });
     addService.call(this, service, { ...implementation, ...wrapped });
   };
