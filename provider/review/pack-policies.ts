@@ -340,6 +340,10 @@ function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Accept
       return { ...base, review };
     } catch (error) {
       return { ...base, error: reasonOf(error) };
+    } finally {
+      // Used by the first analysis alone: its requests are counted once.
+      readingAhead?.dispose();
+      readingAhead = undefined;
     }
   })();
   current = { key, analysis };

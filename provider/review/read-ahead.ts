@@ -19,7 +19,8 @@ import { resourceOf } from './meaning';
  * policies; a change to a policy's value, the usual one, keeps both. So once the engine has
  * configured the pack, it lists the scripts and connections of those hosts (the plan's listings,
  * `./plan.ts`), and keeps them in files of its own, a page per line, so that memory holds one page
- * whatever the number of items. The review of a zone then judges from those files when they cover
+ * whatever the number of items (and nothing on disk once they are open: {@link FileListing}). The
+ * review of a zone then judges from those files when they cover
  * its hosts, and lists the service itself otherwise; listings no review used are counted in the
  * requests and stated in the bound.
  */
@@ -81,36 +82,44 @@ function listedOf(row: Row): ListedItem {
   return { host, item };
 }
 
-/** A listing kept in a file: a page per line, and where each line is. */
+/**
+ * A listing kept in a file: a page per line, and where each line is. The file is removed from its
+ * folder as soon as it is open, and read and written through its descriptor: the engine ends the
+ * pack with a kill, so nothing it would clean up on its way out stays on disk.
+ */
 class FileListing implements ReadListing {
   count = 0;
   requests = 0;
   private readonly lines: Array<{ at: number; length: number }> = [];
   private size = 0;
+  private fd: number | undefined;
 
-  constructor(private readonly file: string) {
-    fs.writeFileSync(file, '', { mode: 0o600 });
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'w+', 0o600);
+    fs.rmSync(file, { force: true });
   }
 
   append(rows: Row[]): void {
+    if (this.fd === undefined) return;
     const text = Buffer.from(`${JSON.stringify(rows)}\n`, 'utf8');
-    fs.appendFileSync(this.file, text);
+    fs.writeSync(this.fd, text, 0, text.length, this.size);
     this.lines.push({ at: this.size, length: text.length - 1 });
     this.size += text.length;
     this.count += rows.length;
   }
 
   *pages(): Iterable<ListedItem[]> {
-    const fd = fs.openSync(this.file, 'r');
-    try {
-      for (const { at, length } of this.lines) {
-        const buffer = Buffer.allocUnsafe(length);
-        fs.readSync(fd, buffer, 0, length, at);
-        yield (JSON.parse(buffer.toString('utf8')) as Row[]).map(listedOf);
-      }
-    } finally {
-      fs.closeSync(fd);
+    for (const { at, length } of this.lines) {
+      if (this.fd === undefined) return;
+      const buffer = Buffer.allocUnsafe(length);
+      fs.readSync(this.fd, buffer, 0, length, at);
+      yield (JSON.parse(buffer.toString('utf8')) as Row[]).map(listedOf);
     }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
@@ -150,7 +159,7 @@ export class ReadAhead {
       const reads: Array<Promise<void>> = [];
       for (const kind of ['scripts', 'connections'] as const) {
         for (const status of STATUSES) {
-          const listing = new FileListing(path.join(this.dir, `${index}-${kind}-${status}.jsonl`));
+          const listing = new FileListing(path.join(this.dir, `${index}-${kind}-${status}`));
           listings.set(listingKey(kind, status), listing);
           reads.push(this.read(listing, zoneId, [...hosts], kind, status));
         }
@@ -161,6 +170,8 @@ export class ReadAhead {
       done.catch(() => undefined);
       this.zones.set(zoneId, { hosts, listings, done, taken: false });
     }
+    // Every file is open and out of the folder: the folder goes too.
+    fs.rmSync(this.dir, { recursive: true, force: true });
     return this;
   }
 
@@ -183,12 +194,13 @@ export class ReadAhead {
 
   /**
    * The listings of `zoneId` read ahead, for a review of the zone's policies on `hosts`, once
-   * read: `undefined` when the read ahead did not cover every one of those hosts, failed, or was
-   * given already. Items on the zone's other hosts read ahead are in the listings too.
+   * read: `undefined` when the read ahead did not cover every one of those hosts, failed, was
+   * given already, or was disposed of. Items on the zone's other hosts read ahead are in the listings too.
    */
   async take(zoneId: string, hosts: readonly string[]): Promise<Map<string, ReadListing> | undefined> {
     const zone = this.zones.get(zoneId);
-    if (zone === undefined || zone.taken || !hosts.every((host) => zone.hosts.has(host))) return undefined;
+    if (this.disposed || zone === undefined || zone.taken || !hosts.every((host) => zone.hosts.has(host)))
+      return undefined;
     zone.taken = true;
     try {
       await zone.done;
@@ -216,9 +228,9 @@ export class ReadAhead {
     return requests;
   }
 
-  /** Stops reading and removes the files. */
+  /** Stops reading and closes the files. */
   dispose(): void {
     this.disposed = true;
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    for (const zone of this.zones.values()) for (const listing of zone.listings.values()) listing.close();
   }
 }

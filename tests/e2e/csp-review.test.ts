@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { POLICY_PACK } from '../../provider/review/review-stack';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
@@ -33,8 +34,11 @@ const CONNECT = "connect-src 'self' api.stripe.com m.stripe.network";
 
 let emu: TestEmulator;
 let engine: EngineStack;
+/** The temporary folder's entries before the reviews: the pack's read ahead must leave none behind. */
+let tmpBefore: Set<string>;
 
 beforeAll(async () => {
+  tmpBefore = new Set(fs.readdirSync(os.tmpdir()));
   emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
   engine = await engineStack({
     projectDir: path.join(REPO, 'examples', 'csp-review'),
@@ -167,6 +171,9 @@ test('dropping the source of a detected checkout script fails the preview, namin
       changes: ['sources removed: script-src js.stripe.com'],
     },
   ]);
+  // Given the state before the change, the pack listed the zone while the program ran.
+  expect(run.json.requests.plan).toContain('active scripts, read ahead)');
+  expect(run.json.requests.made).toBeLessThanOrEqual(run.json.requests.bound);
 }, 120_000);
 
 test('adding a source no detected script uses passes, and the report lists it as unused; the review exits 0', async () => {
@@ -334,6 +341,13 @@ test('the reviews wrote nothing: the only writes are the two creates of the firs
   ]);
   const live = (await emu.api('GET', policies)).body.result;
   expect(live.map((p: { value: string }) => p.value)).toContain(ORIGINAL);
+});
+
+test('the reviews left nothing in the temporary folder (the engine ends the pack with a kill)', () => {
+  const left = fs
+    .readdirSync(os.tmpdir())
+    .filter((name) => !tmpBefore.has(name) && name.startsWith('edgeguard-review-'));
+  expect(left).toEqual([]);
 });
 
 test('a policy changed outside the stack makes --refresh --fail-on-drift exit 3, the report naming the property', async () => {
