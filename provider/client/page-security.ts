@@ -148,30 +148,27 @@ export const connectionSchema = z.object({
 /** A detected outgoing connection (spec 2.4). */
 export type Connection = z.output<typeof connectionSchema>;
 
+/** The fields of a listed script or connection that judging it needs, beside those of its kind. */
+const JUDGED_FIELDS = {
+  id: true,
+  url: true,
+  host: true,
+  status: true,
+  first_page_url: true,
+  last_seen_at: true,
+} as const;
+
 /**
  * A listed script with the fields a judgement of every detected script needs (the review's):
  * parsed as {@link scriptSchema} parses them, the other fields left out unparsed. Parsing every
  * field of 100,000 listed items took about a fifth of the review's time (bench/RESULTS.md, issue 20).
  */
-export const judgedScriptSchema = scriptSchema.pick({
-  id: true,
-  url: true,
-  host: true,
-  status: true,
-  first_page_url: true,
-  last_seen_at: true,
-  js_integrity_score: true,
-});
+export const judgedScriptSchema = scriptSchema.pick({ ...JUDGED_FIELDS, js_integrity_score: true });
 export type JudgedScript = z.output<typeof judgedScriptSchema>;
 
 /** A listed connection with the fields a judgement needs, as {@link judgedScriptSchema}. */
 export const judgedConnectionSchema = connectionSchema.pick({
-  id: true,
-  url: true,
-  host: true,
-  status: true,
-  first_page_url: true,
-  last_seen_at: true,
+  ...JUDGED_FIELDS,
   domain_reported_malicious: true,
   url_reported_malicious: true,
   malicious_domain_categories: true,

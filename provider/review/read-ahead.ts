@@ -127,7 +127,7 @@ class FileListing implements ReadListing {
 interface ZoneRead {
   hosts: ReadonlySet<string>;
   listings: Map<string, FileListing>;
-  /** Settles when every listing of the zone is read; rejects with the first failure. */
+  /** Settles when every listing of the zone has ended; rejects with the first failure. */
   done: Promise<void>;
   taken: boolean;
 }
@@ -165,7 +165,11 @@ export class ReadAhead {
         }
       }
       index += 1;
-      const done = Promise.all(reads).then(() => undefined);
+      // Settled once every listing has ended, so that the requests counted are all of them.
+      const done = Promise.allSettled(reads).then((ends) => {
+        const failed = ends.find((end) => end.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
+      });
       // A failure is the review's to report, where it is awaited; until then it is not unhandled.
       done.catch(() => undefined);
       this.zones.set(zoneId, { hosts, listings, done, taken: false });
