@@ -2,10 +2,9 @@
 import { validateHostname } from '../../rules/hostname';
 import { clientFrom } from '../clients';
 import type { HttpClient } from '../client/http';
-import { listConnections, listScripts } from '../client/page-security';
 import { cspProgram, writePolicy } from '../review/csp-writer';
 import type { Detected } from '../review/impact';
-import { seenConnection, seenScript } from '../review/listed';
+import { detectedPages, STATUSES } from '../review/listed';
 import { REVIEW_PER_PAGE } from '../review/plan';
 import {
   explainReadFailure,
@@ -78,17 +77,19 @@ function parse(argv: string[]) {
   };
 }
 
-/** Every script and connection detected on `host`, of both statuses. */
+/** Every script and connection detected on `host`, of both statuses, as the review lists them. */
 async function detectedOn(http: HttpClient, zoneId: string, host: string) {
-  const scripts: Detected[] = [];
-  const connections: Detected[] = [];
-  for (const status of ['active', 'infrequent']) {
-    const params = { status, hosts: [host] };
-    for await (const script of listScripts(http, zoneId, params, REVIEW_PER_PAGE)) scripts.push(seenScript(script));
-    for await (const connection of listConnections(http, zoneId, params, REVIEW_PER_PAGE))
-      connections.push(seenConnection(connection));
+  const detected: { script: Detected[]; connection: Detected[] } = { script: [], connection: [] };
+  for (const [kind, into] of [
+    ['scripts', detected.script],
+    ['connections', detected.connection],
+  ] as const) {
+    for (const status of STATUSES) {
+      for await (const page of detectedPages(http, zoneId, kind, status, [host], REVIEW_PER_PAGE))
+        into.push(...page.map((listed) => listed.item));
+    }
   }
-  return { script: scripts, connection: connections };
+  return detected;
 }
 
 /** Runs the command with `argv` (without node and the script); returns the exit status. */

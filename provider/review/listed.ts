@@ -25,7 +25,7 @@ export interface ListedItem {
 }
 
 /** A listed script as the review judges it. */
-export function seenScript(script: JudgedScript): Detected {
+function seenScript(script: JudgedScript): Detected {
   return {
     id: script.id,
     url: script.url,
@@ -37,7 +37,7 @@ export function seenScript(script: JudgedScript): Detected {
 }
 
 /** A listed connection as the review judges it. */
-export function seenConnection(connection: JudgedConnection): Detected {
+function seenConnection(connection: JudgedConnection): Detected {
   return {
     id: connection.id,
     url: connection.url,

@@ -204,18 +204,26 @@ function isUnknown(value: unknown): value is { unknown: string } {
   return typeof value === 'object' && value !== null && 'unknown' in value;
 }
 
-/** The `pulumi stack export` of {@link REVIEW_BASELINE_ENV}, or why it could not be read. */
+/** The last previous state read, by its file: the read ahead and the analysis both need it. */
+let previousRead: { file: string; state: { exported: unknown } | { reason: string } } | undefined;
+
+/** The `pulumi stack export` of {@link REVIEW_BASELINE_ENV} (read once per file), or why it could not be read. */
 function previousState(): { exported: unknown } | { reason: string } {
   const file = process.env[REVIEW_BASELINE_ENV];
   if (file === undefined || file === '')
     return {
       reason: `the previous state is not known (the engine gives a policy pack only the new inputs of a changed resource); set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\` to compare with the live policy, as edgeguard-review does`,
     };
-  try {
-    return { exported: JSON.parse(fs.readFileSync(file, 'utf8')) as unknown };
-  } catch (error) {
-    return { reason: `${REVIEW_BASELINE_ENV} (${file}) could not be read: ${(error as Error).message}` };
+  if (previousRead?.file !== file) {
+    let state: { exported: unknown } | { reason: string };
+    try {
+      state = { exported: JSON.parse(fs.readFileSync(file, 'utf8')) as unknown };
+    } catch (error) {
+      state = { reason: `${REVIEW_BASELINE_ENV} (${file}) could not be read: ${(error as Error).message}` };
+    }
+    previousRead = { file, state };
   }
+  return previousRead.state;
 }
 
 /** The policy ids by URN of the previous state, or why it could not be read. */

@@ -139,7 +139,6 @@ const listingKey = (kind: DetectedKind, status: DetectedStatus) => `${kind} ${st
  * called; {@link take} gives a zone's to the review that covers no other host.
  */
 export class ReadAhead {
-  private readonly dir: string;
   private readonly zones = new Map<string, ZoneRead>();
   private disposed = false;
 
@@ -147,19 +146,18 @@ export class ReadAhead {
     private readonly client: HttpClient,
     private readonly targets: ReadAheadTargets,
     private readonly perPage: number,
-  ) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
-  }
+  ) {}
 
   /** Starts every zone's listings, the four of a zone side by side, each page asked for while the last is kept. */
   start(): this {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
     let index = 0;
     for (const [zoneId, hosts] of this.targets) {
       const listings = new Map<string, FileListing>();
       const reads: Array<Promise<void>> = [];
       for (const kind of ['scripts', 'connections'] as const) {
         for (const status of STATUSES) {
-          const listing = new FileListing(path.join(this.dir, `${index}-${kind}-${status}`));
+          const listing = new FileListing(path.join(dir, `${index}-${kind}-${status}`));
           listings.set(listingKey(kind, status), listing);
           reads.push(this.read(listing, zoneId, [...hosts], kind, status));
         }
@@ -175,7 +173,7 @@ export class ReadAhead {
       this.zones.set(zoneId, { hosts, listings, done, taken: false });
     }
     // Every file is open and out of the folder: the folder goes too.
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
     return this;
   }
 
