@@ -51,42 +51,37 @@ export interface ReviewBenchOptions {
 
 const SEED_CHUNK = 10_000;
 
-function scriptsOf(count: number, hosts: number): Array<Record<string, unknown>> {
-  return Array.from({ length: count }, (_, i) => {
-    const host = `h${i % hosts}.example.com`;
-    const kind = i % 200;
-    const url =
-      kind < 5
-        ? `https://${host}/assets/app-${i}.js`
-        : kind === 5
-          ? `https://evil-${i % 7}.example.info/x-${i}.js`
-          : `https://cdn${i % 10}.example.net/lib/s-${i}.js`;
-    return {
-      zone_id: ZONE,
-      url,
-      host,
-      first_page_url: `https://${host}/page-${i % 50}`,
-      ...(kind === 5 ? { js_integrity_score: 3 } : {}),
-      ...(i % 10 === 9 ? { status: 'infrequent' } : {}),
-    };
-  });
-}
+/** What tells the two kinds apart in the seeded zone: their URLs, and how one is malicious. */
+const KINDS = {
+  scripts: {
+    own: (host: string, i: number) => `https://${host}/assets/app-${i}.js`,
+    malicious: (i: number) => `https://evil-${i % 7}.example.info/x-${i}.js`,
+    other: (i: number) => `https://cdn${i % 10}.example.net/lib/s-${i}.js`,
+    flagged: { js_integrity_score: 3 },
+    // A script names its host; a connection's comes from its page (the emulator derives it).
+    named: true,
+  },
+  connections: {
+    own: (host: string, i: number) => `https://${host}/api/c-${i}`,
+    malicious: (i: number) => `https://drop-${i % 7}.example.info/c-${i}`,
+    other: (i: number) => `https://api${i % 10}.example.net/v1/e-${i}`,
+    flagged: { domain_reported_malicious: true, malicious_domain_categories: ['Malware'] },
+    named: false,
+  },
+} as const;
 
-function connectionsOf(count: number, hosts: number): Array<Record<string, unknown>> {
+function detectedOf(kind: keyof typeof KINDS, count: number, hosts: number): Array<Record<string, unknown>> {
+  const shape = KINDS[kind];
   return Array.from({ length: count }, (_, i) => {
     const host = `h${i % hosts}.example.com`;
-    const kind = i % 200;
-    const url =
-      kind < 5
-        ? `https://${host}/api/c-${i}`
-        : kind === 5
-          ? `https://drop-${i % 7}.example.info/c-${i}`
-          : `https://api${i % 10}.example.net/v1/e-${i}`;
+    const share = i % 200;
+    const url = share < 5 ? shape.own(host, i) : share === 5 ? shape.malicious(i) : shape.other(i);
     return {
       zone_id: ZONE,
       url,
+      ...(shape.named ? { host } : {}),
       first_page_url: `https://${host}/page-${i % 50}`,
-      ...(kind === 5 ? { domain_reported_malicious: true, malicious_domain_categories: ['Malware'] } : {}),
+      ...(share === 5 ? shape.flagged : {}),
       ...(i % 10 === 9 ? { status: 'infrequent' } : {}),
     };
   });
@@ -94,8 +89,8 @@ function connectionsOf(count: number, hosts: number): Array<Record<string, unkno
 
 async function seedDetected(emulator: RunningEmulator, size: ZoneSize, hosts: number): Promise<void> {
   for (const [section, all] of [
-    ['scripts', scriptsOf(size.scripts, hosts)],
-    ['connections', connectionsOf(size.connections, hosts)],
+    ['scripts', detectedOf('scripts', size.scripts, hosts)],
+    ['connections', detectedOf('connections', size.connections, hosts)],
   ] as const) {
     for (let offset = 0; offset < all.length; offset += SEED_CHUNK) {
       const reply = await call('POST', `${emulator.controlUrl}/seed`, {
