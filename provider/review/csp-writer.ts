@@ -1,12 +1,11 @@
 import {
-  cspAllowsUrl,
   formatCspSource,
   normalizeCspValue,
   parseCspValue,
   type CspDirectiveName,
-  type CspFetchKind,
   type CspSource,
 } from '../../rules/csp';
+import { cspAllowsUrl, type CspFetchKind } from '../../rules/csp-match';
 import { comment, constant, newResource } from '../import/code';
 import { uniqueNames } from '../import/names';
 import { maliciousBecause, type Detected } from './impact';

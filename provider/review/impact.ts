@@ -1,13 +1,11 @@
 import {
-  cspAllowsUrl,
   formatCspSource,
-  governingDirective,
   parseCspValue,
   type CspDirective,
   type CspDirectiveName,
-  type CspFetchKind,
   type CspSource,
 } from '../../rules/csp';
+import { cspAllowsUrl, governingDirective, type CspFetchKind } from '../../rules/csp-match';
 import { parsePolicyExpression } from '../../rules/expression';
 import { isMalicious } from '../helpers/read';
 

@@ -8,7 +8,7 @@ import {
   type StackValidationPolicy,
 } from '@pulumi/policy';
 import type * as zod from 'zod';
-import { GOVERNING_DIRECTIVES } from '../../rules/csp';
+import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
 import { clientLayer } from '../helpers/client-layer';
 import { resourceOf } from './meaning';
 import { stackConfigValue } from './pack-config';

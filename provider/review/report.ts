@@ -1,4 +1,4 @@
-import { GOVERNING_DIRECTIVES } from '../../rules/csp';
+import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
 import type { DetectedImpact, DetectedLine, DetectedSample } from './impact';
 import type { MeaningRow } from './meaning';
 import { pagesText, type Unjudged } from './pack-policies';

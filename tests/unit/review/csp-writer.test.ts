@@ -1,4 +1,5 @@
-import { cspAllowsUrl, parseCspValue } from '../../../rules/csp';
+import { parseCspValue } from '../../../rules/csp';
+import { cspAllowsUrl } from '../../../rules/csp-match';
 import { cspProgram, writePolicy } from '../../../provider/review/csp-writer';
 import type { Detected } from '../../../provider/review/impact';
 

@@ -1,14 +1,13 @@
 import {
   CSP_FETCH_DIRECTIVES,
   CSP_KEYWORDS,
-  cspAllowsScript,
-  cspAllowsUrl,
   formatCspSource,
   normalizeCspValue,
   parseCspValue,
   type CspDirective,
   type CspSource,
 } from '../../../rules/csp';
+import { cspAllowsScript, cspAllowsUrl } from '../../../rules/csp-match';
 import { RuleViolation } from '../../../rules/result';
 import { expectRefusal } from '../../helpers/rules';
 
