@@ -12,9 +12,9 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, 
 /**
  * Whether a policy allows a script URL loaded by a page, with the allow semantics of spec 2.6.
  *
- * The source list used is the first present of `script-src-elem`, `script-src`, `default-src`
- * (the browser's order for a script loaded by a `<script>` element, which is how detected scripts
- * arrive); with none of them, nothing restricts scripts and the result is `true`.
+ * The source list used is `script-src`, else `default-src` (the browser's order for a script
+ * loaded by a `<script>` element, which is how detected scripts arrive; the service takes no
+ * `script-src-elem`); with neither, nothing restricts scripts and the result is `true`.
  *
  * A script is allowed when one source matches it:
  * - `'self'`: same scheme and hostname as the page. Spec 2.6 defines the origin it allows as "same
@@ -27,7 +27,7 @@ const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, 
  *   script must use the page's scheme, or https when the page uses http. Without a port, the
  *   script must use its scheme's default port; `*` allows any port. A path allows exactly that
  *   path, or everything under it when it ends in `/`; the query is ignored.
- * - `'none'`, nonces, hashes and the other keywords never allow a script by its URL alone.
+ * - `'none'`, hashes and the other keywords never allow a script by its URL alone.
  *
  * @param scriptUrl - the script's URL; a relative URL is resolved against `pageUrl`. A URL that
  *   cannot be parsed is not allowed.
@@ -68,11 +68,11 @@ export type CspFetchKind = 'script' | 'connection';
 
 /**
  * The directives that govern each kind of fetch, most specific first (the browser's order):
- * `script-src-elem`, `script-src`, `default-src` for a script; `connect-src`, `default-src` for a
- * connection.
+ * `script-src`, `default-src` for a script (the service has no `script-src-elem`); `connect-src`,
+ * `default-src` for a connection.
  */
 export const GOVERNING_DIRECTIVES: Readonly<Record<CspFetchKind, readonly CspDirectiveName[]>> = {
-  script: ['script-src-elem', 'script-src', 'default-src'],
+  script: ['script-src', 'default-src'],
   connection: ['connect-src', 'default-src'],
 };
 
@@ -129,7 +129,6 @@ function sourceMatches(source: CspSource, script: URL, page: URL): boolean {
         script.protocol === page.protocol &&
         script.hostname === page.hostname
       );
-    case 'nonce':
     case 'hash':
       return false;
     case 'scheme':
