@@ -1,53 +1,53 @@
 /**
- * The `value` of a CSP policy (spec 2.6): Content Security Policy fetch directives such as
- * `script-src 'self' cdn.example.com https://js.example.net/app.js`.
+ * The `value` of a CSP policy (spec 2.6): the directives the service accepts, such as
+ * `script-src 'self' cdn.example.com https://js.example.net/app.js; frame-ancestors 'none'`.
  *
- * Parsing follows the source grammar of CSP Level 3 (https://www.w3.org/TR/CSP3/#framework-directive-source-list),
- * stricter in a few places where the grammar accepts text that is almost always a typing mistake
- * (an unquoted `self`, a comma between sources); each such place says why.
+ * What the service accepts is narrower than CSP Level 3 (contract "Page security", from the
+ * vendor's "Supported CSP directives"): sixteen directives, four keywords and hashes, no nonces,
+ * at most 6,000 characters. Sources follow the source grammar of CSP Level 3
+ * (https://www.w3.org/TR/CSP3/#framework-directive-source-list), stricter in a few places where
+ * the grammar accepts text that is almost always a typing mistake (an unquoted `self`, a comma
+ * between sources); each such place says why. What CSP has and the service refuses gets a message
+ * saying what to write instead, as values the service refuses were accepted here before.
  */
 
 import { findLabelProblem, HOSTNAME_MAX_LENGTH } from './hostname';
-import { failure, quoteForMessage, unwrap, type ParseResult } from './result';
+import { failure, quoteForMessage, unwrap, type ParseResult, type RuleError } from './result';
 
-/** The CSP Level 3 fetch directives a policy value may hold. */
-export const CSP_FETCH_DIRECTIVES = [
+/** The directives a policy value may hold, in the order of the service's documentation. */
+export const CSP_DIRECTIVES = [
   'script-src',
-  'script-src-elem',
-  'script-src-attr',
-  'style-src',
-  'style-src-elem',
-  'style-src-attr',
-  'img-src',
   'connect-src',
+  'default-src',
+  'img-src',
+  'style-src',
   'font-src',
   'object-src',
   'media-src',
-  'frame-src',
   'child-src',
+  'form-action',
   'worker-src',
+  'base-uri',
   'manifest-src',
-  'default-src',
+  'frame-src',
+  'frame-ancestors',
+  'upgrade-insecure-requests',
 ] as const;
 
-/** A fetch directive name, lowercase. */
-export type CspDirectiveName = (typeof CSP_FETCH_DIRECTIVES)[number];
+/** A directive name the service accepts, lowercase. */
+export type CspDirectiveName = (typeof CSP_DIRECTIVES)[number];
 
-/** The CSP Level 3 keyword sources, without quotes, in the order {@link normalizeCspValue} sorts them. */
-export const CSP_KEYWORDS = [
-  'self',
-  'none',
-  'unsafe-inline',
-  'unsafe-eval',
-  'strict-dynamic',
-  'unsafe-hashes',
-  'report-sample',
-  'unsafe-allow-redirects',
-  'wasm-unsafe-eval',
-] as const;
+/** The one directive that takes no sources. */
+const SOURCELESS_DIRECTIVE: CspDirectiveName = 'upgrade-insecure-requests';
+
+/** The keyword sources the service accepts, without quotes, in the order {@link normalizeCspValue} sorts them. */
+export const CSP_KEYWORDS = ['self', 'none', 'unsafe-inline', 'unsafe-eval'] as const;
 
 /** A keyword source, lowercase and without its quotes. */
 export type CspKeyword = (typeof CSP_KEYWORDS)[number];
+
+/** The longest value the service takes, in characters (UTF-16 code units) of the value as given. */
+export const CSP_VALUE_MAX_LENGTH = 6000;
 
 /** The hash algorithms of hash sources (CSP3 accepts exactly these). */
 export const CSP_HASH_ALGORITHMS = ['sha256', 'sha384', 'sha512'] as const;
@@ -62,8 +62,6 @@ export const CSP_HASH_LENGTHS: Readonly<Record<CspHashAlgorithm, number>> = { sh
 export type CspSource =
   /** A quoted keyword such as `'self'`. */
   | { kind: 'keyword'; keyword: CspKeyword }
-  /** `'nonce-<value>'`; `value` keeps its case, as nonces are compared exactly. */
-  | { kind: 'nonce'; value: string }
   /** `'sha256-<base64>'` and the like; `value` is the digest text as written. */
   | { kind: 'hash'; algorithm: CspHashAlgorithm; value: string }
   /** A scheme source such as `https:`; `scheme` is lowercase, without the colon. */
@@ -79,31 +77,66 @@ export type CspSource =
 export interface CspDirective {
   /** The directive name, lowercased (CSP directive names are case-insensitive). */
   name: CspDirectiveName;
-  /** The sources in the order written; never empty. */
+  /** The sources in the order written; empty only for `upgrade-insecure-requests`, which takes none. */
   sources: CspSource[];
 }
 
+/** Why the service refuses a reporting directive, and what to do instead. */
+const REPORTING = 'the service adds its own reporting; remove it';
+
+/** Why the service refuses `name`, followed by what to write instead when there is something. */
+function unsupported(name: string, instead?: string): string {
+  return `the service does not support ${name}${instead === undefined ? '' : `; ${instead}`}`;
+}
+
 /**
- * Directives that exist in CSP but are not fetch directives, so a user who writes one gets told
- * why it is refused instead of "unknown directive".
+ * CSP directives the service refuses, each with the reason, so that a user who writes one learns
+ * why and what to write instead rather than "unknown directive".
  */
-const OTHER_DIRECTIVES = new Set([
-  'base-uri',
-  'block-all-mixed-content',
-  'fenced-frame-src',
-  'form-action',
-  'frame-ancestors',
-  'navigate-to',
-  'plugin-types',
-  'prefetch-src',
-  'report-to',
-  'report-uri',
-  'require-sri-for',
-  'require-trusted-types-for',
-  'sandbox',
-  'trusted-types',
-  'upgrade-insecure-requests',
-  'webrtc',
+const REFUSED_DIRECTIVES: ReadonlyMap<string, string> = new Map([
+  ['report-uri', REPORTING],
+  ['report-to', REPORTING],
+  ['script-src-elem', unsupported('script-src-elem', 'write script-src')],
+  ['script-src-attr', unsupported('script-src-attr', 'write script-src')],
+  ['style-src-elem', unsupported('style-src-elem', 'write style-src')],
+  ['style-src-attr', unsupported('style-src-attr', 'write style-src')],
+  ['block-all-mixed-content', unsupported('block-all-mixed-content', 'write upgrade-insecure-requests')],
+  ...[
+    'sandbox',
+    'trusted-types',
+    'require-trusted-types-for',
+    'prefetch-src',
+    'navigate-to',
+    'fenced-frame-src',
+    'plugin-types',
+    'require-sri-for',
+    'webrtc',
+    'referrer',
+    'reflected-xss',
+    'disown-opener',
+  ].map((name): [string, string] => [name, unsupported(name)]),
+]);
+
+/** The reason a nonce is refused, as the vendor's FAQ words it. */
+const NONCE_REFUSAL = 'the service does not support nonces; use a hash';
+
+/** CSP keywords the service refuses, each with the reason and what to write instead. */
+const REFUSED_KEYWORDS: ReadonlyMap<string, string> = new Map([
+  ['strict-dynamic', unsupported("'strict-dynamic'", 'list the hosts the scripts come from')],
+  ['report-sample', unsupported("'report-sample'", 'remove it (the service adds its own reporting)')],
+  [
+    'wasm-unsafe-eval',
+    unsupported("'wasm-unsafe-eval'", "write 'unsafe-eval', which allows WebAssembly as well as eval()"),
+  ],
+  [
+    'unsafe-hashes',
+    unsupported(
+      "'unsafe-hashes'",
+      "move the inline event handlers into a script the policy allows, or write 'unsafe-inline'",
+    ),
+  ],
+  ['unsafe-allow-redirects', unsupported("'unsafe-allow-redirects'", 'remove it (browsers ignore it)')],
+  ['inline-speculation-rules', unsupported("'inline-speculation-rules'", 'remove it')],
 ]);
 
 /** CSP splits on ASCII whitespace only; other spaces are characters of a token, and get reported. */
@@ -122,17 +155,22 @@ interface Token {
 }
 
 /**
- * Parses a CSP policy value into its directives.
+ * Parses a CSP policy value into its directives, accepting what the service accepts.
  *
- * Grammar: directives separated by `;` (empty ones, such as after a trailing `;`, are skipped as
- * CSP does); each is a fetch directive name (case-insensitive) followed by at least one source,
- * separated by ASCII whitespace. A repeated directive is refused, because browsers silently ignore
- * the second one, which is never what the author meant.
+ * Grammar: at most {@link CSP_VALUE_MAX_LENGTH} characters; directives separated by `;` (empty
+ * ones, such as after a trailing `;`, are skipped as CSP does); each is a name of
+ * {@link CSP_DIRECTIVES} (case-insensitive) followed by its sources, separated by ASCII
+ * whitespace: at least one, except `upgrade-insecure-requests`, which takes none. A repeated
+ * directive is refused, because browsers silently ignore the second one, which is never what the
+ * author meant.
  *
  * @returns the directives in the order written, or the first problem with the offending directive
  *   name or source and its position.
  */
 export function parseCspValue(text: string): ParseResult<CspDirective[]> {
+  if (text.length > CSP_VALUE_MAX_LENGTH) {
+    return { ok: false, error: tooLong(text) };
+  }
   const directives: CspDirective[] = [];
   const seen = new Map<string, number>();
   for (const segment of splitDirectives(text)) {
@@ -146,15 +184,21 @@ export function parseCspValue(text: string): ParseResult<CspDirective[]> {
     }
     const earlier = seen.get(name.value);
     if (earlier !== undefined) {
+      const instead = name.value === SOURCELESS_DIRECTIVE ? 'remove this one' : 'merge the sources into one directive';
       return failure(
         'directive',
         nameToken.text,
         nameToken.position,
-        `${name.value} is already given at position ${earlier}; merge the sources into one directive`,
+        `${name.value} is already given at position ${earlier}; ${instead}`,
       );
     }
     seen.set(name.value, nameToken.position);
-    if (sourceTokens.length === 0) {
+    const [first] = sourceTokens;
+    if (name.value === SOURCELESS_DIRECTIVE) {
+      if (first !== undefined) {
+        return failure('source', first.text, first.position, sourceAfterSourceless(first.text));
+      }
+    } else if (first === undefined) {
       return failure(
         'directive',
         nameToken.text,
@@ -187,6 +231,33 @@ export function parseCspValue(text: string): ParseResult<CspDirective[]> {
   return { ok: true, value: directives };
 }
 
+/**
+ * The refusal of a value over the limit. The part is what lies past the limit; the message counts
+ * it instead of quoting it, as it may be thousands of characters long.
+ */
+function tooLong(text: string): RuleError {
+  const count = (n: number) => n.toLocaleString('en-US');
+  const over = text.length - CSP_VALUE_MAX_LENGTH;
+  const reason =
+    `the value is ${count(text.length)} characters long and the service takes at most ${count(CSP_VALUE_MAX_LENGTH)}; ` +
+    'shorten it, for example with one host source (cdn.example.com) or path (https://cdn.example.com/js/) ' +
+    'instead of the full URLs of its scripts';
+  return {
+    part: text.slice(CSP_VALUE_MAX_LENGTH),
+    position: CSP_VALUE_MAX_LENGTH,
+    reason,
+    message: `invalid CSP value (its last ${over === 1 ? 'character' : `${count(over)} characters`}) at position ${CSP_VALUE_MAX_LENGTH}: ${reason}`,
+  };
+}
+
+/** Why a token after `upgrade-insecure-requests` is refused; a directive name there lacks its `;`. */
+function sourceAfterSourceless(token: string): string {
+  const lower = token.toLowerCase();
+  return CSP_DIRECTIVES.some((name) => name === lower)
+    ? `${SOURCELESS_DIRECTIVE} takes no sources; put a ";" before ${lower} to start another directive`
+    : `${SOURCELESS_DIRECTIVE} takes no sources; remove it`;
+}
+
 function splitDirectives(text: string): Token[] {
   const segments: Token[] = [];
   let start = 0;
@@ -214,24 +285,25 @@ function tokenize(segment: Token): Token[] {
 
 function parseDirectiveName(token: Token): ParseResult<CspDirectiveName> {
   const name = token.text.toLowerCase();
-  const known = CSP_FETCH_DIRECTIVES.find((directive) => directive === name);
+  const known = CSP_DIRECTIVES.find((directive) => directive === name);
   if (known) {
     return { ok: true, value: known };
   }
-  let reason: string;
+  return failure('directive', token.text, token.position, REFUSED_DIRECTIVES.get(name) ?? unknownDirective(name));
+}
+
+/** Why `name`, neither accepted nor refused by name, is not a directive. */
+function unknownDirective(name: string): string {
   if (name.includes(',')) {
-    reason = 'directives are separated by ";", not commas';
-  } else if (OTHER_DIRECTIVES.has(name)) {
-    reason = `${name} is not a fetch directive; a policy value holds only fetch directives (${CSP_FETCH_DIRECTIVES.join(', ')})`;
-  } else if (/['.:/*]/.test(name)) {
-    reason = 'a directive must start with its name, such as script-src; is a ";" misplaced?';
-  } else {
-    const suggestion = closest(name, CSP_FETCH_DIRECTIVES);
-    reason = suggestion
-      ? `unknown directive; did you mean ${suggestion}?`
-      : `unknown directive; use a fetch directive (${CSP_FETCH_DIRECTIVES.join(', ')})`;
+    return 'directives are separated by ";", not commas';
   }
-  return failure('directive', token.text, token.position, reason);
+  if (/['.:/*]/.test(name)) {
+    return 'a directive must start with its name, such as script-src; is a ";" misplaced?';
+  }
+  const suggestion = closest(name, CSP_DIRECTIVES);
+  return suggestion
+    ? `unknown directive; did you mean ${suggestion}?`
+    : `unknown directive; the service supports ${CSP_DIRECTIVES.join(', ')}`;
 }
 
 /** Parses one source token; returns the reason it is invalid as a string. */
@@ -251,12 +323,13 @@ function parseSource(token: string): CspSource | string {
     const inner = token.replace(/'/g, '');
     return isQuotedOnlyWord(inner.toLowerCase())
       ? `unbalanced quote: the closing quote has no opening one (write '${inner}')`
-      : "a single quote is only allowed around a keyword, nonce or hash, as in 'self'";
+      : "a single quote is only allowed around a keyword or hash, as in 'self'";
   }
   // The grammar reads these as host names, but a host called "self" or "nonce-abc" is always a
-  // forgotten pair of quotes, and the browser would silently allow nothing useful.
+  // forgotten pair of quotes, and the browser would silently allow nothing useful. Quoting a
+  // nonce or a keyword the service refuses would not help, so the refusal comes at once.
   if (isQuotedOnlyWord(bare)) {
-    return `keywords, nonces and hashes must be in single quotes (write '${token}')`;
+    return refusedQuotedSource(bare) ?? `keywords and hashes must be in single quotes (write '${token}')`;
   }
   // The grammar allows dots in a scheme, but `cdn.example.com:` is a host whose port was
   // forgotten far more often than a scheme, so dotted ones are read (and refused) as hosts.
@@ -269,13 +342,19 @@ function parseSource(token: string): CspSource | string {
 function isQuotedOnlyWord(word: string): boolean {
   return (
     CSP_KEYWORDS.some((keyword) => keyword === word) ||
+    REFUSED_KEYWORDS.has(word) ||
     (/^(nonce|sha256|sha384|sha512)-/.test(word) && !word.includes('.'))
   );
 }
 
+/** Why the service refuses a quoted source (lowercase, without its quotes) that CSP has: a nonce or a keyword. */
+function refusedQuotedSource(lower: string): string | undefined {
+  return lower === 'nonce' || lower.startsWith('nonce-') ? NONCE_REFUSAL : REFUSED_KEYWORDS.get(lower);
+}
+
 function parseQuotedSource(token: string): CspSource | string {
   if (token === "'") {
-    return "a lone single quote; quotes wrap a keyword, nonce or hash, as in 'self'";
+    return "a lone single quote; quotes wrap a keyword or a hash, as in 'self'";
   }
   if (!token.endsWith("'")) {
     return `unbalanced quote: the opening quote is never closed (write ${token}')`;
@@ -285,25 +364,22 @@ function parseQuotedSource(token: string): CspSource | string {
     return 'unbalanced quotes: a quoted source holds no quote inside; separate sources with spaces';
   }
   if (inner === '') {
-    return "empty quotes; a quoted source is a keyword such as 'self', a nonce or a hash";
+    return "empty quotes; a quoted source is a keyword such as 'self' or a hash";
   }
   const lower = inner.toLowerCase();
   const keyword = CSP_KEYWORDS.find((candidate) => candidate === lower);
   if (keyword) {
     return { kind: 'keyword', keyword };
   }
-  if (lower.startsWith('nonce-')) {
-    const value = inner.slice('nonce-'.length);
-    if (!BASE64_VALUE.test(value)) {
-      return 'a nonce must be base64 or base64url text after "nonce-"';
-    }
-    return { kind: 'nonce', value };
+  const refused = refusedQuotedSource(lower);
+  if (refused !== undefined) {
+    return refused;
   }
   const algorithm = CSP_HASH_ALGORITHMS.find((candidate) => lower.startsWith(`${candidate}-`));
   if (algorithm) {
     return parseHash(algorithm, inner.slice(algorithm.length + 1));
   }
-  if (/^(nonce|sha256|sha384|sha512)$/.test(lower)) {
+  if (/^(sha256|sha384|sha512)$/.test(lower)) {
     return `${lower} needs its value after a hyphen, as in '${lower}-...'`;
   }
   if (/^sha\d*-/.test(lower)) {
@@ -312,7 +388,7 @@ function parseQuotedSource(token: string): CspSource | string {
   const suggestion = closest(lower, CSP_KEYWORDS);
   return suggestion
     ? `unknown keyword; did you mean '${suggestion}'?`
-    : `unknown keyword; the keywords are ${CSP_KEYWORDS.map((k) => `'${k}'`).join(' ')}, or use 'nonce-...' or 'sha256-...'`;
+    : `unknown keyword; the keywords are ${CSP_KEYWORDS.map((k) => `'${k}'`).join(' ')}, or a hash such as 'sha256-...'`;
 }
 
 function parseHash(algorithm: CspHashAlgorithm, value: string): CspSource | string {
@@ -474,15 +550,13 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The canonical text of one source: quotes around keywords, nonces and hashes; scheme and host
+ * The canonical text of one source: quotes around keywords and hashes; scheme and host
  * lowercase; port only when given; path with its case kept.
  */
 export function formatCspSource(source: CspSource): string {
   switch (source.kind) {
     case 'keyword':
       return `'${source.keyword}'`;
-    case 'nonce':
-      return `'nonce-${source.value}'`;
     case 'hash':
       return `'${source.algorithm}-${source.value}'`;
     case 'scheme':
@@ -496,7 +570,7 @@ export function formatCspSource(source: CspSource): string {
 }
 
 /** Sort group of each source kind in the canonical form. */
-const KIND_ORDER: Record<CspSource['kind'], number> = { keyword: 0, nonce: 1, hash: 1, scheme: 2, host: 3 };
+const KIND_ORDER: Record<CspSource['kind'], number> = { keyword: 0, hash: 1, scheme: 2, host: 3 };
 
 function compareSources(a: CspSource, b: CspSource): number {
   const group = KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
@@ -519,8 +593,9 @@ function compareSources(a: CspSource, b: CspSource): number {
  *
  * Directives stay in the order given (reordering them is a visible edit a user may want to see);
  * within each, sources are deduplicated and sorted: keywords in the order of {@link CSP_KEYWORDS},
- * then nonces and hashes, then schemes, then hosts, each group in code-unit order of its text.
- * Sources are separated by single spaces and directives by `"; "`, with no trailing `;`.
+ * then hashes, then schemes, then hosts, each group in code-unit order of its text.
+ * Sources are separated by single spaces and directives by `"; "`, with no trailing `;`; a
+ * directive without sources (`upgrade-insecure-requests`) is its name alone.
  *
  * @throws {@link RuleViolation} when `text` is not a valid value; validate with
  *   {@link parseCspValue} first to report the problem to a user.
@@ -535,4 +610,17 @@ export function normalizeCspValue(text: string): string {
       return [directive.name, ...unique.keys()].join(' ');
     })
     .join('; ');
+}
+
+/**
+ * Every source of `directives` as `<directive> <source>`, canonical, and a directive without
+ * sources (`upgrade-insecure-requests`) as its name alone: the parts whose addition or removal
+ * changes what a policy means, which a review lists.
+ */
+export function qualifiedCspSources(directives: readonly CspDirective[]): string[] {
+  return directives.flatMap((directive) =>
+    directive.sources.length === 0
+      ? [directive.name]
+      : directive.sources.map((source) => `${directive.name} ${formatCspSource(source)}`),
+  );
 }

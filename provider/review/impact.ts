@@ -1,6 +1,7 @@
 import {
   formatCspSource,
   parseCspValue,
+  qualifiedCspSources,
   type CspDirective,
   type CspDirectiveName,
   type CspSource,
@@ -187,7 +188,7 @@ export interface DetectedImpact {
   /**
    * Sources of the directive that governs the kind ({@link GOVERNING_DIRECTIVES}) that allow none
    * of the detected items: candidates for removal. Only sources judged by URL count (`'self'`,
-   * schemes, hosts); nonces, hashes and other keywords are not.
+   * schemes, hosts); hashes and other keywords are not.
    */
   unusedSources: string[];
   /** Items judged: those detected on the policy's host. */
@@ -233,7 +234,7 @@ export interface PolicyImpact {
   sourcesAdded: string[] | null;
   /** Sources in the baseline and not in the proposal; `null` when the baseline is unknown. */
   sourcesRemoved: string[] | null;
-  /** On the scripts detected on its host, under `script-src-elem`, `script-src` or `default-src`. */
+  /** On the scripts detected on its host, under `script-src` or `default-src`. */
   scripts: DetectedImpact;
   /** On the connections detected on its host, under `connect-src` or `default-src`. */
   connections: DetectedImpact;
@@ -260,13 +261,9 @@ function judgeOf(policy: PolicyText): Judge | string {
   return { effect: effectOf(policy), hostname: expression.value.hostname, directives: value.value };
 }
 
-/** `<directive> <source>` for every source of every directive, canonical. */
+/** `<directive> <source>` for every source of every directive, canonical ({@link qualifiedCspSources}). */
 function qualifiedSources(directives: readonly CspDirective[]): Set<string> {
-  return new Set(
-    directives.flatMap((directive) =>
-      directive.sources.map((source) => `${directive.name} ${formatCspSource(source)}`),
-    ),
-  );
+  return new Set(qualifiedCspSources(directives));
 }
 
 /** Sources whose use can be judged from a URL. */
@@ -698,7 +695,7 @@ export class KindEvaluator {
 export class PolicyImpactEvaluator {
   /** The host whose detected items this policy judges; `undefined` when the policy cannot be read. */
   readonly hostname: string | undefined;
-  /** The judgement of the scripts, under `script-src-elem`, `script-src` or `default-src`. */
+  /** The judgement of the scripts, under `script-src` or `default-src`. */
   readonly scripts: KindEvaluator;
   /** The judgement of the connections, under `connect-src` or `default-src`. */
   readonly connections: KindEvaluator;

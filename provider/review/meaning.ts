@@ -1,4 +1,4 @@
-import { formatCspSource, parseCspValue } from '../../rules/csp';
+import { parseCspValue, qualifiedCspSources } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 
 /**
@@ -79,16 +79,12 @@ function hostOf(expression: unknown): string | undefined {
   return parsed.ok ? parsed.value.hostname : undefined;
 }
 
-/** `<directive> <source>` of every source, canonical; `undefined` when the value cannot be read. */
+/** `<directive> <source>` of every source, canonical ({@link qualifiedCspSources}); `undefined` when the value cannot be read. */
 function sourcesOf(value: unknown): Set<string> | undefined {
   if (typeof value !== 'string') return undefined;
   const parsed = parseCspValue(value);
   if (!parsed.ok) return undefined;
-  return new Set(
-    parsed.value.flatMap((directive) =>
-      directive.sources.map((source) => `${directive.name} ${formatCspSource(source)}`),
-    ),
-  );
+  return new Set(qualifiedCspSources(parsed.value));
 }
 
 function cspPolicyChanges(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {

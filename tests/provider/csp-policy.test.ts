@@ -78,7 +78,7 @@ describe('check', () => {
       'an unquoted keyword',
       { value: 'script-src self' },
       'value',
-      'invalid source "self" at position 11: keywords, nonces and hashes must be in single quotes (write \'self\')',
+      'invalid source "self" at position 11: keywords and hashes must be in single quotes (write \'self\')',
     ],
     [
       'a port out of range',
@@ -91,6 +91,18 @@ describe('check', () => {
       { value: "script-src 'self' *cdn.example.com" },
       'value',
       'invalid source "*cdn.example.com" at position 18: a wildcard must be a whole label followed by a dot, as in *.example.com',
+    ],
+    [
+      'a nonce, which the service refuses',
+      { value: "script-src 'self' 'nonce-r4nd0m'" },
+      'value',
+      `invalid source "'nonce-r4nd0m'" at position 18: the service does not support nonces; use a hash`,
+    ],
+    [
+      'a directive the service refuses',
+      { value: "script-src 'self'; script-src-elem cdn.example.com" },
+      'value',
+      'invalid directive "script-src-elem" at position 19: the service does not support script-src-elem; write script-src',
     ],
     ['a missing zoneId', { zoneId: undefined }, 'zoneId', "is required: the zone's id: 32 hexadecimal characters"],
     ['a short zoneId', { zoneId: 'abc' }, 'zoneId', 'must be the zone\'s id: 32 hexadecimal characters (got "abc")'],
@@ -122,6 +134,12 @@ describe('check', () => {
   ])('%s fails on its property', async (_name, patch, property, reason) => {
     const news = { ...GOOD, ...patch };
     await expect(check(news)).resolves.toEqual({ inputs: news, failures: [{ property, reason }] });
+  });
+
+  test("the service's directives beyond fetch ones are valid: frame-ancestors, upgrade-insecure-requests", async () => {
+    const value =
+      "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'self'; upgrade-insecure-requests";
+    await expect(check({ ...GOOD, value })).resolves.toEqual({ inputs: { ...GOOD, value, enabled: true } });
   });
 
   test('several bad properties give one failure each', async () => {
@@ -167,8 +185,17 @@ describe('diff', () => {
     ['another zone', { zoneId: OTHER_ZONE }, ['zoneId']],
     ['an unknown value', { value: UNKNOWN }, ['value']],
     ['an unknown expression', { expression: UNKNOWN }, ['expression']],
+    ['upgrade-insecure-requests added', { value: `${GOOD.value}; upgrade-insecure-requests` }, ['value']],
   ])('%s: %j changes %j', (_name, patch, changed) => {
     expect(changedProperties(olds, news(patch))).toEqual(changed);
+  });
+
+  test('a value in the state that the grammar now refuses is compared as written, without failing', () => {
+    const refused = "script-src 'self' 'nonce-r4nd0m' 'strict-dynamic'";
+    const stored = { ...olds, value: refused };
+    expect(changedProperties(stored, news({ value: refused }))).toEqual([]);
+    expect(changedProperties(stored, news({ value: "script-src 'self'" }))).toEqual(['value']);
+    expect(changedProperties(olds, news({ value: refused }))).toEqual(['value']);
   });
 
   test('a zoneId change replaces; other changes update in place; no change is no change', async () => {

@@ -45,6 +45,16 @@ describe('CspPolicy', () => {
     });
   });
 
+  test('upgrade-insecure-requests, which takes no sources, shows by its name', () => {
+    const upgraded = { ...policy, value: `${policy.value}; upgrade-insecure-requests` };
+    expect(meaningOf(change('CspPolicy', 'update', policy, upgraded)).changes).toEqual([
+      'sources added: upgrade-insecure-requests',
+    ]);
+    expect(meaningOf(change('CspPolicy', 'update', upgraded, policy)).changes).toEqual([
+      'sources removed: upgrade-insecure-requests',
+    ]);
+  });
+
   test("the expression's host, the action and the state", () => {
     expect(
       meaningOf(

@@ -1,9 +1,11 @@
 import {
-  CSP_FETCH_DIRECTIVES,
+  CSP_DIRECTIVES,
   CSP_KEYWORDS,
+  CSP_VALUE_MAX_LENGTH,
   formatCspSource,
   normalizeCspValue,
   parseCspValue,
+  qualifiedCspSources,
   type CspDirective,
   type CspSource,
 } from '../../../rules/csp';
@@ -15,6 +17,13 @@ const base64Of = (bytes: number): string => Buffer.alloc(bytes, 0xab).toString('
 const sha256 = base64Of(32);
 const sha384 = base64Of(48);
 const sha512 = base64Of(64);
+
+/** A `script-src` of as many hosts as fit, padded with spaces to `length` characters. */
+function sourcesUpTo(length: number): string {
+  let text = 'script-src';
+  for (let i = 0; `${text} h${i}.example.com`.length <= length; i += 1) text += ` h${i}.example.com`;
+  return text.padEnd(length, ' ');
+}
 
 function parsed(text: string): CspDirective[] {
   const result = parseCspValue(text);
@@ -29,10 +38,7 @@ describe('parseCspValue accepts every source form', () => {
     ["'self'", { kind: 'keyword', keyword: 'self' }],
     ["'SELF'", { kind: 'keyword', keyword: 'self' }],
     ["'Unsafe-Inline'", { kind: 'keyword', keyword: 'unsafe-inline' }],
-    ["'nonce-abc123'", { kind: 'nonce', value: 'abc123' }],
-    ["'nonce-ab+/cd=='", { kind: 'nonce', value: 'ab+/cd==' }],
-    ["'nonce-ab-_cd'", { kind: 'nonce', value: 'ab-_cd' }],
-    ["'NONCE-AbC'", { kind: 'nonce', value: 'AbC' }],
+    ["'Unsafe-Eval'", { kind: 'keyword', keyword: 'unsafe-eval' }],
     [`'sha256-${sha256}'`, { kind: 'hash', algorithm: 'sha256', value: sha256 }],
     [`'sha256-${sha256.replace(/=+$/, '')}'`, { kind: 'hash', algorithm: 'sha256', value: sha256.replace(/=+$/, '') }],
     [
@@ -82,16 +88,84 @@ describe('parseCspValue accepts every source form', () => {
     });
   });
 
+  test("the service's keywords are 'self', 'none', 'unsafe-inline' and 'unsafe-eval'", () => {
+    expect(CSP_KEYWORDS).toStrictEqual(['self', 'none', 'unsafe-inline', 'unsafe-eval']);
+  });
+
   test.each(CSP_KEYWORDS.map((keyword) => [keyword]))("the keyword '%s'", (keyword) => {
     expect(parsed(`script-src '${keyword}'`)).toStrictEqual([
       { name: 'script-src', sources: [{ kind: 'keyword', keyword }] },
     ]);
   });
 
-  test.each(CSP_FETCH_DIRECTIVES.map((name) => [name]))('the directive %s, in any case', (name) => {
-    expect(parsed(`${name.toUpperCase()} 'self'`)).toStrictEqual([
-      { name, sources: [{ kind: 'keyword', keyword: 'self' }] },
+  test("the service's directives, and no other", () => {
+    expect(CSP_DIRECTIVES).toStrictEqual([
+      'script-src',
+      'connect-src',
+      'default-src',
+      'img-src',
+      'style-src',
+      'font-src',
+      'object-src',
+      'media-src',
+      'child-src',
+      'form-action',
+      'worker-src',
+      'base-uri',
+      'manifest-src',
+      'frame-src',
+      'frame-ancestors',
+      'upgrade-insecure-requests',
     ]);
+  });
+
+  const withSources = CSP_DIRECTIVES.filter((name) => name !== 'upgrade-insecure-requests');
+  test.each(withSources.map((name) => [name]))('the directive %s, in any case, with every form of source', (name) => {
+    const sources = `'self' 'unsafe-inline' 'unsafe-eval' 'sha256-${sha256}' https: *.example.com https://cdn.example.com:*/js/`;
+    expect(parsed(`${name.toUpperCase()} ${sources}`)).toStrictEqual([
+      {
+        name,
+        sources: [
+          { kind: 'keyword', keyword: 'self' },
+          { kind: 'keyword', keyword: 'unsafe-inline' },
+          { kind: 'keyword', keyword: 'unsafe-eval' },
+          { kind: 'hash', algorithm: 'sha256', value: sha256 },
+          { kind: 'scheme', scheme: 'https' },
+          { kind: 'host', host: '*.example.com' },
+          { kind: 'host', scheme: 'https', host: 'cdn.example.com', port: '*', path: '/js/' },
+        ],
+      },
+    ]);
+    expect(parsed(`${name} 'none'`)).toStrictEqual([{ name, sources: [{ kind: 'keyword', keyword: 'none' }] }]);
+  });
+
+  test.each([
+    ['upgrade-insecure-requests', [{ name: 'upgrade-insecure-requests', sources: [] }]],
+    ['UPGRADE-INSECURE-REQUESTS ;', [{ name: 'upgrade-insecure-requests', sources: [] }]],
+    [
+      "frame-ancestors 'none'; upgrade-insecure-requests",
+      [
+        { name: 'frame-ancestors', sources: [{ kind: 'keyword', keyword: 'none' }] },
+        { name: 'upgrade-insecure-requests', sources: [] },
+      ],
+    ],
+    [
+      "upgrade-insecure-requests; form-action 'self'; base-uri 'self'",
+      [
+        { name: 'upgrade-insecure-requests', sources: [] },
+        { name: 'form-action', sources: [{ kind: 'keyword', keyword: 'self' }] },
+        { name: 'base-uri', sources: [{ kind: 'keyword', keyword: 'self' }] },
+      ],
+    ],
+  ])('%j: upgrade-insecure-requests, with no sources', (text, expected) => {
+    expect(parsed(text)).toStrictEqual(expected);
+  });
+
+  test('a value of 6,000 characters, the limit, whitespace included', () => {
+    const text = sourcesUpTo(CSP_VALUE_MAX_LENGTH);
+    expect(text).toHaveLength(6000);
+    expect(parsed(text)[0]?.sources).toHaveLength(358);
+    expect(parsed("script-src 'self'".padEnd(6000, ' '))).toHaveLength(1);
   });
 
   test('several directives, sources in the order written, any whitespace and a trailing ";"', () => {
@@ -130,8 +204,14 @@ describe('parseCspValue refuses', () => {
     ['script-src', 'script-src', 0, 'script-src has no sources'],
     ['script-src ;img-src a.com', 'script-src', 0, "give at least one, or 'none'"],
     ['scirpt-src a.com', 'scirpt-src', 0, 'unknown directive; did you mean script-src?'],
-    ['javascript a.com', 'javascript', 0, 'unknown directive; use a fetch directive'],
-    ['frame-ancestors a.com', 'frame-ancestors', 0, 'frame-ancestors is not a fetch directive'],
+    [
+      'javascript a.com',
+      'javascript',
+      0,
+      'unknown directive; the service supports script-src, connect-src, default-src, img-src, style-src, font-src, object-src, media-src, child-src, form-action, worker-src, base-uri, manifest-src, frame-src, frame-ancestors, upgrade-insecure-requests',
+    ],
+    ['frame-ancestor a.com', 'frame-ancestor', 0, 'unknown directive; did you mean frame-ancestors?'],
+    ['upgrade-insecure-request', 'upgrade-insecure-request', 0, 'did you mean upgrade-insecure-requests?'],
     ["'self' cdn.example.com", "'self'", 0, 'a directive must start with its name'],
     ['script-src a.com, img-src b.com', 'a.com,', 11, 'not commas'],
     ['script-src, img-src b.com', 'script-src,', 0, 'directives are separated by ";", not commas'],
@@ -211,13 +291,11 @@ describe('parseCspValue refuses', () => {
     ['script-src "self"', '"self"', 11, "CSP uses single quotes, not double quotes (write 'self')"],
     ['script-src self', 'self', 11, "must be in single quotes (write 'self')"],
     ['script-src unsafe-inline', 'unsafe-inline', 11, "must be in single quotes (write 'unsafe-inline')"],
-    ['script-src nonce-abc', 'nonce-abc', 11, "must be in single quotes (write 'nonce-abc')"],
+    ['script-src sha256-abc', 'sha256-abc', 11, "must be in single quotes (write 'sha256-abc')"],
     ["script-src 'sefl'", "'sefl'", 11, "unknown keyword; did you mean 'self'?"],
     ["script-src 'unsafe_inline'", "'unsafe_inline'", 11, "did you mean 'unsafe-inline'?"],
     ["script-src 'anything-goes'", "'anything-goes'", 11, "unknown keyword; the keywords are 'self' 'none'"],
-    ["script-src 'nonce'", "'nonce'", 11, 'nonce needs its value after a hyphen'],
-    ["script-src 'nonce-'", "'nonce-'", 11, 'a nonce must be base64 or base64url text'],
-    ["script-src 'nonce-ab!cd'", "'nonce-ab!cd'", 11, 'a nonce must be base64 or base64url text'],
+    ["script-src 'sha384'", "'sha384'", 11, "sha384 needs its value after a hyphen, as in 'sha384-...'"],
     ["script-src 'sha1-abc='", "'sha1-abc='", 11, 'unsupported hash algorithm'],
     [
       "script-src 'sha256-abc='",
@@ -248,6 +326,202 @@ describe('parseCspValue refuses', () => {
     expectRefusal(parseCspValue(text), text, part, position, reason);
   });
 
+  const SERVICE_SUPPORTS = 'the service does not support';
+  test.each<['directive' | 'source', string, string, number, string]>([
+    [
+      'directive',
+      'report-uri https://r.example.com/csp',
+      'report-uri',
+      0,
+      'the service adds its own reporting; remove it',
+    ],
+    [
+      'directive',
+      "script-src 'self'; report-to csp-endpoint",
+      'report-to',
+      19,
+      'the service adds its own reporting; remove it',
+    ],
+    [
+      'directive',
+      'script-src-elem cdn.example.com',
+      'script-src-elem',
+      0,
+      `${SERVICE_SUPPORTS} script-src-elem; write script-src`,
+    ],
+    [
+      'directive',
+      "script-src-attr 'none'",
+      'script-src-attr',
+      0,
+      `${SERVICE_SUPPORTS} script-src-attr; write script-src`,
+    ],
+    [
+      'directive',
+      'Style-Src-Elem fonts.example.com',
+      'Style-Src-Elem',
+      0,
+      `${SERVICE_SUPPORTS} style-src-elem; write style-src`,
+    ],
+    [
+      'directive',
+      "style-src-attr 'unsafe-inline'",
+      'style-src-attr',
+      0,
+      `${SERVICE_SUPPORTS} style-src-attr; write style-src`,
+    ],
+    [
+      'directive',
+      'block-all-mixed-content',
+      'block-all-mixed-content',
+      0,
+      `${SERVICE_SUPPORTS} block-all-mixed-content; write upgrade-insecure-requests`,
+    ],
+    ['directive', 'sandbox allow-scripts', 'sandbox', 0, `${SERVICE_SUPPORTS} sandbox`],
+    ['directive', 'trusted-types default', 'trusted-types', 0, `${SERVICE_SUPPORTS} trusted-types`],
+    [
+      'directive',
+      "require-trusted-types-for 'script'",
+      'require-trusted-types-for',
+      0,
+      `${SERVICE_SUPPORTS} require-trusted-types-for`,
+    ],
+    ['directive', "prefetch-src 'self'", 'prefetch-src', 0, `${SERVICE_SUPPORTS} prefetch-src`],
+    ['directive', "navigate-to 'self'", 'navigate-to', 0, `${SERVICE_SUPPORTS} navigate-to`],
+    ['directive', "fenced-frame-src 'self'", 'fenced-frame-src', 0, `${SERVICE_SUPPORTS} fenced-frame-src`],
+    ['directive', 'plugin-types application/pdf', 'plugin-types', 0, `${SERVICE_SUPPORTS} plugin-types`],
+    ['directive', 'require-sri-for script', 'require-sri-for', 0, `${SERVICE_SUPPORTS} require-sri-for`],
+    ['source', "script-src 'nonce-r4nd0m'", "'nonce-r4nd0m'", 11, 'the service does not support nonces; use a hash'],
+    [
+      'source',
+      "script-src 'self' 'NONCE-AbC=='",
+      "'NONCE-AbC=='",
+      18,
+      'the service does not support nonces; use a hash',
+    ],
+    ['source', "script-src 'nonce-'", "'nonce-'", 11, 'the service does not support nonces; use a hash'],
+    ['source', "script-src 'nonce'", "'nonce'", 11, 'the service does not support nonces; use a hash'],
+    ['source', 'script-src nonce-r4nd0m', 'nonce-r4nd0m', 11, 'the service does not support nonces; use a hash'],
+    [
+      'source',
+      "script-src 'strict-dynamic'",
+      "'strict-dynamic'",
+      11,
+      `${SERVICE_SUPPORTS} 'strict-dynamic'; list the hosts the scripts come from`,
+    ],
+    [
+      'source',
+      'script-src strict-dynamic',
+      'strict-dynamic',
+      11,
+      `${SERVICE_SUPPORTS} 'strict-dynamic'; list the hosts the scripts come from`,
+    ],
+    [
+      'source',
+      "script-src 'self' 'report-sample'",
+      "'report-sample'",
+      18,
+      `${SERVICE_SUPPORTS} 'report-sample'; remove it (the service adds its own reporting)`,
+    ],
+    [
+      'source',
+      "script-src 'wasm-unsafe-eval'",
+      "'wasm-unsafe-eval'",
+      11,
+      `${SERVICE_SUPPORTS} 'wasm-unsafe-eval'; write 'unsafe-eval', which allows WebAssembly as well as eval()`,
+    ],
+    [
+      'source',
+      "script-src 'unsafe-hashes'",
+      "'unsafe-hashes'",
+      11,
+      `${SERVICE_SUPPORTS} 'unsafe-hashes'; move the inline event handlers into a script the policy allows, or write 'unsafe-inline'`,
+    ],
+    [
+      'source',
+      "script-src 'unsafe-allow-redirects'",
+      "'unsafe-allow-redirects'",
+      11,
+      `${SERVICE_SUPPORTS} 'unsafe-allow-redirects'; remove it (browsers ignore it)`,
+    ],
+    [
+      'source',
+      "script-src 'inline-speculation-rules'",
+      "'inline-speculation-rules'",
+      11,
+      `${SERVICE_SUPPORTS} 'inline-speculation-rules'; remove it`,
+    ],
+    [
+      'source',
+      "upgrade-insecure-requests 'self'",
+      "'self'",
+      26,
+      'upgrade-insecure-requests takes no sources; remove it',
+    ],
+    [
+      'source',
+      "upgrade-insecure-requests https: script-src 'self'",
+      'https:',
+      26,
+      'upgrade-insecure-requests takes no sources; remove it',
+    ],
+    [
+      'source',
+      "upgrade-insecure-requests script-src 'self'",
+      'script-src',
+      26,
+      'upgrade-insecure-requests takes no sources; put a ";" before script-src to start another directive',
+    ],
+    [
+      'directive',
+      'upgrade-insecure-requests; Upgrade-Insecure-Requests',
+      'Upgrade-Insecure-Requests',
+      27,
+      'upgrade-insecure-requests is already given at position 0; remove this one',
+    ],
+    [
+      'directive',
+      'frame-ancestors',
+      'frame-ancestors',
+      0,
+      "frame-ancestors has no sources; give at least one, or 'none' to allow nothing",
+    ],
+  ])('a %s of %j is refused with the exact reason', (subject, text, part, position, reason) => {
+    const result = parseCspValue(text);
+    expectRefusal(result, text, part, position, reason);
+    expect(!result.ok && result.error.message).toBe(`invalid ${subject} "${part}" at position ${position}: ${reason}`);
+  });
+
+  test('a value over 6,000 characters is refused with its length and the limit', () => {
+    const text = sourcesUpTo(6012).trimEnd() + ' last.example.com';
+    const result = parseCspValue(text);
+    expect(text.length).toBeGreaterThan(6012);
+    expectRefusal(result, text, text.slice(6000), 6000, `the value is 6,0`);
+    const over = text.length - 6000;
+    const reason =
+      `the value is ${text.length.toLocaleString('en-US')} characters long and the service takes at most 6,000; ` +
+      'shorten it, for example with one host source (cdn.example.com) or path (https://cdn.example.com/js/) ' +
+      'instead of the full URLs of its scripts';
+    expect(result).toStrictEqual({
+      ok: false,
+      error: {
+        part: text.slice(6000),
+        position: 6000,
+        reason,
+        message: `invalid CSP value (its last ${over} characters) at position 6000: ${reason}`,
+      },
+    });
+    const oneOver = `${"script-src 'self'".padEnd(6000, ' ')};`;
+    expect(!parseCspValue(oneOver).ok && parseCspValue(oneOver)).toMatchObject({
+      error: {
+        part: ';',
+        message: expect.stringMatching(
+          /^invalid CSP value \(its last character\) at position 6000: the value is 6,001 characters long and the service takes at most 6,000;/,
+        ),
+      },
+    });
+  });
+
   test('the message is a whole sentence naming the source, its position and the fix', () => {
     expect(parseCspValue("script-src 'self' https//x.com")).toStrictEqual({
       ok: false,
@@ -265,7 +539,6 @@ describe('parseCspValue refuses', () => {
 describe('formatCspSource', () => {
   test.each<[CspSource, string]>([
     [{ kind: 'keyword', keyword: 'unsafe-eval' }, "'unsafe-eval'"],
-    [{ kind: 'nonce', value: 'AbC' }, "'nonce-AbC'"],
     [{ kind: 'hash', algorithm: 'sha384', value: sha384 }, `'sha384-${sha384}'`],
     [{ kind: 'scheme', scheme: 'blob' }, 'blob:'],
     [{ kind: 'host', host: '*.example.com' }, '*.example.com'],
@@ -293,14 +566,18 @@ describe('normalizeCspValue', () => {
   test.each<[string, string]>([
     ["script-src 'self'", "script-src 'self'"],
     [
-      "  SCRIPT-SRC  b.com https: HTTPS://A.com 'unsafe-inline' 'nonce-x' a.com 'self' b.com ;img-src *  ;",
-      "script-src 'self' 'unsafe-inline' 'nonce-x' https: a.com b.com https://a.com; img-src *",
+      "  SCRIPT-SRC  b.com https: HTTPS://A.com 'unsafe-inline' 'sha256-" +
+        sha256 +
+        "' a.com 'self' b.com ;img-src *  ;",
+      "script-src 'self' 'unsafe-inline' 'sha256-" + sha256 + "' https: a.com b.com https://a.com; img-src *",
     ],
+    [`script-src 'unsafe-eval' 'unsafe-inline' 'self'`, `script-src 'self' 'unsafe-inline' 'unsafe-eval'`],
     [
-      `script-src 'wasm-unsafe-eval' 'unsafe-allow-redirects' 'report-sample' 'unsafe-hashes' 'strict-dynamic' 'unsafe-eval' 'unsafe-inline' 'self'`,
-      `script-src 'self' 'unsafe-inline' 'unsafe-eval' 'strict-dynamic' 'unsafe-hashes' 'report-sample' 'unsafe-allow-redirects' 'wasm-unsafe-eval'`,
+      `script-src 'sha512-${sha512}' 'sha256-${sha256}' 'self'`,
+      `script-src 'self' 'sha256-${sha256}' 'sha512-${sha512}'`,
     ],
-    [`script-src 'sha256-${sha256}' 'nonce-b' 'nonce-a'`, `script-src 'nonce-a' 'nonce-b' 'sha256-${sha256}'`],
+    ["frame-ancestors 'none';UPGRADE-INSECURE-REQUESTS;", "frame-ancestors 'none'; upgrade-insecure-requests"],
+    ["  upgrade-insecure-requests  ;  base-uri  'self'", "upgrade-insecure-requests; base-uri 'self'"],
     ['script-src wss: data: blob: https:', 'script-src blob: data: https: wss:'],
     ["img-src 'none' 'none'; script-src a.com", "img-src 'none'; script-src a.com"],
   ])('%j normalizes to %j', (text, canonical) => {
@@ -320,7 +597,8 @@ describe('normalizeCspValue', () => {
 
   test.each<[string, string]>([
     ['script-src https://a.com/app.js', 'script-src https://a.com/App.js'],
-    ["script-src 'nonce-abc'", "script-src 'nonce-ABC'"],
+    [`script-src 'sha256-${sha256}'`, `script-src 'sha256-${sha256.toUpperCase()}'`],
+    ["frame-ancestors 'none'", "frame-ancestors 'none'; upgrade-insecure-requests"],
     ['script-src a.com; img-src b.com', 'img-src b.com; script-src a.com'],
     ['script-src a.com', 'script-src https://a.com'],
     ['script-src a.com', 'script-src a.com:8443'],
@@ -350,5 +628,20 @@ describe('normalizeCspValue', () => {
     expect(thrown instanceof Error && thrown.message).toBe(
       'invalid source "https//x.com" at position 11: a scheme must be followed by "://" (write https://x.com)',
     );
+  });
+});
+
+describe('qualifiedCspSources', () => {
+  test('each source under its directive, canonical; upgrade-insecure-requests by its name alone', () => {
+    expect(
+      qualifiedCspSources(
+        parsed("SCRIPT-SRC 'SELF' CDN.example.com; upgrade-insecure-requests; frame-ancestors 'none'"),
+      ),
+    ).toStrictEqual([
+      "script-src 'self'",
+      'script-src cdn.example.com',
+      'upgrade-insecure-requests',
+      "frame-ancestors 'none'",
+    ]);
   });
 });
