@@ -93,6 +93,18 @@ function fill(template: string, bad?: { slot: string; id: string }): string {
     bad?.slot === slot ? encodeURIComponent(bad.id) : ids[slot]!,
   );
 }
+/** Policy values the service refuses: bad grammar, parts of CSP it does not take, too long. */
+const badCspValue = fc.oneof(
+  fc.constantFrom(
+    'script-src https//x',
+    "script-src 'nonce-r4nd0m'",
+    "script-src 'strict-dynamic'",
+    "script-src 'self'; report-uri /csp",
+    'script-src-elem cdn.example.com',
+    "upgrade-insecure-requests 'self'",
+  ),
+  fc.integer({ min: 6001, max: 20_000 }).map((length) => "script-src 'self'".padEnd(length, ' ')),
+);
 const targets: Target[] = [
   { method: 'GET', path: `zones/{zone}/page_security` },
   { method: 'PUT', path: `zones/{zone}/page_security`, required: { enabled: notBoolean } },
@@ -107,7 +119,7 @@ const targets: Target[] = [
       description: notString,
       action: fc.oneof(notString, fc.constant('block')),
       expression: fc.oneof(notString, fc.constant('http.hots eq a.com')),
-      value: fc.oneof(notString, fc.constant('script-src https//x')),
+      value: fc.oneof(notString, badCspValue),
     },
   },
   {
@@ -117,7 +129,7 @@ const targets: Target[] = [
       description: notString,
       action: fc.oneof(notString, fc.constant('deny')),
       expression: notString,
-      value: fc.oneof(notString, fc.constant("script-src 'selfish'")),
+      value: fc.oneof(notString, fc.constant("script-src 'selfish'"), badCspValue),
     },
   },
   { method: 'GET', path: `zones/{zone}/custom_hostnames`, paged: true },

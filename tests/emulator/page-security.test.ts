@@ -832,6 +832,20 @@ describe('CSP policies (spec 2.6, contract)', () => {
     expect(read.body.result.value).toBe(body.value);
   });
 
+  test("the service's directives beyond fetch ones are taken: frame-ancestors, upgrade-insecure-requests", async () => {
+    const zone = await newZone();
+    const value =
+      "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'self'; upgrade-insecure-requests";
+    const created = await emu.api('POST', ps(zone, '/policies'), { body: { ...GOOD_POLICY, value } });
+    expect(created.status).toBe(200);
+    expect(created.body.result.value).toBe(value);
+    // 6,000 characters, the limit, whitespace included.
+    const edited = await emu.api('PUT', ps(zone, `/policies/${created.body.result.id}`), {
+      body: { ...GOOD_POLICY, value: "script-src 'self'".padEnd(6000, ' ') },
+    });
+    expect(edited.status).toBe(200);
+  });
+
   test('get and list read back what was created, in creation order, with result_info', async () => {
     const zone = await newZone();
     expect((await policies(zone)).body).toEqual({
@@ -917,6 +931,36 @@ describe('CSP policies (spec 2.6, contract)', () => {
     ['expression', 'with a wildcard', { expression: 'http.host eq "*.example.com"' }, '"*"'],
     ['value', 'with a misspelt directive', { value: "scirpt-src 'self'" }, '"scirpt-src"'],
     ['value', 'with an unknown keyword', { value: "script-src 'self' 'unsafe-evil'" }, "'unsafe-evil'"],
+    [
+      'value',
+      'with a nonce',
+      { value: "script-src 'self' 'nonce-r4nd0m'" },
+      `"'nonce-r4nd0m'" at position 18: the service does not support nonces; use a hash`,
+    ],
+    [
+      'value',
+      "with 'strict-dynamic'",
+      { value: "script-src 'strict-dynamic' 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='" },
+      `"'strict-dynamic'" at position 11: the service does not support 'strict-dynamic'; list the hosts`,
+    ],
+    [
+      'value',
+      'with a reporting directive',
+      { value: "script-src 'self'; report-uri https://reports.example.com/csp" },
+      '"report-uri" at position 19: the service adds its own reporting; remove it',
+    ],
+    [
+      'value',
+      'with a source after upgrade-insecure-requests',
+      { value: "upgrade-insecure-requests 'self'" },
+      `"'self'" at position 26: upgrade-insecure-requests takes no sources`,
+    ],
+    [
+      'value',
+      'of 6,001 characters',
+      { value: "script-src 'self'".padEnd(6001, ' ') },
+      'at position 6000: the value is 6,001 characters long and the service takes at most 6,000',
+    ],
     ['enabled', '"yes"', { enabled: 'yes' }, '"yes"'],
     ['enabled', '1', { enabled: 1 }, 'got 1'],
     ['description', 'of 1025 characters', { description: 'x'.repeat(1025) }, 'got 1025'],
