@@ -34,8 +34,10 @@ ${settingsSynopsis(21)}
 
 Writes a TypeScript Pulumi program declaring one CspPolicy for HOST whose value allows every script
 (script-src) and connection (connect-src) page security detected on HOST that is not malicious,
-each as tightly as its sources allow, and nothing malicious; what it left out, and why, is in
-comments. It only reads from the service.
+each as tightly as its sources allow, and nothing malicious; a script on a host serving JSONP
+endpoints or AngularJS by its full URL, and object-src 'none' and base-uri 'self', so that the
+policy has no weakness of high severity. What it left out, and why, is in comments. It only reads
+from the service.
 
   --zone ZONE_ID        the zone of HOST (32 hexadecimal characters)
   --host HOST           the hostname the policy covers (http.host eq "HOST")

@@ -9,23 +9,36 @@ import { cspAllowsUrl, type CspFetchKind } from '../../rules/csp-match';
 import { comment, constant, newResource } from '../import/code';
 import { uniqueNames } from '../import/names';
 import { maliciousBecause, type Detected } from './impact';
+import { cspWeaknesses, type CspWeakness } from './weaknesses';
 
 /**
  * The first CSP policy of a host, written from what page security detected on it (issue 20, item
  * 2; `edgeguard-csp`): a `script-src` allowing every detected script and a `connect-src` allowing
  * every detected connection that is not malicious, each as tightly as its sources allow without
- * breaking what runs, and nothing malicious. Pure: `../bin/csp.ts` reads the detections.
+ * breaking what runs, and nothing malicious; with `object-src 'none'` and `base-uri 'self'`, so
+ * that it has no weakness of high severity (`./weaknesses.ts`, issue 24, item 4). Pure:
+ * `../bin/csp.ts` reads the detections.
  *
  * For each item, the tightest source that allows it on the page it was seen on: `'self'` for the
  * host's own origin, else a host source (`cdn.example.net`, with its scheme or port only where
  * the page's scheme would not match), else, when that source would also allow a malicious item of
- * the same kind, the item's full URL. An item that even its full URL cannot allow without allowing
- * a malicious one (a path ending in `/` is a prefix of everything under it) is left out, and said
- * why, as malicious ones are.
+ * the same kind, or is a way past the policy (a host serving JSONP endpoints or AngularJS, such as
+ * `cdn.jsdelivr.net`), the item's full URL. An item that even its full URL cannot allow without
+ * allowing a malicious one (a path ending in `/` is a prefix of everything under it) or a way past
+ * the policy (the item is AngularJS, or a JSONP endpoint) is left out, and said why, as malicious
+ * ones are.
  */
 
 /** The directive written for each kind. */
 const DIRECTIVE: Record<CspFetchKind, CspDirectiveName> = { script: 'script-src', connection: 'connect-src' };
+
+/**
+ * Directives every written policy ends with: no plugins (`<object>`, `<embed>`), which page
+ * security does not detect, and a `<base>` only to the page's own origin. Without `object-src`, the
+ * CSP Evaluator finds a way past the scripts' restriction; `base-uri` keeps injected markup from
+ * moving the page's relative URLs to another host.
+ */
+const CLOSING = "object-src 'none'; base-uri 'self'";
 
 /** An item left out of the policy, and why. */
 export interface LeftOutItem {
@@ -82,6 +95,24 @@ function candidates(placed: Placed, host: string): string[] {
 }
 
 /**
+ * The weakness of high severity of a source alone in `directive` (a host serving JSONP endpoints
+ * or AngularJS, in `script-src`), or `undefined`; each source judged once.
+ */
+function weaknessOfSource(directive: CspDirectiveName): (text: string) => CspWeakness | undefined {
+  const judged = new Map<string, CspWeakness | undefined>();
+  return (text) => {
+    if (!judged.has(text))
+      judged.set(
+        text,
+        cspWeaknesses([{ name: directive, sources: [source(text)!] }]).find(
+          (weakness) => weakness.severity === 'high' && weakness.source !== undefined,
+        ),
+      );
+    return judged.get(text);
+  };
+}
+
+/**
  * The policy for `host` from the scripts and connections detected on it (both statuses).
  *
  * @param host - the hostname the policy's expression selects.
@@ -109,6 +140,7 @@ export function writePolicy(host: string, detected: Record<CspFetchKind, readonl
       } else safe.push({ item, url, page });
     }
     const chosen = new Set<string>();
+    const weakness = weaknessOfSource(DIRECTIVE[kind]);
     let allowed = 0;
     for (const placed of safe) {
       const directive = (text: string) => [{ name: DIRECTIVE[kind], sources: [source(text)!] }];
@@ -116,17 +148,20 @@ export function writePolicy(host: string, detected: Record<CspFetchKind, readonl
       const allowsMalicious = (text: string) =>
         malicious.find((bad) => cspAllowsUrl(directive(text), kind, bad.url, bad.page));
       const fitting = candidates(placed, host).filter((text) => source(text) !== undefined && allowsHere(text));
-      const pick = fitting.find((text) => allowsMalicious(text) === undefined);
+      const pick = fitting.find((text) => allowsMalicious(text) === undefined && weakness(text) === undefined);
       if (pick === undefined) {
         const last = fitting[fitting.length - 1];
         const bad = last === undefined ? undefined : allowsMalicious(last);
+        const weak = last === undefined ? undefined : weakness(last);
         leftOut.push({
           kind,
           url: placed.item.url,
           reason:
             bad !== undefined
               ? `no source allows it without also allowing the malicious ${bad.item.url}`
-              : 'no source can allow it',
+              : weak !== undefined
+                ? `even its full URL is a way past the policy: ${weak.message}`
+                : 'no source can allow it',
         });
         continue;
       }
@@ -136,7 +171,7 @@ export function writePolicy(host: string, detected: Record<CspFetchKind, readonl
     counts[kind] = { detected: detected[kind].length, allowed };
     directives.push(`${DIRECTIVE[kind]} ${chosen.size > 0 ? [...chosen].join(' ') : "'none'"}`);
   }
-  return { value: normalizeCspValue(directives.join('; ')), counts, leftOut };
+  return { value: normalizeCspValue(`${directives.join('; ')}; ${CLOSING}`), counts, leftOut };
 }
 
 /** Options of {@link cspProgram}. */
@@ -162,7 +197,9 @@ export function cspProgram(options: ProgramOptions, policy: WrittenPolicy): stri
       ...comment(
         `Written by edgeguard-csp from what page security detected on ${host} (zone ${zoneId}), active and infrequent: ` +
           `the policy allows ${counted('script', 'script')} (script-src) and ${counted('connection', 'connection')} ` +
-          '(connect-src), each by the tightest source that allows it on the page it was seen on, and nothing malicious. ' +
+          '(connect-src), each by the tightest source that allows it on the page it was seen on, and nothing malicious; ' +
+          "a script on a host known to serve JSONP endpoints or AngularJS by its full URL, and object-src 'none' and " +
+          "base-uri 'self', so that Google's CSP Evaluator finds no way past it. " +
           `With action "log" it reports what it does not allow; review the reports, then switch to "allow" to block. ` +
           'Run edgeguard-review on the change: its mandatory policies judge it against the same detections.',
       ),
