@@ -1,68 +1,42 @@
 /**
- * What a CSP policy does to a fetch: whether a page loading a script or opening a connection gets
- * it past the policy. The grammar of a policy value is `./csp.ts`.
+ * What a page's CSP headers do to a fetch: whether a browser lets a page load a script or open a
+ * connection, blocks it, reports it, or blocks it as mixed content before any policy. The grammar
+ * of a policy value is `./csp.ts`.
+ *
+ * The judgement is what Chromium and Firefox do, not the wording of CSP Level 3: where the two
+ * differ the browser wins, and where the browsers differ each gets its own answer. It follows
+ * Blink's `csp_source.cc` / `source_list_directive.cc` and Gecko's `nsCSPUtils.cpp` /
+ * `nsCSPParser.cpp`, and is held to what Chromium 156 and Firefox 153 did on recorded cases
+ * (`tests/fixtures/csp-browser-truth.json`). Where they depart from the CSP text:
+ * - a `ws:`/`wss:` source allows no `http:`/`https:` URL, and `https:` allows no `wss:` (CSP3's
+ *   scheme-part match says both do); only `'self'` lets the page's host be reached over
+ *   `ws:`/`wss:`;
+ * - the lone `*` allows `ws:` and `wss:` URLs as well as `http:`, `https:` and the page's scheme
+ *   (in Firefox, any scheme but `blob:`, `data:` and `filesystem:`);
+ * - ports on a scheme upgrade: Chromium lets an `http:` source match `https:` only on the default
+ *   ports (80 to 443); Firefox keeps any port through the upgrade and lets a `:80` source match
+ *   port 443 whatever the schemes;
+ * - Firefox drops a source whose host is `*` followed by a path without a port (`https://*` + `/a/`),
+ *   so a directive made only of those allows nothing;
+ * - `upgrade-insecure-requests`: both rewrite `http:`/`ws:` to `https:`/`wss:` (port 80 to 443,
+ *   other ports kept; Chromium leaves loopback hosts alone). Chromium judges the rewritten URL
+ *   (for `fetch`, the URL as written too; report-only headers see the URL as written for scripts
+ *   and `fetch`); Firefox judges the URL as written and lets a policy that upgrades match
+ *   `http:`/`ws:` against `https:`/`wss:` sources.
  */
 
 import { type CspDirective, type CspDirectiveName, type CspSource } from './csp';
-import { quoteForMessage, RuleViolation } from './result';
 
-/** Default ports of the schemes scripts are fetched over; other schemes have none. */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21 };
+/** The browsers whose behaviour the judgement reproduces. */
+export type Browser = 'chromium' | 'firefox';
 
-/**
- * Whether a policy allows a script URL loaded by a page, with the allow semantics of spec 2.6.
- *
- * The source list used is `script-src`, else `default-src` (the browser's order for a script
- * loaded by a `<script>` element, which is how detected scripts arrive; the service takes no
- * `script-src-elem`); with neither, nothing restricts scripts and the result is `true`.
- *
- * A script is allowed when one source matches it:
- * - `'self'`: same scheme and hostname as the page. Spec 2.6 defines the origin it allows as "same
- *   scheme and hostname", so the port is not compared (CSP3 would also compare it).
- * - a scheme source (`https:`): any URL of that scheme; as in CSP3, `http:` also allows `https:`
- *   and `ws:` allows `wss:`, since an upgrade to a secure scheme never loosens a policy.
- * - a host source: the host exactly (a bare `example.com` allows neither `www.example.com` nor,
- *   for `www.example.com`, its parent domain); `*.example.com` any subdomain but not
- *   `example.com` itself; `*` any host over http(s) or the page's scheme. Without a scheme, the
- *   script must use the page's scheme, or https when the page uses http. Without a port, the
- *   script must use its scheme's default port; `*` allows any port. A path allows exactly that
- *   path, or everything under it when it ends in `/`; the query is ignored.
- * - `'none'`, hashes and the other keywords never allow a script by its URL alone.
- *
- * @param scriptUrl - the script's URL; a relative URL is resolved against `pageUrl`. A URL that
- *   cannot be parsed is not allowed.
- * @param pageUrl - the absolute URL of the page loading the script ('self' and scheme-less hosts
- *   are relative to it).
- * @throws {@link RuleViolation} when `pageUrl` is not an absolute URL, since no source can be
- *   judged without it and the caller is expected to pass a URL it has already checked.
- */
-export function cspAllowsScript(directives: readonly CspDirective[], scriptUrl: string, pageUrl: string): boolean {
-  let page: URL;
-  try {
-    page = new URL(pageUrl);
-  } catch {
-    throw new RuleViolation({
-      part: pageUrl,
-      position: 0,
-      reason: 'the page URL is not an absolute URL',
-      message: `invalid page URL ${quoteForMessage(pageUrl)} at position 0: the page URL is not an absolute URL`,
-    });
-  }
-  if (governingDirective(directives, 'script') === undefined) {
-    return true;
-  }
-  let script: URL;
-  try {
-    script = new URL(scriptUrl, page);
-  } catch {
-    return false;
-  }
-  return cspAllowsUrl(directives, 'script', script, page);
-}
+/** Every browser the judgement knows, in a fixed order. */
+export const BROWSERS: readonly Browser[] = ['chromium', 'firefox'];
 
 /**
  * What a page fetches that a policy judges by its URL: a script loaded by a `<script>` element
- * (spec 2.3) or an outgoing connection such as `fetch`, XHR, WebSocket or a beacon (spec 2.4).
+ * (spec 2.3) or an outgoing connection (spec 2.4): `fetch` (or XHR, a beacon) for an `http:` or
+ * `https:` URL, a WebSocket for a `ws:` or `wss:` one.
  */
 export type CspFetchKind = 'script' | 'connection';
 
@@ -88,91 +62,434 @@ export function governingDirective(directives: readonly CspDirective[], kind: Cs
   return undefined;
 }
 
+/** One CSP header of a response: an `allow` policy is enforced, a `log` policy report-only. */
+export interface PageHeader {
+  /** The policy's directives, as `parseCspValue` gives them. */
+  directives: readonly CspDirective[];
+  /** A `Content-Security-Policy-Report-Only` header: it reports what it would block, and blocks nothing. */
+  reportOnly: boolean;
+}
+
 /**
- * Whether a policy allows a fetch of `kind` to `url` from `page`, for URLs already parsed: the
- * rules of {@link cspAllowsScript} applied to the directive that governs `kind`
- * ({@link governingDirective}), for a caller that judges many detected items and pages (the
- * review of a zone's detected scripts and connections) and parses each URL once.
+ * What a browser does with one fetch of a page: `allowed`; `reported` (loaded, and a report-only
+ * header reports it); `blocked` by an enforced header; `mixed-content` (an `https:` page fetching
+ * an insecure URL nothing upgrades: blocked by the browser whatever the policies say).
+ */
+export type FetchOutcome = 'allowed' | 'reported' | 'blocked' | 'mixed-content';
+
+/** The judgement of one fetch under all of a page's headers, in one browser. */
+export interface FetchVerdict {
+  /** The outcome; when several apply, mixed-content over blocked over reported over allowed. */
+  outcome: FetchOutcome;
+  /** Indexes into the headers of the enforced headers that refuse the fetch (judged even when mixed content). */
+  blockedBy: number[];
+  /** Indexes of the report-only headers that would report it. */
+  reportedBy: number[];
+  /** Whether `upgrade-insecure-requests` (of an enforced header) rewrote the URL to `https:`/`wss:`. */
+  upgraded: boolean;
+}
+
+/**
+ * What `browser` does with a fetch of `kind` to `url` from `page` under all of the page's headers:
+ * it loads only if every enforced header allows it; report-only headers only report; the
+ * `upgrade-insecure-requests` of any enforced header rewrites the URL first (report-only headers
+ * cannot upgrade); an insecure URL left on an `https:` page is mixed content.
+ *
+ * @param headers - the page's CSP headers, in any order (the verdict's indexes refer to it).
+ * @param url - the fetched URL, absolute.
+ * @param page - the URL of the page that fetches it.
+ */
+export function judgeFetch(
+  headers: readonly PageHeader[],
+  kind: CspFetchKind,
+  url: URL,
+  page: URL,
+  browser: Browser,
+): FetchVerdict {
+  const target = targetOf(url);
+  const origin = targetOf(page);
+  let upgradeRequested = false;
+  for (const header of headers) {
+    if (!header.reportOnly && upgradesInsecureRequests(header.directives)) upgradeRequested = true;
+  }
+  const sent = upgradeRequested ? upgradedTarget(browser, target) : target;
+  const blockedBy: number[] = [];
+  const reportedBy: number[] = [];
+  headers.forEach((header, index) => {
+    const directive = governingDirective(header.directives, kind);
+    if (directive === undefined) return;
+    if (header.reportOnly) {
+      if (!reportOnlyAllows(browser, directive, kind, target, sent, origin)) reportedBy.push(index);
+    } else if (
+      !enforcedAllows(browser, directive, upgradesInsecureRequests(header.directives), kind, target, sent, origin)
+    ) {
+      blockedBy.push(index);
+    }
+  });
+  let outcome: FetchOutcome = 'allowed';
+  if (isMixed(sent, origin)) outcome = 'mixed-content';
+  else if (blockedBy.length > 0) outcome = 'blocked';
+  else if (reportedBy.length > 0) outcome = 'reported';
+  return { outcome, blockedBy, reportedBy, upgraded: sent !== target };
+}
+
+/**
+ * Whether one policy, enforced, lets a fetch of `kind` to `url` from `page` through in `browser`,
+ * with the policy's own `upgrade-insecure-requests` applied. Mixed content is the browser's
+ * decision, not the policy's, and does not count: see {@link isMixedContent}.
+ */
+export function cspAllowsUrlIn(
+  browser: Browser,
+  directives: readonly CspDirective[],
+  kind: CspFetchKind,
+  url: URL,
+  page: URL,
+): boolean {
+  const directive = governingDirective(directives, kind);
+  if (directive === undefined) return true;
+  const target = targetOf(url);
+  const upgrades = upgradesInsecureRequests(directives);
+  const sent = upgrades ? upgradedTarget(browser, target) : target;
+  return enforcedAllows(browser, directive, upgrades, kind, target, sent, targetOf(page));
+}
+
+/**
+ * Whether a policy lets a fetch of `kind` to `url` from `page` through in every browser of
+ * {@link BROWSERS} ({@link cspAllowsUrlIn} for each), for a caller that judges many detected items
+ * (the review of a zone's detected scripts and connections) and parses each URL once. With no
+ * directive governing `kind`, nothing restricts it.
  */
 export function cspAllowsUrl(directives: readonly CspDirective[], kind: CspFetchKind, url: URL, page: URL): boolean {
   const directive = governingDirective(directives, kind);
-  if (directive === undefined) {
-    return true;
-  }
-  return directive.sources.some((source) => sourceMatches(source, url, page));
-}
-
-function schemeOf(url: URL): string {
-  return url.protocol.slice(0, -1);
-}
-
-function effectivePort(url: URL): number | undefined {
-  return url.port === '' ? DEFAULT_PORTS[schemeOf(url)] : Number(url.port);
-}
-
-/** CSP3 "scheme-part match": equal, or `url` upgrades `expected` to its secure counterpart. */
-function schemeMatches(expected: string, actual: string): boolean {
-  return (
-    expected === actual ||
-    (expected === 'http' && actual === 'https') ||
-    (expected === 'ws' && (actual === 'wss' || actual === 'http' || actual === 'https')) ||
-    (expected === 'wss' && actual === 'https')
-  );
-}
-
-function sourceMatches(source: CspSource, script: URL, page: URL): boolean {
-  switch (source.kind) {
-    case 'keyword':
-      return (
-        source.keyword === 'self' &&
-        script.hostname !== '' &&
-        script.protocol === page.protocol &&
-        script.hostname === page.hostname
-      );
-    case 'hash':
-      return false;
-    case 'scheme':
-      return schemeMatches(source.scheme, schemeOf(script));
-    case 'host':
-      return hostSourceMatches(source, script, page);
-  }
-}
-
-function hostSourceMatches(source: Extract<CspSource, { kind: 'host' }>, script: URL, page: URL): boolean {
-  const scheme = schemeOf(script);
-  if (source.host === '*' && source.scheme === undefined && source.port === undefined && source.path === undefined) {
-    // CSP3 gives a lone "*" its own rule: any host, but only over the web schemes or the page's own.
-    return scheme === 'http' || scheme === 'https' || scheme === schemeOf(page);
-  }
-  if (script.hostname === '') {
-    return false;
-  }
-  if (!schemeMatches(source.scheme ?? schemeOf(page), scheme)) {
-    return false;
-  }
-  if (source.host !== '*') {
-    const matchesHost = source.host.startsWith('*.')
-      ? script.hostname.endsWith(source.host.slice(1))
-      : script.hostname === source.host;
-    if (!matchesHost) {
-      return false;
-    }
-  }
-  // The URL class empties the port when it is the scheme's default, so an empty port is the
-  // default one; an explicit port is compared against the script's port or its default.
-  if (source.port === undefined ? script.port !== '' : source.port !== '*' && effectivePort(script) !== source.port) {
-    return false;
-  }
-  if (source.path !== undefined) {
-    const expected = decodePath(source.path);
-    const actual = decodePath(script.pathname);
-    return expected.endsWith('/') ? actual.startsWith(expected) : actual === expected;
+  if (directive === undefined) return true;
+  const target = targetOf(url);
+  const origin = targetOf(page);
+  const upgrades = upgradesInsecureRequests(directives);
+  for (const browser of BROWSERS) {
+    const sent = upgrades ? upgradedTarget(browser, target) : target;
+    if (!enforcedAllows(browser, directive, upgrades, kind, target, sent, origin)) return false;
   }
   return true;
 }
 
-/** Paths compare after percent-decoding (as CSP3 does), so `/a%20b.js` and `/a b.js` are one path. */
+/**
+ * Whether a fetch from `page` to `url` is blocked as mixed content before any policy is read: an
+ * `https:` page fetching an `http:` or `ws:` URL whose host is not potentially trustworthy
+ * (`localhost` and its subdomains, `127.0.0.0/8`, `[::1]` are). This is the URL as sent: apply
+ * `upgrade-insecure-requests` first ({@link judgeFetch} does).
+ */
+export function isMixedContent(url: URL, page: URL): boolean {
+  return isMixed(targetOf(url), targetOf(page));
+}
+
+/**
+ * A URL reduced to what sources are matched against, so that an upgraded URL needs no parsing:
+ * the scheme without its colon, the hostname, the port when the URL gives one other than its
+ * scheme's default (the URL class empties a default port), and the path.
+ */
+interface Target {
+  scheme: string;
+  host: string;
+  port: number | undefined;
+  path: string;
+}
+
+function targetOf(url: URL): Target {
+  return {
+    scheme: url.protocol.slice(0, -1),
+    host: url.hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    path: url.pathname,
+  };
+}
+
+/** The default port of a scheme, as both browsers know them; `undefined` for other schemes. */
+function defaultPort(scheme: string): number | undefined {
+  switch (scheme) {
+    case 'http':
+    case 'ws':
+      return 80;
+    case 'https':
+    case 'wss':
+      return 443;
+    case 'ftp':
+      return 21;
+    default:
+      return undefined;
+  }
+}
+
+function upgradesInsecureRequests(directives: readonly CspDirective[]): boolean {
+  for (const directive of directives) if (directive.name === 'upgrade-insecure-requests') return true;
+  return false;
+}
+
+/** Hosts a browser trusts over plain http (the "potentially trustworthy" ones of Secure Contexts). */
+function isTrustworthyHost(host: string): boolean {
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    (host.startsWith('127.') && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
+  );
+}
+
+function isMixed(sent: Target, origin: Target): boolean {
+  return origin.scheme === 'https' && (sent.scheme === 'http' || sent.scheme === 'ws') && !isTrustworthyHost(sent.host);
+}
+
+/**
+ * The URL `upgrade-insecure-requests` makes of `target` in `browser`: `http:`/`ws:` become
+ * `https:`/`wss:`, the default port follows the scheme (80 to 443), another port is kept.
+ * Chromium leaves potentially trustworthy hosts alone, as they are no mixed content.
+ */
+function upgradedTarget(browser: Browser, target: Target): Target {
+  const secure = target.scheme === 'http' ? 'https' : target.scheme === 'ws' ? 'wss' : undefined;
+  if (secure === undefined || (browser === 'chromium' && isTrustworthyHost(target.host))) return target;
+  return { scheme: secure, host: target.host, port: target.port === 443 ? undefined : target.port, path: target.path };
+}
+
+/**
+ * Whether an enforced policy's governing `directive` allows the fetch. `target` is the URL as
+ * written, `sent` as upgraded; `upgrades` says whether this policy holds
+ * `upgrade-insecure-requests` (Firefox relaxes scheme matching for such a policy only).
+ */
+function enforcedAllows(
+  browser: Browser,
+  directive: CspDirective,
+  upgrades: boolean,
+  kind: CspFetchKind,
+  target: Target,
+  sent: Target,
+  origin: Target,
+): boolean {
+  if (browser === 'firefox') return firefoxAllows(directive, target, origin, upgrades);
+  // Chromium's fetch() checks the URL as written before its loader upgrades and checks it again.
+  if (kind === 'connection' && !isWebSocket(target) && sent !== target && !chromiumAllows(directive, target, origin)) {
+    return false;
+  }
+  return chromiumAllows(directive, sent, origin);
+}
+
+/** Whether a report-only policy's governing `directive` would let the fetch through unreported. */
+function reportOnlyAllows(
+  browser: Browser,
+  directive: CspDirective,
+  kind: CspFetchKind,
+  target: Target,
+  sent: Target,
+  origin: Target,
+): boolean {
+  if (browser === 'firefox') return firefoxAllows(directive, target, origin, false);
+  // Chromium reads report-only headers before it upgrades a script or fetch; a WebSocket is
+  // upgraded when it is made, before any check.
+  return chromiumAllows(directive, kind === 'connection' && isWebSocket(target) ? sent : target, origin);
+}
+
+function isWebSocket(target: Target): boolean {
+  return target.scheme === 'ws' || target.scheme === 'wss';
+}
+
+// ---- Chromium: Blink's CSPSourceListAllows, CSPSourceMatches and CSPSourceMatchesAsSelf. ----
+
+/** How a scheme or port matched in Blink; an upgrade must hold for both scheme and port. */
+const NO_MATCH = 0;
+const WILDCARD = 1;
+const UPGRADE = 2;
+const EXACT = 3;
+type Match = typeof NO_MATCH | typeof WILDCARD | typeof UPGRADE | typeof EXACT;
+
+function chromiumAllows(directive: CspDirective, target: Target, origin: Target): boolean {
+  for (const source of directive.sources) if (chromiumSourceMatches(source, target, origin)) return true;
+  return false;
+}
+
+function chromiumSourceMatches(source: CspSource, target: Target, origin: Target): boolean {
+  switch (source.kind) {
+    case 'keyword':
+      return source.keyword === 'self' && chromiumSelfMatches(target, origin);
+    case 'hash':
+      return false;
+    case 'scheme':
+      return chromiumScheme(source.scheme, target.scheme) !== NO_MATCH;
+    case 'host':
+      if (isLoneStar(source)) {
+        // Web schemes and the page's own; ws: and wss: pass as a legacy exception Chromium counts.
+        const scheme = target.scheme;
+        return (
+          scheme === 'http' || scheme === 'https' || scheme === 'ws' || scheme === 'wss' || scheme === origin.scheme
+        );
+      }
+      return chromiumHostSourceMatches(source, target, origin);
+  }
+}
+
+function chromiumScheme(expected: string, actual: string): Match {
+  if (expected === actual) return EXACT;
+  return (expected === 'http' && actual === 'https') || (expected === 'ws' && actual === 'wss') ? UPGRADE : NO_MATCH;
+}
+
+/** Blink's PortMatches: `sourceScheme` is the source's scheme, or the page's when it has none. */
+function chromiumPort(sourcePort: number | '*' | undefined, sourceScheme: string, target: Target): Match {
+  if (sourcePort === '*') return WILDCARD;
+  const port = target.port;
+  if (port === sourcePort) return port === undefined ? WILDCARD : EXACT;
+  const toSecureDefault = port === 443 || (port === undefined && defaultPort(target.scheme) === 443);
+  if (
+    (sourcePort === 80 || ((sourcePort === undefined || sourcePort === 443) && sourceScheme === 'http')) &&
+    toSecureDefault
+  ) {
+    return UPGRADE;
+  }
+  if (port === undefined) return sourcePort === defaultPort(target.scheme) ? EXACT : NO_MATCH;
+  if (sourcePort === undefined) return port === defaultPort(target.scheme) ? EXACT : NO_MATCH;
+  return NO_MATCH;
+}
+
+/** An upgrade of scheme or port is allowed only when both the scheme and the port can upgrade. */
+function upgradesTogether(scheme: Match, port: Match): boolean {
+  if (scheme !== UPGRADE && port !== UPGRADE) return true;
+  return scheme === UPGRADE && (port === UPGRADE || port === WILDCARD);
+}
+
+function chromiumHostSourceMatches(
+  source: Extract<CspSource, { kind: 'host' }>,
+  target: Target,
+  origin: Target,
+): boolean {
+  const sourceScheme = source.scheme ?? origin.scheme;
+  const scheme = chromiumScheme(sourceScheme, target.scheme);
+  if (scheme === NO_MATCH) return false;
+  const port = chromiumPort(source.port, sourceScheme, target);
+  return (
+    upgradesTogether(scheme, port) &&
+    port !== NO_MATCH &&
+    hostMatches(source.host, target.host) &&
+    pathMatches(source.path, target.path)
+  );
+}
+
+/**
+ * Blink's 'self': the page's origin (its effective port included), or the same host reached more
+ * securely (`https:`/`wss:`, or anything from an `http:` page) on the same port or on default
+ * ports at both ends.
+ */
+function chromiumSelfMatches(target: Target, origin: Target): boolean {
+  if (target.host === '' || target.host !== origin.host) return false;
+  const scheme = chromiumScheme(origin.scheme, target.scheme);
+  const port = chromiumPort(origin.port ?? defaultPort(origin.scheme), origin.scheme, target);
+  if (scheme === EXACT && (port === EXACT || port === WILDCARD)) return true;
+  const portsAgree = port === EXACT || (origin.port === undefined && target.port === undefined);
+  return portsAgree && (target.scheme === 'https' || target.scheme === 'wss' || origin.scheme === 'http');
+}
+
+// ---- Firefox: Gecko's nsCSPHostSrc / nsCSPSchemeSrc ::permits, permitsScheme and permitsPort. ----
+
+/** `upgrades`: the policy is enforced and holds `upgrade-insecure-requests`. */
+function firefoxAllows(directive: CspDirective, target: Target, origin: Target, upgrades: boolean): boolean {
+  for (const source of directive.sources) if (firefoxSourceMatches(source, target, origin, upgrades)) return true;
+  return false;
+}
+
+function firefoxSourceMatches(source: CspSource, target: Target, origin: Target, upgrades: boolean): boolean {
+  switch (source.kind) {
+    case 'keyword':
+      // Gecko turns 'self' into a host source of the page's scheme, host and non-default port.
+      return (
+        source.keyword === 'self' &&
+        origin.host !== '' &&
+        firefoxHostMatches(origin.scheme, origin.host, origin.port, undefined, true, target, upgrades)
+      );
+    case 'hash':
+      return false;
+    case 'scheme':
+      return firefoxScheme(source.scheme, target.scheme, upgrades, false);
+    case 'host':
+      if (isLoneStar(source)) return !isLocalScheme(target.scheme);
+      // Gecko's parser refuses a "*" host followed by anything but ":" (a port), and drops the source.
+      if (source.host === '*' && source.port === undefined && source.path !== undefined) return false;
+      return firefoxHostMatches(
+        source.scheme ?? origin.scheme,
+        source.host,
+        source.port,
+        source.path,
+        false,
+        target,
+        upgrades,
+      );
+  }
+}
+
+/** Schemes of URLs that name no server, which a host `*` never matches. */
+function isLocalScheme(scheme: string): boolean {
+  return scheme === 'blob' || scheme === 'data' || scheme === 'filesystem';
+}
+
+function firefoxScheme(expected: string, actual: string, upgrades: boolean, fromSelf: boolean): boolean {
+  if (expected === actual) return true;
+  if (expected === 'http' && (actual === 'https' || (fromSelf && (actual === 'ws' || actual === 'wss')))) return true;
+  if (expected === 'https' && actual === 'wss' && fromSelf) return true;
+  if (expected === 'ws' && actual === 'wss') return true;
+  // The request will be upgraded before it leaves, so Gecko matches it as if it already were.
+  return upgrades && ((actual === 'http' && expected === 'https') || (actual === 'ws' && expected === 'wss'));
+}
+
+function firefoxHostMatches(
+  scheme: string,
+  host: string,
+  port: number | '*' | undefined,
+  path: string | undefined,
+  fromSelf: boolean,
+  target: Target,
+  upgrades: boolean,
+): boolean {
+  if (!firefoxScheme(scheme, target.scheme, upgrades, fromSelf)) return false;
+  if (host === '*' ? isLocalScheme(target.scheme) : !hostMatches(host, target.host)) return false;
+  return firefoxPort(scheme, port, target) && pathMatches(path, target.path);
+}
+
+/** Gecko's permitsPort: default ports compare by the source's scheme, and :80 also admits 443. */
+function firefoxPort(scheme: string, sourcePort: number | '*' | undefined, target: Target): boolean {
+  if (sourcePort === '*') return true;
+  if (target.port === undefined && sourcePort === undefined) return true;
+  const port = target.port ?? defaultPort(target.scheme);
+  const expected = sourcePort ?? defaultPort(scheme);
+  return expected === port || (expected === 80 && port === 443);
+}
+
+// ---- Shared by both browsers. ----
+
+/** The lone `*` source, which both browsers treat apart from a `*` host with a scheme or port. */
+function isLoneStar(source: Extract<CspSource, { kind: 'host' }>): boolean {
+  return source.host === '*' && source.scheme === undefined && source.port === undefined && source.path === undefined;
+}
+
+/** `*` any host; `*.example.com` any host ending in `.example.com`; otherwise the same host. */
+function hostMatches(sourceHost: string, host: string): boolean {
+  if (sourceHost === '*') return true;
+  if (sourceHost.charCodeAt(0) !== 42 /* * */) return sourceHost === host;
+  // Compared in place: the review matches every detected item, and a slice per match adds up.
+  const start = host.length - (sourceHost.length - 1);
+  if (start <= 0) return false;
+  for (let i = 1; i < sourceHost.length; i += 1) {
+    if (host.charCodeAt(start + i - 1) !== sourceHost.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * A path source allows exactly that path, or everything under it when it ends in `/`; both sides
+ * compare percent-decoded, so `/a%20b.js` and `/a b.js` are one path; the query never counts.
+ */
+function pathMatches(sourcePath: string | undefined, path: string): boolean {
+  if (sourcePath === undefined) return true;
+  const expected = decodePath(sourcePath);
+  const actual = decodePath(path);
+  return expected.endsWith('/') ? actual.startsWith(expected) : actual === expected;
+}
+
 function decodePath(path: string): string {
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {

@@ -1,6 +1,14 @@
 import { parseCspValue, type CspDirective } from '../../../rules/csp';
-import { cspAllowsScript, cspAllowsUrl } from '../../../rules/csp-match';
-import { RuleViolation } from '../../../rules/result';
+import {
+  BROWSERS,
+  cspAllowsUrl,
+  cspAllowsUrlIn,
+  isMixedContent,
+  judgeFetch,
+  type Browser,
+  type CspFetchKind,
+  type FetchVerdict,
+} from '../../../rules/csp-match';
 
 function parsed(text: string): CspDirective[] {
   const result = parseCspValue(text);
@@ -10,10 +18,15 @@ function parsed(text: string): CspDirective[] {
   return result.value;
 }
 
-describe('cspAllowsScript (spec 2.6)', () => {
-  const page = 'https://shop.example.com/checkout';
-  const httpPage = 'http://shop.example.com/checkout';
+const page = 'https://shop.example.com/checkout';
+const httpPage = 'http://shop.example.com/checkout';
 
+/** Whether the policy lets a script at `url` (relative to the page) through in every browser. */
+function allowsScript(value: string, url: string, pageUrl: string): boolean {
+  return cspAllowsUrl(parsed(value), 'script', new URL(url, pageUrl), new URL(pageUrl));
+}
+
+describe('cspAllowsUrl: one policy, the verdict of both browsers', () => {
   test.each<[string, string, string, string, boolean]>([
     ['a bare host allows its exact host', 'script-src cdn.example.com', 'https://cdn.example.com/a.js', page, true],
     [
@@ -80,27 +93,33 @@ describe('cspAllowsScript (spec 2.6)', () => {
       false,
     ],
     ['a lone * allows any https host', 'script-src *', 'https://anything.example.org/a.js', page, true],
-    ['a lone * allows http hosts too (CSP3)', 'script-src *', 'http://anything.example.org/a.js', page, true],
+    ['a lone * allows http hosts too', 'script-src *', 'http://anything.example.org/a.js', page, true],
     ['a lone * refuses data: URLs', 'script-src *', 'data:text/javascript,alert(1)', page, false],
     ["'self' allows the page's origin", "script-src 'self'", 'https://shop.example.com/app.js', page, true],
     ["'self' allows a relative script URL", "script-src 'self'", '/static/app.js', page, true],
-    ["'self' refuses another scheme", "script-src 'self'", 'http://shop.example.com/app.js', page, false],
+    ["'self' refuses a downgrade to http", "script-src 'self'", 'http://shop.example.com/app.js', page, false],
     [
-      "'self' refuses an upgrade from an http page",
+      "'self' of an http page allows its host over https (both browsers let an origin upgrade)",
       "script-src 'self'",
       'https://shop.example.com/app.js',
       httpPage,
-      false,
+      true,
     ],
     ["'self' refuses a subdomain", "script-src 'self'", 'https://cdn.shop.example.com/app.js', page, false],
     ["'self' refuses the parent domain", "script-src 'self'", 'https://example.com/app.js', page, false],
-    // Spec 2.6: 'self' is "the same origin (same scheme and hostname)"; CSP3 would also compare the port.
     [
-      "'self' allows another port of the page's host",
+      "'self' refuses another port of the page's host (browsers compare the origin, port included)",
       "script-src 'self'",
       'https://shop.example.com:8443/app.js',
       page,
-      true,
+      false,
+    ],
+    [
+      "'self' of a page on a port refuses the default port (the origin's port is compared)",
+      "script-src 'self'",
+      'http://localhost/app.js',
+      'http://localhost:3000/',
+      false,
     ],
     [
       "'self' matches the page's own port",
@@ -215,7 +234,7 @@ describe('cspAllowsScript (spec 2.6)', () => {
       true,
     ],
     ['a scheme source refuses another scheme', 'script-src https:', 'http://anything.example.org/a.js', page, false],
-    ['http: also allows https (CSP3)', 'script-src http:', 'https://anything.example.org/a.js', page, true],
+    ['http: also allows https', 'script-src http:', 'https://anything.example.org/a.js', page, true],
     ['data: allows data URLs', 'script-src data:', 'data:text/javascript,alert(1)', page, true],
     ['data: refuses https URLs', 'script-src data:', 'https://cdn.example.com/a.js', page, false],
     ["'none' allows nothing", "script-src 'none'", 'https://shop.example.com/app.js', page, false],
@@ -299,22 +318,289 @@ describe('cspAllowsScript (spec 2.6)', () => {
       page,
       true,
     ],
-    ['an unparseable script URL is refused', 'script-src *', 'https://[broken/a.js', page, false],
-  ])('%s', (_rule, value, script, pageUrl, allowed) => {
-    expect(cspAllowsScript(parsed(value), script, pageUrl)).toBe(allowed);
-    // The same rules on URLs parsed once (the review's form), for every URL that parses.
-    if (URL.canParse(script, pageUrl))
-      expect(cspAllowsUrl(parsed(value), 'script', new URL(script, pageUrl), new URL(pageUrl))).toBe(allowed);
+    [
+      'upgrade-insecure-requests: an http script matches an https source (rewritten before the check)',
+      'script-src https://cdn.example.com; upgrade-insecure-requests',
+      'http://cdn.example.com/a.js',
+      page,
+      true,
+    ],
+    [
+      'upgrade-insecure-requests: http on port 80 becomes https on 443, which a bare host allows',
+      'script-src cdn.example.com; upgrade-insecure-requests',
+      'http://cdn.example.com/a.js',
+      page,
+      true,
+    ],
+    [
+      'without upgrade-insecure-requests an http script does not match an https source',
+      'script-src https://cdn.example.com',
+      'http://cdn.example.com/a.js',
+      page,
+      false,
+    ],
+  ])('%s', (_rule, value, url, pageUrl, allowed) => {
+    expect(allowsScript(value, url, pageUrl)).toBe(allowed);
   });
 
-  test('an invalid page URL is a RuleViolation naming it', () => {
-    expect(() => cspAllowsScript(parsed("script-src 'self'"), '/a.js', 'not a url')).toThrow(
-      new RuleViolation({
-        part: 'not a url',
-        position: 0,
-        reason: 'the page URL is not an absolute URL',
-        message: 'invalid page URL "not a url" at position 0: the page URL is not an absolute URL',
-      }),
+  /** Whether the policy lets a connection to `url` from `pageUrl` through in every browser. */
+  function allowsConnection(value: string, url: string, pageUrl = page): boolean {
+    return cspAllowsUrl(parsed(value), 'connection', new URL(url), new URL(pageUrl));
+  }
+
+  test.each<[string, string, string, string, boolean]>([
+    [
+      'a ws: host source refuses https: (CSP3 says it matches; no browser does)',
+      'connect-src ws://api.example.com',
+      'https://api.example.com/x',
+      page,
+      false,
+    ],
+    [
+      'a ws: host source refuses http: (no browser matches it)',
+      'connect-src ws://api.example.com',
+      'http://api.example.com/x',
+      httpPage,
+      false,
+    ],
+    [
+      'a wss: scheme source refuses https: (no browser matches it)',
+      'connect-src wss:',
+      'https://a.example/x',
+      page,
+      false,
+    ],
+    [
+      'an https: scheme source refuses wss: (no browser matches it)',
+      'connect-src https:',
+      'wss://a.example/x',
+      page,
+      false,
+    ],
+    ['an http: scheme source refuses ws:', 'connect-src http:', 'ws://a.example/x', httpPage, false],
+    ['a ws: scheme source allows wss: (the secure upgrade)', 'connect-src ws:', 'wss://a.example/x', page, true],
+    ['a lone * allows wss: (both browsers)', 'connect-src *', 'wss://a.example/x', page, true],
+    ['a lone * allows ws: from an http page (both browsers)', 'connect-src *', 'ws://a.example/x', httpPage, true],
+    ["'self' allows wss: to the page's host", "connect-src 'self'", 'wss://shop.example.com/live', page, true],
+    [
+      "'self' of an http page allows ws: to its host",
+      "connect-src 'self'",
+      'ws://shop.example.com/live',
+      httpPage,
+      true,
+    ],
+    ["'self' refuses wss: to another port", "connect-src 'self'", 'wss://shop.example.com:8443/live', page, false],
+    ['connect-src falls back to default-src', "default-src 'self'", 'https://api.example.com/x', page, false],
+    ['script-src does not govern connections', "script-src 'none'", 'https://api.example.com/x', page, true],
+  ])('connection: %s', (_rule, value, url, pageUrl, allowed) => {
+    expect(allowsConnection(value, url, pageUrl)).toBe(allowed);
+  });
+});
+
+describe('cspAllowsUrlIn: where the two browsers differ', () => {
+  function verdicts(value: string, kind: CspFetchKind, url: string, pageUrl: string): Record<Browser, boolean> {
+    const directives = parsed(value);
+    const result = {} as Record<Browser, boolean>;
+    for (const browser of BROWSERS)
+      result[browser] = cspAllowsUrlIn(browser, directives, kind, new URL(url), new URL(pageUrl));
+    return result;
+  }
+
+  test.each<[string, string, CspFetchKind, string, string, Record<Browser, boolean>]>([
+    [
+      'a :80 source and https on 443: Firefox admits 80 for 443 whatever the scheme, Chromium only with an http scheme',
+      'script-src cdn.example.com:80',
+      'script',
+      'https://cdn.example.com/a.js',
+      page,
+      { chromium: false, firefox: true },
+    ],
+    [
+      'an http source on 8080 and https on 8080: Firefox keeps the port through the upgrade, Chromium upgrades default ports only',
+      'script-src http://cdn.example.com:8080',
+      'script',
+      'https://cdn.example.com:8080/a.js',
+      page,
+      { chromium: false, firefox: true },
+    ],
+    [
+      'an http source and https on port 80: Firefox compares with the source scheme default, Chromium with the URL one',
+      'script-src http://cdn.example.com',
+      'script',
+      'https://cdn.example.com:80/a.js',
+      page,
+      { chromium: false, firefox: true },
+    ],
+    [
+      'a * host with a path: Firefox drops the source, Chromium matches any host on that path',
+      'script-src https://*/lib/',
+      'script',
+      'https://cdn.example.com/lib/a.js',
+      page,
+      { chromium: true, firefox: false },
+    ],
+    [
+      'a * host with a port and a path: both keep it',
+      'script-src https://*:*/lib/',
+      'script',
+      'https://cdn.example.com/lib/a.js',
+      page,
+      { chromium: true, firefox: true },
+    ],
+    [
+      'upgrade-insecure-requests and fetch: Chromium also checks the URL as written, Firefox matches it as upgraded',
+      'connect-src https://api.example.com; upgrade-insecure-requests',
+      'connection',
+      'http://api.example.com/x',
+      page,
+      { chromium: false, firefox: true },
+    ],
+    [
+      'upgrade-insecure-requests and a WebSocket: both allow ws: under a wss: source',
+      'connect-src wss://api.example.com; upgrade-insecure-requests',
+      'connection',
+      'ws://api.example.com/x',
+      page,
+      { chromium: true, firefox: true },
+    ],
+    [
+      'upgrade-insecure-requests and a loopback host: Chromium does not rewrite it, Firefox matches it as upgraded',
+      'script-src https://127.0.0.1:8080; upgrade-insecure-requests',
+      'script',
+      'http://127.0.0.1:8080/a.js',
+      page,
+      { chromium: false, firefox: true },
+    ],
+    [
+      "upgrade-insecure-requests and 'self' over ws: Chromium judges wss:, Firefox lets https: match no ws:",
+      "connect-src 'self'; upgrade-insecure-requests",
+      'connection',
+      'ws://shop.example.com/live',
+      page,
+      { chromium: true, firefox: false },
+    ],
+    [
+      'a lone * and ftp: Chromium stopped matching it, Firefox allows every scheme naming a server',
+      'script-src *',
+      'script',
+      'ftp://files.example.com/a.js',
+      page,
+      { chromium: false, firefox: true },
+    ],
+  ])('%s', (_rule, value, kind, url, pageUrl, expected) => {
+    expect(verdicts(value, kind, url, pageUrl)).toEqual(expected);
+    expect(cspAllowsUrl(parsed(value), kind, new URL(url), new URL(pageUrl))).toBe(
+      expected.chromium && expected.firefox,
     );
+  });
+});
+
+describe('isMixedContent', () => {
+  test.each<[string, string, string, boolean]>([
+    ['http from an https page', 'http://cdn.example.com/a.js', page, true],
+    ['ws from an https page', 'ws://api.example.com/x', page, true],
+    ['https from an https page', 'https://cdn.example.com/a.js', page, false],
+    ['wss from an https page', 'wss://api.example.com/x', page, false],
+    ['http from an http page', 'http://cdn.example.com/a.js', httpPage, false],
+    ['localhost is potentially trustworthy', 'http://localhost:8080/a.js', page, false],
+    ['a subdomain of localhost is potentially trustworthy', 'http://app.localhost/a.js', page, false],
+    ['all of 127.0.0.0/8 is potentially trustworthy', 'http://127.0.0.5/a.js', page, false],
+    ['[::1] is potentially trustworthy', 'http://[::1]:8080/a.js', page, false],
+    ['another private address is not', 'http://10.0.0.1/a.js', page, true],
+  ])('%s', (_rule, url, pageUrl, mixed) => {
+    expect(isMixedContent(new URL(url), new URL(pageUrl))).toBe(mixed);
+  });
+});
+
+describe('judgeFetch: all of a page headers together', () => {
+  function judge(
+    headers: { value: string; reportOnly?: boolean }[],
+    kind: CspFetchKind,
+    url: string,
+    pageUrl = page,
+  ): Record<Browser, FetchVerdict> {
+    const pageHeaders = headers.map((header) => ({
+      directives: parsed(header.value),
+      reportOnly: header.reportOnly ?? false,
+    }));
+    const result = {} as Record<Browser, FetchVerdict>;
+    for (const browser of BROWSERS)
+      result[browser] = judgeFetch(pageHeaders, kind, new URL(url), new URL(pageUrl), browser);
+    return result;
+  }
+
+  function both(verdict: FetchVerdict): Record<Browser, FetchVerdict> {
+    return { chromium: verdict, firefox: verdict };
+  }
+
+  test('a fetch loads only if every enforced header allows it; the verdict names the refusing one', () => {
+    expect(
+      judge(
+        [{ value: 'script-src cdn.example.com' }, { value: "script-src 'self'" }],
+        'script',
+        'https://cdn.example.com/a.js',
+      ),
+    ).toEqual(both({ outcome: 'blocked', blockedBy: [1], reportedBy: [], upgraded: false }));
+  });
+
+  test('a report-only header reports what it would block and blocks nothing', () => {
+    expect(
+      judge(
+        [{ value: 'script-src cdn.example.com' }, { value: "script-src 'self'", reportOnly: true }],
+        'script',
+        'https://cdn.example.com/a.js',
+      ),
+    ).toEqual(both({ outcome: 'reported', blockedBy: [], reportedBy: [1], upgraded: false }));
+  });
+
+  test('a header with nothing governing the kind neither blocks nor reports', () => {
+    expect(judge([{ value: "img-src 'none'" }], 'connection', 'https://api.example.com/x')).toEqual(
+      both({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: false }),
+    );
+  });
+
+  test('mixed content wins over a block, which is still listed', () => {
+    expect(judge([{ value: "script-src 'self'" }], 'script', 'http://cdn.example.com/a.js')).toEqual(
+      both({ outcome: 'mixed-content', blockedBy: [0], reportedBy: [], upgraded: false }),
+    );
+  });
+
+  test('upgrade-insecure-requests of an enforced header rewrites the URL, so there is no mixed content', () => {
+    expect(
+      judge([{ value: 'script-src https:; upgrade-insecure-requests' }], 'script', 'http://cdn.example.com/a.js'),
+    ).toEqual(both({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: true }));
+  });
+
+  test('upgrade-insecure-requests in a report-only header is ignored', () => {
+    expect(
+      judge([{ value: 'upgrade-insecure-requests', reportOnly: true }], 'script', 'http://cdn.example.com/a.js'),
+    ).toEqual(both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [], upgraded: false }));
+  });
+
+  test('a report-only header sees the URL as written for a script, so an upgraded script is reported', () => {
+    expect(
+      judge(
+        [{ value: 'upgrade-insecure-requests' }, { value: 'script-src https:', reportOnly: true }],
+        'script',
+        'http://cdn.example.com/a.js',
+      ),
+    ).toEqual(both({ outcome: 'reported', blockedBy: [], reportedBy: [1], upgraded: true }));
+  });
+
+  test('Firefox relaxes the scheme only in the policy that upgrades; Chromium judges the upgraded URL in every one', () => {
+    const verdicts = judge(
+      [{ value: 'script-src https://cdn.example.com' }, { value: 'upgrade-insecure-requests' }],
+      'script',
+      'http://cdn.example.com/a.js',
+    );
+    expect(verdicts.chromium).toEqual({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: true });
+    expect(verdicts.firefox).toEqual({ outcome: 'blocked', blockedBy: [0], reportedBy: [], upgraded: true });
+  });
+
+  test('Chromium leaves a loopback URL alone under upgrade-insecure-requests; Firefox rewrites it', () => {
+    const verdicts = judge([{ value: 'upgrade-insecure-requests' }], 'script', 'http://127.0.0.1:8080/a.js');
+    expect(verdicts.chromium.upgraded).toBe(false);
+    expect(verdicts.firefox.upgraded).toBe(true);
+    expect(verdicts.chromium.outcome).toBe('allowed');
   });
 });
