@@ -22,6 +22,7 @@ import {
 } from './impact';
 import type * as plan from './plan';
 import type * as readAhead from './read-ahead';
+import type * as weaknesses from './weaknesses';
 import type {
   MigrationUnderReview,
   NotificationUnderReview,
@@ -49,6 +50,7 @@ export const POLICY_NAMES = {
   malicious: 'csp-allows-malicious-script',
   maliciousConnection: 'csp-allows-malicious-connection',
   impact: 'csp-change-impact',
+  weaknesses: 'csp-weaknesses',
   pools: 'pools-left-without-alerts',
 } as const;
 
@@ -105,11 +107,17 @@ type AcceptedItem = { url: string; reason: string } | { prefix: string; reason: 
  * waits for the pack to serve before it runs the program, and these modules cost about 0.15 s of
  * CPU to load (bench/RESULTS.md, issue 20). Node loads them once and returns them from its cache.
  */
-function reviewModules(): { plan: typeof plan; readAhead: typeof readAhead; z: typeof zod.z } {
+function reviewModules(): {
+  plan: typeof plan;
+  readAhead: typeof readAhead;
+  weaknesses: typeof weaknesses;
+  z: typeof zod.z;
+} {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
   return {
     plan: require('./plan') as typeof plan,
     readAhead: require('./read-ahead') as typeof readAhead,
+    weaknesses: require('./weaknesses') as typeof weaknesses,
     z: (require('zod') as typeof zod).z,
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -589,6 +597,27 @@ const changeImpact: StackValidationPolicy = {
   ),
 };
 
+const cspWeaknesses: StackValidationPolicy = {
+  name: POLICY_NAMES.weaknesses,
+  description:
+    "What each CSP policy lets in that injected markup can use to run code past it, of high and medium severity, as Google's CSP Evaluator finds it (hosts serving JSONP endpoints or AngularJS, 'unsafe-inline', 'unsafe-eval', a lone * or scheme, object-src missing), less advice the service cannot follow.",
+  enforcementLevel: 'advisory',
+  validateStack: stackPolicy(
+    POLICY_NAMES.weaknesses,
+    (analysis, report) => {
+      const { policiesWeaknesses, weaknessText } = reviewModules().weaknesses;
+      for (const { policy, weaknesses: found } of policiesWeaknesses(analysis.review?.policies ?? [])) {
+        if (found.length === 0) continue;
+        report(
+          `${describePolicy(policy)} has ${plural(found.length, 'weakness', 'weaknesses')}:\n${found.map((weakness) => `  - ${weaknessText(weakness)}`).join('\n')}`,
+          policy.key,
+        );
+      }
+    },
+    { concerns: 'csp' },
+  ),
+};
+
 const poolsLeftWithoutAlerts: StackValidationPolicy = {
   name: POLICY_NAMES.pools,
   description:
@@ -617,5 +646,6 @@ export const PACK_POLICIES: StackValidationPolicy[] = [
   allowsMalicious('scripts'),
   allowsMalicious('connections'),
   changeImpact,
+  cspWeaknesses,
   poolsLeftWithoutAlerts,
 ];
