@@ -32,10 +32,13 @@ const DECLARED = {
   'Shop: report scripts from anywhere but the asset server and the payment widget': {
     action: 'log',
     expression: 'http.host eq "shop.example.com"',
-    value: "script-src 'self' https://assets.example.com:8443 js.stripe.com 'nonce-r4nd0mN0nce'",
+    value:
+      "script-src 'self' https://assets.example.com:8443 js.stripe.com; frame-ancestors 'none'; upgrade-insecure-requests",
   },
 };
 const STOREFRONT_VALUE = DECLARED['Storefront: report scripts outside the reviewed list'].value;
+/** Beyond scripts: frame-ancestors, and upgrade-insecure-requests with no sources. */
+const SHOP_VALUE = DECLARED['Shop: report scripts from anywhere but the asset server and the payment widget'].value;
 
 let emu: TestEmulator;
 let engine: EngineStack;
@@ -110,7 +113,7 @@ test('preview shows the creates, up deploys the policies and reads the scripts, 
     shop: {
       id: byDescription.get('Shop: report scripts from anywhere but the asset server and the payment widget')!.id,
       action: 'log',
-      value: DECLARED['Shop: report scripts from anywhere but the asset server and the payment widget'].value,
+      value: SHOP_VALUE,
     },
   });
   expect((await emu.api('GET', `zones/${DEMO.zoneId}/page_security`)).body.result.enabled).toBe(true);
@@ -204,6 +207,24 @@ test('an invalid CSP source fails the preview naming value and the source, and w
   const requests = await emu.requests(mark);
   // The program's read helpers still ran (GETs), so the log did record this preview.
   expect(requests.length).toBeGreaterThan(0);
+  expect(requests.filter((entry) => WRITES.has(entry.method))).toEqual([]);
+}, 180_000);
+
+test('a nonce, which the service does not take, fails the preview naming it and saying what to write instead', async () => {
+  const withNonce = SHOP_VALUE.replace(' js.stripe.com;', " js.stripe.com 'nonce-r4nd0mN0nce';");
+  editProgram(`"${SHOP_VALUE}"`, `"${withNonce}"`);
+  const mark = emu.mark();
+  try {
+    const failure = await failureOf(engine.preview());
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure.message).toContain('shop-report');
+    expect(failure.message).toContain(
+      `invalid source "'nonce-r4nd0mN0nce'" at position ${withNonce.indexOf("'nonce")}: the service does not support nonces; use a hash`,
+    );
+  } finally {
+    restoreProgram();
+  }
+  const requests = await emu.requests(mark);
   expect(requests.filter((entry) => WRITES.has(entry.method))).toEqual([]);
 }, 180_000);
 
