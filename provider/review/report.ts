@@ -3,6 +3,7 @@ import type { DetectedImpact, DetectedLine, DetectedSample } from './impact';
 import type { MeaningRow } from './meaning';
 import { pagesText, type Unjudged } from './pack-policies';
 import { isCreatedOrChanged, type PolicyReview, type PoolCoverage, type ReviewRequests } from './plan';
+import { policiesWeaknesses } from './weaknesses';
 
 /**
  * The review report of `edgeguard-review` (issue 9, item 3), as data (`--json`) and as Markdown
@@ -178,6 +179,33 @@ function hasViolation(review: PolicyReview): boolean {
   );
 }
 
+/**
+ * The weaknesses of every CSP policy of the stack (`./weaknesses.ts`, issue 24, item 4), a table
+ * for each policy that has some: severity, directive, source, and what is wrong and what to do.
+ */
+function weaknessesSection(policies: readonly PolicyReview[]): string[] {
+  const weak = policiesWeaknesses(policies).filter(({ weaknesses }) => weaknesses.length > 0);
+  const lines = ['### Weaknesses', ''];
+  if (weak.length === 0) return [...lines, 'No CSP policy of the stack has a weakness of high or medium severity.', ''];
+  lines.push(
+    "What each policy lets in that injected markup can use to run code past it, of high and medium severity, as Google's CSP Evaluator finds it; advice the service cannot follow (nonces, `'strict-dynamic'`, reporting) is left out.",
+    '',
+  );
+  for (const { policy, weaknesses } of weak)
+    lines.push(
+      `#### ${code(policy.name)} on ${code(policy.hostname ?? '?')}`,
+      '',
+      '| Severity | Directive | Source | What is wrong, and what to do |',
+      '|---|---|---|---|',
+      ...weaknesses.map(
+        (weakness) =>
+          `| **${weakness.severity}** | ${code(weakness.directive)} | ${weakness.source !== undefined ? cell(code(weakness.source)) : 'missing'} | ${cell(weakness.message)} |`,
+      ),
+      '',
+    );
+  return lines;
+}
+
 function meaningTable(rows: MeaningRow[]): string[] {
   return [
     '| Resource | Kind | Change | What it means |',
@@ -236,6 +264,8 @@ export function renderMarkdown(report: ReviewReport): string {
       '',
     );
   }
+
+  if (report.policies.length > 0) out.push(...weaknessesSection(report.policies));
 
   if (report.drift !== null) {
     out.push('### Drift found by `--refresh`', '');
