@@ -2,26 +2,29 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { pathInRepository } from './program-location';
 import { renderMarkdown } from './report';
 import { DEFAULT_POLICY_CONFIG, reviewStack } from './review-stack';
+import { reviewSarif } from './sarif';
 
 /**
  * `edgeguard-review`: the review report of a pull request (issue 9, item 3). Runs `pulumi preview`
  * of the project with EdgeGuard's policy pack and writes what it found as Markdown (`--markdown`,
- * for a CI job to post as a comment) and JSON (`--json`). `-` for either means stdout, and the
- * preview's own output then goes to stderr. Exit status: 0 no mandatory violation, 1 at least one,
+ * for a CI job to post as a comment), JSON (`--json`) and the violations as SARIF (`--sarif`, for
+ * code scanning). `-` for any means stdout, and the preview's own output then goes to stderr. Exit status: 0 no mandatory violation, 1 at least one,
  * 2 the review could not be done (the reason on stderr), 3 with `--fail-on-drift`: the refresh
  * found a change made outside the stack and there is no mandatory violation (a nightly job's
  * failure; 1 and 2 win).
  */
 
-const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh [--fail-on-drift]] [--markdown FILE] [--json FILE] [--policy-config FILE]
+const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh [--fail-on-drift]] [--markdown FILE] [--json FILE] [--sarif FILE] [--policy-config FILE]
 
 Runs \`pulumi preview\` of the Pulumi project in DIR (default: the current folder) on stack NAME
 (default: the selected stack) with EdgeGuard's policy pack, which reads the service with the
 stack's edgeguard:* configuration, and writes the review:
   --markdown FILE       the review as Markdown, for a pull request comment (- for stdout)
   --json FILE           the same as JSON (- for stdout)
+  --sarif FILE          the policy violations as SARIF 2.1.0, for code scanning (- for stdout)
   --refresh             refresh first, and report what changed outside the stack
   --fail-on-drift       with --refresh: exit 3 when something changed outside the stack
   --policy-config FILE  the pack's configuration: enforcement levels and accepted scripts
@@ -36,6 +39,7 @@ interface Arguments {
   failOnDrift: boolean;
   markdown?: string;
   json?: string;
+  sarif?: string;
   policyConfig?: string;
 }
 
@@ -49,6 +53,7 @@ function parse(argv: string[]): Arguments | 'help' {
       'fail-on-drift': { type: 'boolean', default: false },
       markdown: { type: 'string' },
       json: { type: 'string' },
+      sarif: { type: 'string' },
       'policy-config': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -68,6 +73,7 @@ function parse(argv: string[]): Arguments | 'help' {
     ...(values.stack !== undefined ? { stack: values.stack } : {}),
     ...(values.markdown !== undefined ? { markdown: values.markdown } : {}),
     ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(values.sarif !== undefined ? { sarif: values.sarif } : {}),
     ...(policyConfig !== undefined ? { policyConfig } : {}),
   };
 }
@@ -89,7 +95,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const toStdout = args.markdown === '-' || args.json === '-';
+  const toStdout = [args.markdown, args.json, args.sarif].includes('-');
   const report = await reviewStack({
     workDir: args.cwd,
     ...(args.stack !== undefined ? { stackName: args.stack } : {}),
@@ -100,6 +106,8 @@ async function main(): Promise<number> {
   });
   if (args.markdown !== undefined) write(args.markdown, renderMarkdown(report));
   if (args.json !== undefined) write(args.json, JSON.stringify(report, null, 2));
+  if (args.sarif !== undefined)
+    write(args.sarif, JSON.stringify(reviewSarif(report, pathInRepository(args.cwd)), null, 2));
   if (report.exitCode === 2) process.stderr.write(`edgeguard-review: the review could not be done: ${report.reason}\n`);
   else {
     const mandatory = report.violations.filter((violation) => violation.level === 'mandatory').length;

@@ -19,12 +19,26 @@ export interface ReportedViolation {
   resource?: string;
   urn?: string;
   message: string;
+  /**
+   * Where the program declares the resource, as the engine recorded it at the stack's last
+   * deployment (`./program-location.ts`); absent for a resource the stack does not hold yet.
+   */
+  declaredAt?: SourceLocation;
+}
+
+/** A place in the program: a file relative to the project folder (with `/`), a line and column from 1. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column?: number;
 }
 
 /** What the review found, and how it ends. */
 export interface ReviewReport {
   project: string;
   stack: string;
+  /** The program's main file, relative to the project folder: where a violation not located at its resource is. */
+  mainFile: string;
   /**
    * 0: no mandatory violation; 1: at least one; 2: the review could not be done; 3: asked to fail
    * on drift (`--fail-on-drift`), the refresh found a change made outside the stack, and there is

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { CommandError, LocalWorkspace, Stack, type EngineEvent, type PulumiCommand } from '@pulumi/pulumi/automation';
 import { meaningOf, nameOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
 import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV, type PackOutput } from './pack-policies';
+import { locateViolations, mainFileOf } from './program-location';
 import type { ReportedViolation, ReviewReport } from './report';
 
 /**
@@ -143,13 +144,14 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
     throw new ReviewSetupError(
       `no stack is selected in ${options.workDir}: give --stack NAME (or select one with pulumi stack select)`,
     );
-  const project = (await workspace.projectSettings()).name;
+  const settings = await workspace.projectSettings();
   const stack = await Stack.select(stackName, workspace);
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
   try {
     const baseline = path.join(scratch, 'baseline.json');
-    fs.writeFileSync(baseline, JSON.stringify(await stack.exportStack()));
+    const before = await stack.exportStack();
+    fs.writeFileSync(baseline, JSON.stringify(before));
     const output = path.join(scratch, 'review.json');
     workspace.envVars = {
       ...workspace.envVars,
@@ -191,8 +193,9 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
     if (exitCode === 0 && options.failOnDrift && drift !== null && drift.length > 0) exitCode = 3;
 
     return {
-      project,
+      project: settings.name,
       stack: stackName,
+      mainFile: mainFileOf(options.workDir, settings),
       exitCode,
       ...(reason !== undefined ? { reason } : {}),
       changes: events.changes(),
@@ -200,7 +203,7 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
       policies: packOutput?.review?.policies ?? [],
       pools: packOutput?.review?.pools ?? [],
       unjudged: packOutput?.unjudged ?? [],
-      violations: events.violations,
+      violations: locateViolations(events.violations, before, options.workDir),
       ...(packOutput?.review?.requests ? { requests: packOutput.review.requests } : {}),
     };
   } finally {

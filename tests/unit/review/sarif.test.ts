@@ -1,0 +1,161 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PACK_POLICIES } from '../../../provider/review/pack-policies';
+import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
+import { reviewSarif } from '../../../provider/review/sarif';
+import { REPO } from '../../helpers/engine';
+import { parseSarif } from '../../helpers/sarif';
+
+/**
+ * The review's violations as SARIF 2.1.0 (issue 24, item 6): a rule per policy of the pack, a
+ * result per violation at the program line that declares its resource, else at the main file.
+ * Every log is read through the subset's schema (tests/helpers/sarif.ts) before it is looked at.
+ */
+
+const CHECKOUT_URN = 'urn:pulumi:prod::shop::pulumi-nodejs:dynamic/edgeguard:CspPolicy::checkout-scripts';
+const STOREFRONT_URN = 'urn:pulumi:prod::shop::edgeguard:index:CspPolicy::storefront-scripts';
+
+function report(violations: ReportedViolation[], extra: Partial<ReviewReport> = {}): ReviewReport {
+  return {
+    project: 'shop',
+    stack: 'prod',
+    mainFile: 'index.ts',
+    exitCode: violations.some((violation) => violation.level === 'mandatory') ? 1 : 0,
+    changes: [],
+    drift: null,
+    policies: [],
+    pools: [],
+    unjudged: [],
+    violations,
+    ...extra,
+  };
+}
+
+const blocks: ReportedViolation = {
+  policy: 'csp-blocks-detected-scripts',
+  level: 'mandatory',
+  resource: 'checkout-scripts',
+  urn: CHECKOUT_URN,
+  message: 'CSP policy "checkout-scripts" would block 1 detected script:\n- https://js.stripe.com/v3/',
+  declaredAt: { file: 'sites/checkout.ts', line: 13, column: 18 },
+};
+
+const weakness: ReportedViolation = {
+  policy: 'csp-weaknesses',
+  level: 'advisory',
+  resource: 'storefront-scripts',
+  urn: STOREFRONT_URN,
+  message:
+    'script-src allows cdn.jsdelivr.net, which serves JSONP endpoints and AngularJS: it lets injected markup run code past the policy.',
+};
+
+function sarifOf(r: ReviewReport, projectPath = '') {
+  return parseSarif(JSON.parse(JSON.stringify(reviewSarif(r, projectPath))));
+}
+
+test("a rule per policy of the pack, in its order: the policy's name, title, description and level, and the README's table of policies", () => {
+  const run = sarifOf(report([])).runs[0]!;
+  const rules = run.tool.driver.rules;
+  expect(rules.map((rule) => rule.id)).toEqual(PACK_POLICIES.map((policy) => policy.name));
+  expect(rules.find((rule) => rule.id === 'csp-blocks-detected-scripts')).toEqual({
+    id: 'csp-blocks-detected-scripts',
+    shortDescription: { text: 'CSP blocks detected scripts' },
+    fullDescription: {
+      text: 'An allow CSP policy must not block a script page security detected on its host, unless the script is malicious or accepted.',
+    },
+    defaultConfiguration: { level: 'error' },
+    helpUri: 'https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/README.md#the-policy-pack',
+  });
+  for (const policy of PACK_POLICIES) {
+    const rule = rules.find((r) => r.id === policy.name)!;
+    expect([policy.name, rule.defaultConfiguration.level]).toEqual([
+      policy.name,
+      policy.enforcementLevel === 'mandatory' ? 'error' : 'warning',
+    ]);
+  }
+  // The help is true to its word: the section exists and its table names every policy.
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const section = readme.split('\n### The policy pack\n')[1]?.split('\n### ')[0] ?? '';
+  for (const policy of PACK_POLICIES) expect(section).toContain(`| \`${policy.name}\` |`);
+});
+
+test('a violation of a deployed resource is at the line that declares it, with its URN and name, from the repository root', () => {
+  const run = sarifOf(report([blocks]), 'infra/shop').runs[0]!;
+  expect(run.results).toEqual([
+    {
+      ruleId: 'csp-blocks-detected-scripts',
+      level: 'error',
+      message: { text: blocks.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'infra/shop/sites/checkout.ts' },
+            region: { startLine: 13, startColumn: 18 },
+          },
+          logicalLocations: [{ name: 'checkout-scripts', fullyQualifiedName: CHECKOUT_URN, kind: 'resource' }],
+        },
+      ],
+      partialFingerprints: { 'edgeguardResource/v1': CHECKOUT_URN },
+    },
+  ]);
+  expect(run.automationDetails.id).toBe('edgeguard-review/shop/prod/');
+  expect(run.invocations).toEqual([{ executionSuccessful: true }]);
+});
+
+test("a weakness of a resource not deployed yet is a warning at the main file's first line", () => {
+  const run = sarifOf(report([weakness], { mainFile: 'src/main program.ts' })).runs[0]!;
+  expect(run.tool.driver.rules.find((rule) => rule.id === 'csp-weaknesses')?.defaultConfiguration).toEqual({
+    level: 'warning',
+  });
+  const [result] = run.results;
+  expect(result!.level).toBe('warning');
+  expect(result!.locations[0]!.physicalLocation).toEqual({
+    artifactLocation: { uri: 'src/main%20program.ts' },
+    region: { startLine: 1 },
+  });
+  expect(result!.locations[0]!.logicalLocations).toEqual([
+    { name: 'storefront-scripts', fullyQualifiedName: STOREFRONT_URN, kind: 'resource' },
+  ]);
+});
+
+test('the levels are the ones the preview reported: a mandatory policy set to advisory is a warning', () => {
+  const run = sarifOf(report([{ ...blocks, level: 'advisory' }])).runs[0]!;
+  expect(run.results[0]!.level).toBe('warning');
+  expect(run.tool.driver.rules[0]!.defaultConfiguration.level).toBe('error');
+});
+
+test("a violation about the stack is at the main file, without a resource, told apart from another by the stack's name", () => {
+  const failed: ReportedViolation = {
+    policy: 'csp-blocks-detected-scripts',
+    level: 'mandatory',
+    message: 'The EdgeGuard review could not be done: the service refused the credentials',
+  };
+  const run = sarifOf(report([failed, blocks])).runs[0]!;
+  expect(run.results[0]!.locations).toEqual([
+    { physicalLocation: { artifactLocation: { uri: 'index.ts' }, region: { startLine: 1 } } },
+  ]);
+  expect(run.results.map((result) => result.partialFingerprints)).toEqual([
+    { 'edgeguardResource/v1': 'shop/prod' },
+    { 'edgeguardResource/v1': CHECKOUT_URN },
+  ]);
+});
+
+test('a review that could not be done says so in the invocation, so no result is not read as a pass', () => {
+  const run = sarifOf(report([], { exitCode: 2, reason: 'the preview failed: no such zone' })).runs[0]!;
+  expect(run.results).toEqual([]);
+  expect(run.invocations).toEqual([
+    {
+      executionSuccessful: false,
+      toolExecutionNotifications: [{ level: 'error', message: { text: 'the preview failed: no such zone' } }],
+    },
+  ]);
+});
+
+test('the schema refuses what code scanning cannot place', () => {
+  const log = JSON.parse(JSON.stringify(reviewSarif(report([blocks]), '')));
+  log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = '../index.ts';
+  expect(() => parseSarif(log)).toThrow(/must be a path from the repository root\n.*artifactLocation\.uri/);
+  log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = 'index.ts';
+  log.runs[0].results[0].ruleId = 'no-such-policy';
+  expect(() => parseSarif(log)).toThrow(/every result's ruleId is a rule of the driver/);
+});
