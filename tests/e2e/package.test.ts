@@ -33,6 +33,7 @@ exports.policyIds = { dynamic: dynamicPolicy.policyId, plugin: pluginPolicy.poli
 `;
 
 let scratch: string;
+let project: string;
 let tarball: string;
 let packed: string[];
 let emu: TestEmulator;
@@ -47,7 +48,7 @@ beforeAll(async () => {
   tarball = path.join(scratch, result!.filename);
   packed = result!.files.map((file) => file.path);
 
-  const project = path.join(scratch, 'project');
+  project = path.join(scratch, 'project');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true }));
   const install = await runToEnd('npm', ['install', '--prefer-offline', tarball], { cwd: project, ...npm });
@@ -81,6 +82,8 @@ test('the tarball holds the compiled package, its command-line tools and the pol
     'dist/provider/runtime/csp-policy.js',
     'dist/provider/bin/import.js',
     'dist/provider/review/cli.js',
+    'dist/provider/csp.js',
+    'dist/provider/csp.d.ts',
     'dist/emulator/cli.js',
     'policy-pack/edgeguard-policy-pack',
   ])
@@ -91,6 +94,40 @@ test('the tarball holds the compiled package, its command-line tools and the pol
   expect(unwanted).toEqual([]);
   // The plugin's executable ships in its release archive, not in the npm package.
   expect(packed.filter((file) => file.includes('pulumi-resource-edgeguard'))).toEqual([]);
+});
+
+/**
+ * A team's own check of a policy, as it would write it: `pulumi-edgeguard/csp` imported by name,
+ * type-checked against the installed package's declarations, then run.
+ */
+const CSP_CHECK = `import { BROWSERS, cspAllowsUrl, judgeFetch, parseCspValue } from 'pulumi-edgeguard/csp';
+
+const policy = parseCspValue("script-src 'self' https://js.stripe.com; upgrade-insecure-requests");
+if (!policy.ok) throw new Error(policy.error.message);
+const page = new URL('https://shop.example.com/checkout');
+const upgraded = BROWSERS.map(
+  (browser) =>
+    judgeFetch([{ directives: policy.value, reportOnly: false }], 'script', new URL('http://js.stripe.com/v3/'), page, browser)
+      .outcome,
+);
+console.log(
+  JSON.stringify({
+    stripe: cspAllowsUrl(policy.value, 'script', new URL('https://js.stripe.com/v3/'), page),
+    otherPort: cspAllowsUrl(policy.value, 'script', new URL('https://shop.example.com:8443/app.js'), page),
+    upgraded,
+  }),
+);
+`;
+
+test("pulumi-edgeguard/csp, installed, type-checks and judges a policy in the team's own code", async () => {
+  fs.writeFileSync(path.join(project, 'csp-check.ts'), CSP_CHECK);
+  const tsc = path.join(REPO, 'node_modules', '.bin', 'tsc');
+  const options = ['--strict', '--skipLibCheck', '--module', 'nodenext', '--target', 'es2023', '--lib', 'es2023,dom'];
+  const compiled = await runToEnd(tsc, [...options, '--outDir', 'out', 'csp-check.ts'], { cwd: project });
+  expect(compiled.stdout + compiled.stderr).toBe('');
+  const ran = await runToEnd(process.execPath, [path.join('out', 'csp-check.js')], { cwd: project });
+  expect(ran.stderr).toBe('');
+  expect(JSON.parse(ran.stdout)).toEqual({ stripe: true, otherPort: false, upgraded: ['allowed', 'allowed'] });
 });
 
 test('installed into a project outside the repository, it deploys a dynamic resource and a plugin resource, and destroys them', async () => {
