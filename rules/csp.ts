@@ -7,8 +7,9 @@
  * at most 6,000 characters. Sources follow the source grammar of CSP Level 3
  * (https://www.w3.org/TR/CSP3/#framework-directive-source-list), stricter in a few places where
  * the grammar accepts text that is almost always a typing mistake (an unquoted `self`, a comma
- * between sources); each such place says why. What CSP has and the service refuses gets a message
- * saying what to write instead, as values the service refuses were accepted here before.
+ * between sources); each such place says why. What CSP has and the service refuses is refused by
+ * name, saying what to write instead: this parser once took CSP3 whole, so programs may still hold
+ * a nonce or a `script-src-elem`.
  */
 
 import { findLabelProblem, HOSTNAME_MAX_LENGTH } from './hostname';
