@@ -14,12 +14,16 @@
  *   {@link cspAllowsUrlIn} (the same in one browser), {@link judgeFetch} (all of a page's
  *   headers, enforced and report-only: allowed, reported, blocked, or mixed content, and which
  *   header decided), {@link isMixedContent}.
+ * - The weaknesses: {@link cspWeaknesses} gives what a policy lets in that injected markup can use
+ *   to run code past it (a host serving JSONP endpoints or AngularJS, `'unsafe-inline'`, a lone
+ *   `*` or scheme, `object-src` missing, ...), of high and medium severity, as Google's CSP
+ *   Evaluator finds it, less the advice the service cannot follow (nonces, `'strict-dynamic'`).
  *
  * Loading it costs only these pure functions: no client, no Pulumi.
  *
  * @example A team's own jest test of its checkout policy:
  * ```ts
- * import { cspAllowsUrl, judgeFetch, parseCspValue } from 'pulumi-edgeguard/csp';
+ * import { cspAllowsUrl, cspWeaknesses, judgeFetch, parseCspValue } from 'pulumi-edgeguard/csp';
  *
  * const checkout = parseCspValue("script-src 'self' https://js.stripe.com; connect-src 'self' https://api.stripe.com");
  * if (!checkout.ok) throw new Error(checkout.error.message);
@@ -42,6 +46,11 @@
  *     'chromium',
  *   );
  *   expect(verdict.outcome).toBe('mixed-content');
+ * });
+ *
+ * test("checkout's one weakness: object-src is missing (add object-src 'none')", () => {
+ *   const found = cspWeaknesses(checkout.value).map((weakness) => [weakness.severity, weakness.directive]);
+ *   expect(found).toEqual([['high', 'object-src']]);
  * });
  * ```
  */
@@ -74,3 +83,10 @@ export {
   type FetchVerdict,
   type PageHeader,
 } from '../rules/csp-match';
+export {
+  cspWeaknesses,
+  weaknessText,
+  type CspWeakness,
+  type CspWeaknessOptions,
+  type CspWeaknessSeverity,
+} from './review/weaknesses';
