@@ -11,10 +11,10 @@ import { reviewSarif } from './sarif';
  * `edgeguard-review`: the review report of a pull request (issue 9, item 3). Runs `pulumi preview`
  * of the project with EdgeGuard's policy pack and writes what it found as Markdown (`--markdown`,
  * for a CI job to post as a comment), JSON (`--json`) and the violations as SARIF (`--sarif`, for
- * code scanning). `-` for any means stdout, and the preview's own output then goes to stderr. Exit status: 0 no mandatory violation, 1 at least one,
- * 2 the review could not be done (the reason on stderr), 3 with `--fail-on-drift`: the refresh
- * found a change made outside the stack and there is no mandatory violation (a nightly job's
- * failure; 1 and 2 win).
+ * code scanning). `-` for any means stdout, and the preview's own output then goes to stderr.
+ * Exit status: 0 no mandatory violation, 1 at least one, 2 the review could not be done (the
+ * reason on stderr), 3 with `--fail-on-drift`: the refresh found a change made outside the stack
+ * and there is no mandatory violation (a nightly job's failure; 1 and 2 win).
  */
 
 const USAGE = `usage: edgeguard-review [--cwd DIR] [--stack NAME] [--refresh [--fail-on-drift]] [--markdown FILE] [--json FILE] [--sarif FILE] [--policy-config FILE]

@@ -5,6 +5,7 @@ import { POLICY_PACK } from '../../provider/review/review-stack';
 import { engineStack, REPO, type EngineStack } from '../helpers/engine';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
 import { runToEnd } from '../helpers/process';
+import { parseSarif } from '../helpers/sarif';
 import { DEMO } from '../../emulator/seed/demo';
 
 /**
@@ -136,6 +137,11 @@ async function review(...extra: string[]): Promise<ReviewRun> {
   return { code, stdout, stderr, json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined };
 }
 
+/** The Markdown's Weaknesses section. */
+function weaknessesSection(markdown: string): string {
+  return markdown.split('\n### Weaknesses\n')[1]?.split('\n### ')[0] ?? '';
+}
+
 function checkoutReview(run: ReviewRun): any {
   return run.json.policies.find((policy: { name: string }) => policy.name === 'checkout-scripts');
 }
@@ -149,7 +155,8 @@ test('dropping the source of a detected checkout script fails the preview, namin
   expect(preview.text).toContain(STRIPE_ELEMENTS);
   expect(preview.text).not.toContain('[mandatory]  csp-allows-malicious-script');
 
-  const run = await review();
+  const sarifFile = path.join(engine.workDir, 'review.sarif');
+  const run = await review('--sarif', sarifFile);
   expect(run.code).toBe(1);
   // Only the Markdown on stdout: the preview's own output went to stderr.
   expect(run.stdout.startsWith('## EdgeGuard review of')).toBe(true);
@@ -174,6 +181,27 @@ test('dropping the source of a detected checkout script fails the preview, namin
   // Given the state before the change, the pack listed the zone while the program ran.
   expect(run.json.requests.plan).toContain('active scripts, read ahead)');
   expect(run.json.requests.made).toBeLessThanOrEqual(run.json.requests.bound);
+
+  // As SARIF: each result at the line of the program that declares its policy (the position the
+  // engine recorded when the stack was deployed), from the repository's root, with its URN.
+  const results = parseSarif(JSON.parse(fs.readFileSync(sarifFile, 'utf8'))).runs[0]!.results;
+  expect(results.filter((result) => result.level === 'error').map((result) => result.ruleId)).toEqual([
+    'csp-blocks-detected-scripts',
+  ]);
+  const program = fs.readFileSync(path.join(engine.workDir, 'index.ts'), 'utf8').split('\n');
+  for (const result of results) {
+    const { physicalLocation, logicalLocations } = result.locations[0]!;
+    const { name, fullyQualifiedName } = logicalLocations![0]!;
+    const line = program.findIndex((text) => text.includes(`new edgeguard.CspPolicy('${name}'`));
+    expect([name, physicalLocation]).toEqual([
+      name,
+      {
+        artifactLocation: { uri: `${path.relative(REPO, engine.workDir)}/index.ts` },
+        region: { startLine: line + 1, startColumn: program[line]!.indexOf('new ') + 1 },
+      },
+    ]);
+    expect(fullyQualifiedName).toBe(run.json.violations.find((v: { resource: string }) => v.resource === name).urn);
+  }
 }, 120_000);
 
 test('adding a source no detected script uses passes, and the report lists it as unused; the review exits 0', async () => {
@@ -187,6 +215,15 @@ test('adding a source no detected script uses passes, and the report lists it as
   expect(run.stdout).toContain('**No mandatory policy violation.**');
   expect(run.stdout).toContain('Sources that allow no detected script (candidates for removal): `cdn.unused.example`');
   expect(checkoutReview(run).scripts.unusedSources).toEqual(['cdn.unused.example']);
+  // The storefront's policy, unchanged, allows cdn.jsdelivr.net, which serves JSONP endpoints and
+  // AngularJS (issue 24, item 4): the advisory csp-weaknesses names it, and so does the Markdown.
+  expect(preview.text).toContain('[advisory]  csp-weaknesses');
+  expect(preview.text).toContain('high script-src cdn.jsdelivr.net: cdn.jsdelivr.net is known to host JSONP');
+  const weaknesses = weaknessesSection(run.stdout);
+  expect(weaknesses).toContain('#### `storefront-scripts` on `www.example.com`');
+  expect(weaknesses).toMatch(
+    /\| \*\*high\*\* \| `script-src` \| `cdn\.jsdelivr\.net` \| cdn\.jsdelivr\.net is known to host JSONP/,
+  );
 }, 120_000);
 
 test('allowing a malicious script fails, naming it; the review exits 1', async () => {
@@ -307,6 +344,9 @@ test('the policy edgeguard-csp writes for the checkout passes the pack and block
   }
   expect(checkout.connections.notAllowed.lines.map((line: { url: string }) => line.url)).toEqual([SKIMMER]);
   expect(checkout.scripts.notAllowed.lines.map((line: { url: string }) => line.url)).toEqual([MALICIOUS]);
+  // And it has no weakness: no object-src missing, no bypass host.
+  expect(value).toMatch(/; object-src 'none'; base-uri 'self'$/);
+  expect(weaknessesSection(reviewed.stdout)).not.toContain('`checkout-scripts`');
 }, 120_000);
 
 test('credentials the service refuses fail the review with that reason; the review exits 2', async () => {
