@@ -6,20 +6,41 @@ import {
   type CspDirectiveName,
   type CspSource,
 } from '../../rules/csp';
-import { cspAllowsUrl, governingDirective, type CspFetchKind } from '../../rules/csp-match';
+import {
+  BROWSERS,
+  governingDirective,
+  judgeFetch,
+  type Browser,
+  type CspFetchKind,
+  type FetchOutcome,
+  type FetchVerdict,
+  type PageHeader,
+} from '../../rules/csp-match';
 import { parsePolicyExpression } from '../../rules/expression';
 import { isMalicious } from '../helpers/read';
 
 /**
- * The impact of a CSP policy on what page security detected on its host (issue 9, item 1; issue
- * 20, item 1): its scripts, under the directive that governs scripts, and its connections, under
- * the one that governs connections (`GOVERNING_DIRECTIVES` of `rules/csp.ts`). For each kind, one
- * judgement: which items the policy would block or report, which it newly blocks or newly allows
- * compared with the live policy it replaces, which malicious ones it allows, which of the
- * governing directive's sources allow nothing that was detected. Pure: it judges what it is
- * given, with the allow semantics of spec 2.6 (`cspAllowsUrl`, each URL parsed once), the
- * malicious rule of spec 1.2 for scripts (`isMalicious`) and the service's reports for
- * connections ({@link connectionReports}); reading the service is `./plan.ts`'s job.
+ * The impact of a change to a zone's CSP policies on what page security detected on their hosts
+ * (issue 9, item 1; issue 20, item 1; issue 24, item 3): the scripts, under the directive that
+ * governs scripts, and the connections, under the one that governs connections
+ * (`GOVERNING_DIRECTIVES` of `rules/csp-match.ts`).
+ *
+ * A browser gets every policy that covers a host as a header of the host's responses: an enabled
+ * `allow` policy as `Content-Security-Policy`, an enabled `log` policy as
+ * `Content-Security-Policy-Report-Only` (contract, "Page security"). A fetch loads only if every
+ * enforced header allows it, and each report-only header that refuses it reports it; before any
+ * header, an https page's request over http: or ws: that `upgrade-insecure-requests` does not
+ * rewrite is blocked as mixed content. So each fetch is judged against all of its host's headers
+ * together, in each browser (`judgeFetch`): after the change, the stack's proposed policies for
+ * the host and the zone's live policies the stack does not manage; before it, the live ones.
+ *
+ * Each proposed policy's impact keeps its own lists: what it blocks or reports, what other
+ * headers of its host block, what the browser blocks as mixed content, what the change newly
+ * blocks or newly allows on the host, which malicious items it lets load, which of its governing
+ * directive's sources allow nothing detected. A line names the headers that block or report its
+ * item, and the browser when only one of the two does. Pure: it judges what it is given, with the
+ * malicious rule of spec 1.2 for scripts (`isMalicious`) and the service's reports for connections
+ * ({@link connectionReports}); reading the service is `./plan.ts`'s job.
  *
  * Items are judged on the pages they were seen on, which are pages of the policy's host (its
  * expression's `http.host`): `'self'` and scheme-less sources are relative to the page. Memory
@@ -110,12 +131,24 @@ export type Baseline =
 /** What an enabled `allow` policy does to a fetch it does not allow, what a `log` policy does, or nothing (disabled). */
 export type PolicyEffect = 'block' | 'report' | 'none';
 
+/**
+ * A policy among the CSP headers of a host, as the review names it: one of the stack's by its name
+ * in the program, or a live policy the stack does not manage by its id at the service.
+ */
+export type HeaderRef = { stack: string } | { live: string };
+
+/** One CSP header of a host after the change: the policy it comes from, and whether it blocks or reports. */
+export interface HostHeader {
+  policy: HeaderRef;
+  effect: 'block' | 'report';
+}
+
 /** One detected script or connection in a list of the report. */
 export interface DetectedLine {
   /** Its id at the service. */
   id: string;
   url: string;
-  /** The pages the line is about (where it is blocked, reported or allowed), as the service gave them. */
+  /** The pages the line is about (where what the list says holds), as the service gave them. */
   pages: string[];
   /**
    * What `pages` are: `all`, every page of the host it was seen on (its `page_urls` were read);
@@ -133,6 +166,16 @@ export interface DetectedLine {
   jsIntegrityScore?: number;
   /** Why the team accepts it here (the policy pack's configuration), when it does. */
   accepted?: string;
+  /** The enforced headers of the host that refuse it after the change, where it is blocked; absent when none does. */
+  blockedBy?: HeaderRef[];
+  /** The report-only headers of the host that would report it after the change; absent when none would. */
+  reportedBy?: HeaderRef[];
+  /** The browser the list's verdict holds in when it holds in one of the two alone (the other does otherwise). */
+  only?: Browser;
+  /** `upgrade-insecure-requests` rewrote its http: or ws: URL to https: or wss: before the headers judged it. */
+  upgraded?: true;
+  /** The browser blocks it as mixed content (an https page's request over http: or ws: that nothing upgrades). */
+  mixedContent?: true;
 }
 
 /** A list of detected items: how many there are, and some of them. */
@@ -159,7 +202,7 @@ export interface KindOptions {
   notAllowedKept?: number;
 }
 
-/** Options of {@link PolicyImpactEvaluator}. */
+/** Options of {@link ZoneImpactEvaluator}. */
 export interface EvaluatorOptions {
   /** Items kept per list. Default {@link DEFAULT_SAMPLE_SIZE}. */
   sampleSize?: number;
@@ -177,7 +220,7 @@ export interface BaselineSummary {
   value: string;
 }
 
-/** The impact of one proposed policy on one kind of detected item. */
+/** The impact of one proposed policy on one kind of detected item, judged with every header of its host. */
 export interface DetectedImpact {
   /**
    * The directive of the proposal that governs the kind, or `null` when it has none: the policy
@@ -193,24 +236,34 @@ export interface DetectedImpact {
   unusedSources: string[];
   /** Items judged: those detected on the policy's host. */
   judged: number;
-  /** The items the policy does not allow: blocked (`block`) or reported (`report`); empty for `none`. */
+  /**
+   * The items the policy refuses, in Chromium or Firefox: blocked (`block`; other headers of the
+   * host may refuse them too) or reported (`report`); empty for `none`.
+   */
   notAllowed: DetectedSample;
   /** How many of {@link DetectedImpact.notAllowed} are malicious. */
   notAllowedMalicious: number;
-  /** Blocked by the proposal and not by the baseline; `null` when the baseline is unknown. */
+  /** Items the policy does not refuse that other enforced headers of its host block. */
+  blockedByOthers: DetectedSample;
+  /**
+   * Items the browser blocks as mixed content whatever the headers say: neither allowed nor
+   * blocked by a policy, and no violation.
+   */
+  mixedContent: DetectedSample;
+  /** Items that loaded on the host before the change and do not after; `null` when the host's headers before or after are not all known. */
   newlyBlocked: DetectedSample | null;
-  /** Blocked by the baseline and not by the proposal; `null` when the baseline is unknown. */
+  /** Items that did not load on the host before the change and do after; `null` as for {@link newlyBlocked}. */
   newlyAllowed: DetectedSample | null;
   /**
-   * Malicious items the proposal allows, whatever its action (empty for `none`): up to
-   * {@link MALICIOUS_LINES_KEPT} of them.
+   * Malicious items the proposal allows and that load on its host, whatever its action (empty for
+   * `none`): up to {@link MALICIOUS_LINES_KEPT} of them.
    */
   maliciousAllowed: DetectedSample;
   /**
    * The two rules a review enforces, counted exactly: `blocks`, detected items an enabled `allow`
-   * policy blocks that are neither malicious (blocking those is what it is for) nor accepted;
-   * `maliciousAllowed`, malicious items it allows that are not accepted (all of them until
-   * {@link acceptMalicious} takes the accepted ones out).
+   * policy blocks in either browser that are neither malicious (blocking those is what it is for)
+   * nor accepted; `maliciousAllowed`, malicious items it allows that load, in either browser, and
+   * are not accepted (all of them until {@link acceptMalicious} takes the accepted ones out).
    */
   violations: { blocks: number; maliciousAllowed: number };
   /**
@@ -234,10 +287,44 @@ export interface PolicyImpact {
   sourcesAdded: string[] | null;
   /** Sources in the baseline and not in the proposal; `null` when the baseline is unknown. */
   sourcesRemoved: string[] | null;
+  /** The CSP headers of its host after the change that its verdicts come from, its own among them when it is enabled. */
+  hostHeaders: HostHeader[];
+  /** Why headers of the host may be missing from {@link hostHeaders} or from those before the change, when they may. */
+  headersUnknown?: string;
   /** On the scripts detected on its host, under `script-src` or `default-src`. */
   scripts: DetectedImpact;
   /** On the connections detected on its host, under `connect-src` or `default-src`. */
   connections: DetectedImpact;
+}
+
+/** A CSP policy of the stack, as the change would leave it. */
+export interface ProposedPolicy {
+  /** Its name in the program, by which the lines of other policies name it. */
+  name: string;
+  policy: PolicyText;
+  /** What it replaces. */
+  baseline: Baseline;
+}
+
+/** A CSP policy live at the service. */
+export interface LivePolicy {
+  id: string;
+  policy: PolicyText;
+}
+
+/** A zone's CSP policies, before and after the change. */
+export interface ZonePolicies {
+  /** The stack's policies of the zone, as the change would leave them. */
+  proposed: readonly ProposedPolicy[];
+  /** Every policy of the zone at the service: the headers before the change. */
+  live: readonly LivePolicy[];
+  /**
+   * The ids of the live policies the stack manages (those of its state before the change), or why
+   * they are not known. The others stay after the change, headers beside the proposed ones; when
+   * they are not known, or a proposal's baseline is unknown, no live policy is judged with the
+   * proposed ones, and nothing "newly" is computed.
+   */
+  managed: ReadonlySet<string> | { unknown: string };
 }
 
 /** A policy readied for judging: its host and directives. */
@@ -259,6 +346,11 @@ function judgeOf(policy: PolicyText): Judge | string {
   const value = parseCspValue(policy.value);
   if (!value.ok) return `its value cannot be read: ${value.error.message}`;
   return { effect: effectOf(policy), hostname: expression.value.hostname, directives: value.value };
+}
+
+/** The header a browser gets for a policy that has an effect. */
+function headerOf(judge: Judge): PageHeader {
+  return { directives: judge.directives, reportOnly: judge.effect === 'report' };
 }
 
 /** `<directive> <source>` for every source of every directive, canonical ({@link qualifiedCspSources}). */
@@ -293,7 +385,7 @@ interface Judged {
   url: string;
   /**
    * Its scheme and authority as written (`https://cdn.example.net:8443`), when it is absolute: two
-   * URLs that share it share every verdict of a directive whose sources have no path.
+   * URLs that share it share every verdict of headers whose sources have no path.
    */
   origin: string | undefined;
   /** The URL parsed on its own (`null` when it is relative or cannot be parsed); `undefined` until needed. */
@@ -318,7 +410,7 @@ function parsedOf(item: Judged): URL | null {
   return item.parsed;
 }
 
-/** Verdicts kept per judge, by origin and page: a zone's detected items come from few origins. */
+/** Verdicts kept per header set, by origin and page: a zone's detected items come from few origins. */
 const VERDICTS_CACHED = 4096;
 
 /** The same page over the other web scheme: an item's page could have been either. */
@@ -328,58 +420,91 @@ function otherScheme(page: URL): URL {
   return url;
 }
 
-/** A policy's directive governing one kind, as the judging of that kind needs it. */
-interface KindJudge extends Judge {
-  /** The directive that governs the kind, or `undefined` when nothing restricts it. */
-  governing: CspDirective | undefined;
-  /** Whether no source of `governing` has a path, so that a verdict depends on the URL's origin alone. */
-  byOrigin: boolean;
-  /** Verdicts by page (its scheme and host), then by origin, when {@link KindJudge.byOrigin}. */
-  verdicts: Map<string, Map<string, boolean>>;
+/** Whether a fetch with this outcome loads: blocked fetches and mixed content do not, reported ones do. */
+function loads(verdict: FetchVerdict): boolean {
+  return verdict.outcome === 'allowed' || verdict.outcome === 'reported';
 }
 
-function kindJudge(judge: Judge, governing: CspDirective | undefined): KindJudge {
-  return {
-    ...judge,
-    governing,
-    byOrigin: (governing?.sources ?? []).every((source) => source.kind !== 'host' || source.path === undefined),
-    verdicts: new Map(),
-  };
-}
+/** Verdicts of one fetch, one per browser of {@link BROWSERS}. */
+type Verdicts = readonly FetchVerdict[];
 
 /**
- * `cspAllowsUrl` on URLs parsed once, `pageKey` being the page's scheme and host: a URL that cannot
- * be parsed is allowed only where nothing restricts its kind. Profiling the review of 50,000
- * scripts and 50,000 connections put half its time in matching sources; a zone's items come from
- * few origins, so a judge without path sources answers each origin once.
+ * The headers a browser gets together on a host's pages, readied for judging one kind of fetch
+ * (`judgeFetch` in each browser), URLs parsed once. Profiling the review of 50,000 scripts and
+ * 50,000 connections put half its time in matching sources; a zone's items come from few origins,
+ * so a set whose sources have no path answers each origin once per page.
  */
-function allows(judge: KindJudge, kind: CspFetchKind, item: Judged, page: URL, pageKey: string): boolean {
-  // Two levels rather than one joined key: the keys are strings already made, whose hash V8 keeps.
-  let onPage: Map<string, boolean> | undefined;
-  if (judge.byOrigin && item.origin !== undefined) {
-    onPage = judge.verdicts.get(pageKey);
-    if (onPage === undefined) {
-      if (judge.verdicts.size >= VERDICTS_CACHED) judge.verdicts.clear();
-      onPage = new Map();
-      judge.verdicts.set(pageKey, onPage);
+class HeaderSet {
+  /** Whether no source of a governing directive has a path, so that a verdict depends on the URL's origin alone. */
+  readonly byOrigin: boolean;
+  /** Verdicts by page (its scheme and host), then by origin, when {@link byOrigin}. */
+  private readonly verdicts = new Map<string, Map<string, Verdicts>>();
+  /** What the browsers do with a URL that cannot be parsed: every header that governs the kind refuses it. */
+  private unparsable: Verdicts | undefined;
+
+  constructor(
+    private readonly kind: CspFetchKind,
+    readonly headers: readonly PageHeader[],
+  ) {
+    this.byOrigin = headers.every((header) =>
+      (governingDirective(header.directives, kind)?.sources ?? []).every(
+        (source) => source.kind !== 'host' || source.path === undefined,
+      ),
+    );
+  }
+
+  /** What each browser does with the fetch of `item` from `page`, `pageKey` being the page's scheme and host. */
+  judge(item: Judged, page: URL, pageKey: string): Verdicts {
+    // Two levels rather than one joined key: the keys are strings already made, whose hash V8 keeps.
+    let onPage: Map<string, Verdicts> | undefined;
+    if (this.byOrigin && item.origin !== undefined) {
+      onPage = this.verdicts.get(pageKey);
+      if (onPage === undefined) {
+        if (this.verdicts.size >= VERDICTS_CACHED) this.verdicts.clear();
+        onPage = new Map();
+        this.verdicts.set(pageKey, onPage);
+      }
+      const known = onPage.get(item.origin);
+      if (known !== undefined) return known;
     }
-    const known = onPage.get(item.origin);
-    if (known !== undefined) return known;
-  }
-  let url = parsedOf(item);
-  if (url === null) {
-    try {
-      url = new URL(item.url, page);
-    } catch {
-      return judge.governing === undefined;
+    let url = parsedOf(item);
+    if (url === null) {
+      try {
+        url = new URL(item.url, page);
+      } catch {
+        return (this.unparsable ??= this.refusedByAll());
+      }
     }
+    const target = url;
+    const verdicts = BROWSERS.map((browser) => judgeFetch(this.headers, this.kind, target, page, browser));
+    if (onPage !== undefined) {
+      if (onPage.size >= VERDICTS_CACHED) onPage.clear();
+      onPage.set(item.origin!, verdicts);
+    }
+    return verdicts;
   }
-  const verdict = cspAllowsUrl(judge.directives, kind, url, page);
-  if (onPage !== undefined) {
-    if (onPage.size >= VERDICTS_CACHED) onPage.clear();
-    onPage.set(item.origin!, verdict);
+
+  private refusedByAll(): Verdicts {
+    const blockedBy: number[] = [];
+    const reportedBy: number[] = [];
+    this.headers.forEach((header, index) => {
+      if (governingDirective(header.directives, this.kind) !== undefined)
+        (header.reportOnly ? reportedBy : blockedBy).push(index);
+    });
+    const outcome: FetchOutcome = blockedBy.length > 0 ? 'blocked' : reportedBy.length > 0 ? 'reported' : 'allowed';
+    return BROWSERS.map(() => ({ outcome, blockedBy, reportedBy, upgraded: false }));
   }
-  return verdict;
+}
+
+/** Whether two fetches' verdicts are the same in every browser: same outcome, same headers refusing. */
+function sameVerdicts(a: Verdicts, b: Verdicts): boolean {
+  const same = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((v, i) => v === y[i]);
+  return a.every(
+    (verdict, i) =>
+      verdict.outcome === b[i]!.outcome &&
+      same(verdict.blockedBy, b[i]!.blockedBy) &&
+      same(verdict.reportedBy, b[i]!.reportedBy),
+  );
 }
 
 interface Ranked {
@@ -421,7 +546,7 @@ function before(a: Ranked, b: Ranked): boolean {
   return a.line.url < b.line.url;
 }
 
-/** Pages parsed once, shared by both kinds of one policy. */
+/** Pages parsed once, shared by both kinds of one host. */
 class PageCache {
   private readonly pages = new Map<string, URL | undefined>();
   /** Each cached page over the other web scheme. */
@@ -460,75 +585,216 @@ class PageCache {
   }
 }
 
+/** What a line of a list says of its item, apart from what is particular to the item (its id, status, malice). */
+type LineVerdict = Pick<DetectedLine, 'pages' | 'blockedBy' | 'reportedBy' | 'only' | 'upgraded' | 'mixedContent'>;
+
+/**
+ * Where and in which browsers something a list says holds of an item, gathered page by page and
+ * browser by browser, with the headers that refuse it there.
+ */
+class Finding {
+  private readonly pages: URL[] = [];
+  private readonly browsers = new Set<Browser>();
+  private readonly blockedBy = new Set<number>();
+  private readonly reportedBy = new Set<number>();
+  private upgraded = false;
+  private mixed = false;
+
+  /** It holds on `page` in `browser`, whose verdict after the change is `verdict`. */
+  add(page: URL, browser: Browser, verdict: FetchVerdict): void {
+    if (!this.pages.includes(page)) this.pages.push(page);
+    this.browsers.add(browser);
+    for (const index of verdict.blockedBy) this.blockedBy.add(index);
+    for (const index of verdict.reportedBy) this.reportedBy.add(index);
+    if (verdict.upgraded) this.upgraded = true;
+    if (verdict.outcome === 'mixed-content') this.mixed = true;
+  }
+
+  /** What a line says, the headers named by `refs`; `undefined` when it holds nowhere. */
+  verdict(refs: readonly HeaderRef[]): LineVerdict | undefined {
+    if (this.pages.length === 0) return undefined;
+    const named = (indexes: Set<number>) => [...indexes].sort((a, b) => a - b).map((index) => refs[index]!);
+    return {
+      pages: this.pages.map((page) => page.href),
+      ...(this.browsers.size < BROWSERS.length ? { only: [...this.browsers][0]! } : {}),
+      ...(this.blockedBy.size > 0 ? { blockedBy: named(this.blockedBy) } : {}),
+      ...(this.reportedBy.size > 0 ? { reportedBy: named(this.reportedBy) } : {}),
+      ...(this.upgraded ? { upgraded: true as const } : {}),
+      ...(this.mixed ? { mixedContent: true as const } : {}),
+    };
+  }
+}
+
+/** What judging one item on its host came to for one proposed policy. */
+interface PolicyOutcome {
+  /** Where it refuses the item: blocks it (an enforced header) or reports it (a report-only one). */
+  refused: LineVerdict | undefined;
+  /** Where other enforced headers block what it does not refuse. */
+  blockedByOthers: LineVerdict | undefined;
+  /** Where it allows the item and the item loads. */
+  allowedLoading: LineVerdict | undefined;
+  /** Its sources not yet seen allowing an item that allow this one. */
+  allowing: string[];
+}
+
 /** What judging one item came to, before what is particular to the item (its id, status, malice). */
 interface Outcome {
   /** Whether its verdict depends on its pages, which were not read. */
   depends: boolean;
-  /** The pages it is judged on, and those of them the proposal allows or refuses it on. */
-  pages: URL[];
-  allowedOn: URL[];
-  refusedOn: URL[];
-  /** Whether the live policy blocked it on those pages. */
-  blockedBefore: boolean;
-  /** The sources not yet seen allowing an item that allow it. */
-  allowing: string[];
+  /** Where the browser blocks it as mixed content. */
+  mixedContent: LineVerdict | undefined;
+  /** Where it loaded before the change and does not after; `undefined` also when the host's headers before are not known. */
+  newlyBlocked: LineVerdict | undefined;
+  /** Where it did not load before the change and does after. */
+  newlyAllowed: LineVerdict | undefined;
+  /** Per proposed policy of the host, in its order. */
+  policies: PolicyOutcome[];
+}
+
+/** A proposed policy on its host, readied for judging one kind. */
+interface HostPolicy {
+  judge: Judge;
+  /** Its index among the host's headers after the change; `undefined` when it is disabled (no header). */
+  header: number | undefined;
+  /** Disabled: the policy alone, as if enforced, for what it would allow (its unused sources). */
+  alone: HeaderSet | undefined;
+  impact: KindImpact;
 }
 
 /**
- * Judges the detected items of one kind on one policy's host, one at a time, against the proposed
- * policy and its baseline: `add` every item detected on the host, then read `result`.
+ * One proposed policy's lists for one kind, filled item by item from the judgement of its host
+ * ({@link HostKindEvaluator}).
  */
-export class KindEvaluator {
-  private readonly proposed: KindJudge | undefined;
-  private readonly baseline: KindJudge | undefined;
-  /** Sources judged by URL not seen allowing an item yet, by their canonical text, each as a policy of its own. */
-  private readonly unused = new Map<string, KindJudge>();
+class KindImpact {
+  /** The directive of the policy that governs the kind, or `undefined` when nothing restricts it. */
+  readonly governing: CspDirective | undefined;
+  /** Sources judged by URL not seen allowing an item yet, by their canonical text, each as a header of its own. */
+  readonly unused = new Map<string, HeaderSet>();
   private judged = 0;
   private notAllowedMalicious = 0;
   private firstPageOnly = 0;
   private readonly notAllowed: Sample;
+  private readonly blockedByOthers: Sample;
+  private readonly mixedContent: Sample;
   private readonly newlyBlocked: Sample | undefined;
   private readonly newlyAllowed: Sample | undefined;
   private readonly maliciousAllowed: Sample;
   private readonly violations = { blocks: 0, maliciousAllowed: 0 };
   private readonly acceptBlocked: Acceptance;
-  /** The last item asked about, parsed, and the answer, since the plan asks before it adds. */
-  private lastDepends: { item: Detected; judged: Judged; depends: boolean } | undefined;
-  /**
-   * Whether every verdict of this judgement depends on an item's origin alone (no source of the
-   * proposal or the baseline has a path), so that items listed with the same first page and origin
-   * share one {@link Outcome}.
-   */
-  private readonly byOrigin: boolean;
-  /** Outcomes by first page, then origin, when {@link byOrigin}. */
-  private readonly outcomes = new Map<string, Map<string, Outcome>>();
 
-  /** @internal made by {@link PolicyImpactEvaluator}. */
   constructor(
     private readonly kind: CspFetchKind,
-    proposed: Judge | undefined,
-    baseline: Judge | undefined,
+    private readonly judge: Judge | undefined,
     compared: boolean,
-    private readonly pages: PageCache,
     options: { sampleSize: number; maliciousKept: number } & KindOptions,
   ) {
-    const withGoverning = (judge: Judge) => kindJudge(judge, governingDirective(judge.directives, kind));
-    this.proposed = proposed && withGoverning(proposed);
-    this.baseline = baseline && withGoverning(baseline);
+    this.governing = judge && governingDirective(judge.directives, kind);
     this.acceptBlocked = options.acceptBlocked ?? (() => undefined);
     this.notAllowed = new Sample(Math.max(options.sampleSize, options.notAllowedKept ?? 0));
+    this.blockedByOthers = new Sample(options.sampleSize);
+    this.mixedContent = new Sample(options.sampleSize);
     this.maliciousAllowed = new Sample(options.maliciousKept);
     if (compared) {
       this.newlyBlocked = new Sample(options.sampleSize);
       this.newlyAllowed = new Sample(options.sampleSize);
     }
-    const judge = this.proposed;
-    for (const source of judge?.governing?.sources ?? []) {
+    // Its own upgrade-insecure-requests goes with each source: it decides what the source is asked about.
+    const upgrade = judge?.directives.filter((directive) => directive.name === 'upgrade-insecure-requests') ?? [];
+    for (const source of this.governing?.sources ?? []) {
       if (!judgedByUrl(source)) continue;
-      const directive = { name: judge!.governing!.name, sources: [source] };
-      this.unused.set(formatCspSource(source), kindJudge({ ...judge!, directives: [directive] }, directive));
+      const alone = { name: this.governing!.name, sources: [source] };
+      this.unused.set(
+        formatCspSource(source),
+        new HeaderSet(kind, [{ directives: [alone, ...upgrade], reportOnly: false }]),
+      );
     }
-    this.byOrigin = (this.proposed?.byOrigin ?? false) && (this.baseline?.byOrigin ?? true);
+  }
+
+  /** Adds `item`, judged on its host to `outcome`, which is `own` for this policy. */
+  add(item: Detected, outcome: Outcome, own: PolicyOutcome): void {
+    this.judged += 1;
+    if (outcome.depends) this.firstPageOnly += 1;
+    const effect = this.judge?.effect ?? 'none';
+    const pagesBasis = item.pageUrls !== undefined ? 'all' : outcome.depends ? 'first' : 'any';
+    const because = maliciousBecause(this.kind, item);
+    const malicious = because !== undefined;
+    const line = (verdict: LineVerdict, accepted?: string): DetectedLine => ({
+      id: item.id,
+      url: item.url,
+      pagesBasis,
+      lastSeenAt: item.lastSeenAt,
+      status: item.status,
+      malicious,
+      ...(because !== undefined ? { maliciousBecause: because } : {}),
+      ...(item.jsIntegrityScore !== undefined ? { jsIntegrityScore: item.jsIntegrityScore } : {}),
+      ...(accepted !== undefined ? { accepted } : {}),
+      ...verdict,
+    });
+
+    if (effect !== 'none' && own.refused !== undefined) {
+      const accepted = effect === 'block' && !malicious ? this.acceptBlocked(item.url) : undefined;
+      const violation = effect === 'block' && !malicious && accepted === undefined;
+      if (violation) this.violations.blocks += 1;
+      if (malicious) this.notAllowedMalicious += 1;
+      this.notAllowed.add(line(own.refused, accepted), violation);
+    }
+    if (own.blockedByOthers !== undefined) this.blockedByOthers.add(line(own.blockedByOthers));
+    if (outcome.mixedContent !== undefined) this.mixedContent.add(line(outcome.mixedContent));
+    if (effect !== 'none' && this.governing !== undefined && own.allowedLoading !== undefined && malicious) {
+      this.violations.maliciousAllowed += 1;
+      this.maliciousAllowed.add(line(own.allowedLoading));
+    }
+    if (outcome.newlyBlocked !== undefined) this.newlyBlocked?.add(line(outcome.newlyBlocked));
+    if (outcome.newlyAllowed !== undefined) this.newlyAllowed?.add(line(outcome.newlyAllowed));
+    for (const text of own.allowing) this.unused.delete(text);
+  }
+
+  /** The impact on every item added so far. */
+  result(): DetectedImpact {
+    return {
+      governedBy: this.governing?.name ?? null,
+      unusedSources: [...this.unused.keys()],
+      judged: this.judged,
+      notAllowed: this.notAllowed.result(),
+      notAllowedMalicious: this.notAllowedMalicious,
+      blockedByOthers: this.blockedByOthers.result(),
+      mixedContent: this.mixedContent.result(),
+      newlyBlocked: this.newlyBlocked?.result() ?? null,
+      newlyAllowed: this.newlyAllowed?.result() ?? null,
+      maliciousAllowed: this.maliciousAllowed.result(),
+      violations: { ...this.violations },
+      judgedOnFirstPageOnly: this.firstPageOnly,
+    };
+  }
+}
+
+/**
+ * Judges the detected items of one kind on one host against the host's headers before and after
+ * the change, once for all the proposed policies of the host: `add` every item detected on the
+ * host; each policy's lists are read from {@link ZoneImpactEvaluator.results}.
+ */
+export class HostKindEvaluator {
+  /** Whether every verdict depends on an item's origin alone, so that items with the same first page and origin share one {@link Outcome}. */
+  private readonly byOrigin: boolean;
+  /** Outcomes by first page, then origin, when {@link byOrigin}. */
+  private readonly outcomes = new Map<string, Map<string, Outcome>>();
+  /** The last item asked about, parsed, and the answer, since the plan asks before it adds. */
+  private lastDepends: { item: Detected; judged: Judged; depends: boolean } | undefined;
+
+  /** @internal made by {@link ZoneImpactEvaluator}. */
+  constructor(
+    private readonly hostname: string,
+    private readonly policies: readonly HostPolicy[],
+    /** The host's headers after the change, and how lines name them. */
+    private readonly after: HeaderSet,
+    private readonly refs: readonly HeaderRef[],
+    /** The host's headers before the change; `undefined` when they are not all known. */
+    private readonly before: HeaderSet | undefined,
+    private readonly pages: PageCache,
+  ) {
+    this.byOrigin = [after, before, ...policies.map((policy) => policy.alone)].every(
+      (set) => set === undefined || set.byOrigin,
+    );
   }
 
   /**
@@ -556,35 +822,72 @@ export class KindEvaluator {
     return outcome;
   }
 
-  /** The judgement of `item` on its pages, by the proposal, its baseline and the unused sources. */
+  /** The judgement of `item` on its pages by the host's headers before and after, for each proposed policy. */
   private judgement(item: Detected, { judged, depends }: { judged: Judged; depends: boolean }): Outcome {
-    const judge = this.proposed!;
-    const pages = this.pagesOn(item, judge.hostname);
-    const allowedOn: URL[] = [];
-    const refusedOn: URL[] = [];
-    const judging = (by: KindJudge, page: URL) => allows(by, this.kind, judged, page, this.pages.key(page));
-    for (const page of pages) (judging(judge, page) ? allowedOn : refusedOn).push(page);
-    const base = this.baseline;
-    // The live policy blocked it only if it covered these pages: a change of host moves the policy.
-    const blockedBefore =
-      base !== undefined &&
-      base.effect === 'block' &&
-      base.hostname === judge.hostname &&
-      pages.some((page) => !judging(base, page));
-    const allowing: string[] = [];
-    if (allowedOn.length > 0) {
-      for (const [text, alone] of this.unused) {
-        if (allowedOn.some((page) => judging(alone, page))) allowing.push(text);
-      }
+    const mixedContent = new Finding();
+    const newlyBlocked = new Finding();
+    const newlyAllowed = new Finding();
+    const own = this.policies.map(() => ({
+      refused: new Finding(),
+      blockedByOthers: new Finding(),
+      allowedLoading: new Finding(),
+      allowing: new Set<string>(),
+    }));
+    for (const page of this.pagesOn(item)) {
+      const pageKey = this.pages.key(page);
+      const after = this.after.judge(judged, page, pageKey);
+      const before = this.before?.judge(judged, page, pageKey);
+      BROWSERS.forEach((browser, b) => {
+        const now = after[b]!;
+        const loading = loads(now);
+        if (now.outcome === 'mixed-content') mixedContent.add(page, browser, now);
+        if (before !== undefined) {
+          const loaded = loads(before[b]!);
+          if (loaded && !loading) newlyBlocked.add(page, browser, now);
+          if (!loaded && loading) newlyAllowed.add(page, browser, now);
+        }
+        this.policies.forEach((policy, i) => {
+          const mine = own[i]!;
+          let allows: boolean;
+          if (policy.header === undefined) {
+            allows = policy.alone!.judge(judged, page, pageKey)[b]!.outcome === 'allowed';
+          } else {
+            // Mixed content is decided before any header: it is no policy's block or report.
+            const refusing = policy.judge.effect === 'report' ? now.reportedBy : now.blockedBy;
+            const refused = now.outcome !== 'mixed-content' && refusing.includes(policy.header);
+            if (refused) mine.refused.add(page, browser, now);
+            allows = !refused && now.outcome !== 'mixed-content';
+          }
+          if (now.outcome === 'blocked' && (policy.header === undefined || !now.blockedBy.includes(policy.header)))
+            mine.blockedByOthers.add(page, browser, now);
+          if (allows && loading) mine.allowedLoading.add(page, browser, now);
+          if (!allows) return;
+          for (const [text, alone] of policy.impact.unused) {
+            if (!mine.allowing.has(text) && alone.judge(judged, page, pageKey)[b]!.outcome === 'allowed')
+              mine.allowing.add(text);
+          }
+        });
+      });
     }
-    return { depends, pages, allowedOn, refusedOn, blockedBefore, allowing };
+    return {
+      depends,
+      mixedContent: mixedContent.verdict(this.refs),
+      newlyBlocked: newlyBlocked.verdict(this.refs),
+      newlyAllowed: newlyAllowed.verdict(this.refs),
+      policies: own.map((mine) => ({
+        refused: mine.refused.verdict(this.refs),
+        blockedByOthers: mine.blockedByOthers.verdict(this.refs),
+        allowedLoading: mine.allowedLoading.verdict(this.refs),
+        allowing: [...mine.allowing],
+      })),
+    };
   }
 
   /**
    * Whether the verdict on `item` could change with the page it is judged on, so that its pages
    * should be read (a single-script GET) before it is added: its pages are not known yet and the
-   * proposal or the baseline judges it differently on an http and an https page of the host
-   * (`'self'` and scheme-less sources depend on the page's scheme).
+   * host's headers, before or after the change, judge it differently on an http and an https page
+   * of the host (`'self'`, scheme-less sources and mixed content depend on the page's scheme).
    */
   dependsOnPages(item: Detected): boolean {
     return (this.outcomeOf(item) ?? this.judgedItem(item)).depends;
@@ -595,15 +898,12 @@ export class KindEvaluator {
     if (this.lastDepends?.item === item) return this.lastDepends;
     const judged = judgedUrl(item.url);
     let depends = false;
-    if (this.proposed !== undefined && item.pageUrls === undefined) {
-      const [page] = this.pagesOn(item, this.proposed.hostname);
+    if (item.pageUrls === undefined) {
+      const [page] = this.pagesOn(item);
       const twin = this.pages.twin(page!);
       const [pageKey, twinKey] = [this.pages.key(page!), this.pages.key(twin)];
-      for (const judge of [this.proposed, this.baseline]) {
-        if (
-          judge !== undefined &&
-          allows(judge, this.kind, judged, page!, pageKey) !== allows(judge, this.kind, judged, twin, twinKey)
-        )
+      for (const set of [this.after, this.before, ...this.policies.map((policy) => policy.alone)]) {
+        if (set !== undefined && !sameVerdicts(set.judge(judged, page!, pageKey), set.judge(judged, twin, twinKey)))
           depends = true;
       }
     }
@@ -612,160 +912,208 @@ export class KindEvaluator {
   }
 
   /**
-   * The pages `item` is judged on for a policy of `hostname`: its pages on that host (all of them
-   * when read, else the first), or the host's root when none of them is on it.
+   * The pages `item` is judged on: its pages on the host (all of them when read, else the first),
+   * or the host's root when none of them is on it.
    */
-  private pagesOn(item: Detected, hostname: string): URL[] {
+  private pagesOn(item: Detected): URL[] {
     const pages: URL[] = [];
     for (const text of item.pageUrls ?? [item.firstPageUrl]) {
       const url = this.pages.page(text);
-      if (url !== undefined && url.hostname === hostname && !pages.some((seen) => seen.href === url.href))
+      if (url !== undefined && url.hostname === this.hostname && !pages.some((seen) => seen.href === url.href))
         pages.push(url);
     }
-    return pages.length > 0 ? pages : [new URL(`https://${hostname}/`)];
+    return pages.length > 0 ? pages : [new URL(`https://${this.hostname}/`)];
   }
 
-  /** Judges one item detected on the policy's host. */
+  /** Judges one item detected on the host, for every proposed policy of the host. */
   add(item: Detected): void {
-    const judge = this.proposed;
-    if (judge === undefined) return;
-    this.judged += 1;
-    const { depends, pages, allowedOn, refusedOn, blockedBefore, allowing } =
-      this.outcomeOf(item) ?? this.judgement(item, this.judgedItem(item));
-    if (depends) this.firstPageOnly += 1;
-    const pagesBasis = item.pageUrls !== undefined ? 'all' : depends ? 'first' : 'any';
-    const because = maliciousBecause(this.kind, item);
-    const malicious = because !== undefined;
-    const line = (on: URL[], accepted?: string): DetectedLine => ({
-      id: item.id,
-      url: item.url,
-      pages: on.map((page) => page.href),
-      pagesBasis,
-      lastSeenAt: item.lastSeenAt,
-      status: item.status,
-      malicious,
-      ...(because !== undefined ? { maliciousBecause: because } : {}),
-      ...(item.jsIntegrityScore !== undefined ? { jsIntegrityScore: item.jsIntegrityScore } : {}),
-      ...(accepted !== undefined ? { accepted } : {}),
-    });
-
-    if (judge.effect !== 'none' && refusedOn.length > 0) {
-      const accepted = judge.effect === 'block' && !malicious ? this.acceptBlocked(item.url) : undefined;
-      const violation = judge.effect === 'block' && !malicious && accepted === undefined;
-      if (violation) this.violations.blocks += 1;
-      if (malicious) this.notAllowedMalicious += 1;
-      this.notAllowed.add(line(refusedOn, accepted), violation);
-    }
-    if (judge.effect !== 'none' && judge.governing !== undefined && allowedOn.length > 0 && malicious) {
-      this.violations.maliciousAllowed += 1;
-      this.maliciousAllowed.add(line(allowedOn));
-    }
-
-    if (this.newlyBlocked !== undefined && this.newlyAllowed !== undefined) {
-      const blocksNow = judge.effect === 'block' && refusedOn.length > 0;
-      if (blocksNow && !blockedBefore) this.newlyBlocked.add(line(refusedOn));
-      if (blockedBefore && !blocksNow) this.newlyAllowed.add(line(pages));
-    }
-
-    for (const text of allowing) this.unused.delete(text);
-  }
-
-  /** The impact on every item added so far. */
-  result(): DetectedImpact {
-    return {
-      governedBy: this.proposed?.governing?.name ?? null,
-      unusedSources: [...this.unused.keys()],
-      judged: this.judged,
-      notAllowed: this.notAllowed.result(),
-      notAllowedMalicious: this.notAllowedMalicious,
-      newlyBlocked: this.newlyBlocked?.result() ?? null,
-      newlyAllowed: this.newlyAllowed?.result() ?? null,
-      maliciousAllowed: this.maliciousAllowed.result(),
-      violations: { ...this.violations },
-      judgedOnFirstPageOnly: this.firstPageOnly,
-    };
+    const outcome = this.outcomeOf(item) ?? this.judgement(item, this.judgedItem(item));
+    this.policies.forEach((policy, i) => policy.impact.add(item, outcome, outcome.policies[i]!));
   }
 }
 
+/** A live policy read for the headers: its directives and host, or why it cannot be read. */
+interface LiveJudge {
+  id: string;
+  judge: Judge | string;
+  /** Its host when its expression can be read (even if its value cannot); `undefined` when it could be any. */
+  hostname: string | undefined;
+}
+
+function liveJudgeOf(live: LivePolicy): LiveJudge {
+  const expression = parsePolicyExpression(live.policy.expression);
+  return { id: live.id, judge: judgeOf(live.policy), hostname: expression.ok ? expression.value.hostname : undefined };
+}
+
+/** A host's headers apart from the proposed ones: those before the change, and the live ones that stay. */
+interface HostLive {
+  /** Every live policy of the host with an effect; `undefined` when one of them cannot be read. */
+  before: PageHeader[] | undefined;
+  /** The live policies the stack does not manage, which stay after the change. */
+  staying: Array<{ ref: HeaderRef; judge: Judge }>;
+  /** Why the headers before or after the change may not all be known. */
+  gaps: string[];
+}
+
+function hostLiveOf(host: string, live: readonly LiveJudge[], managed: ReadonlySet<string> | string): HostLive {
+  // A live policy whose expression cannot be read could be on any host.
+  const here = live.filter((policy) => policy.hostname === host || policy.hostname === undefined);
+  const unreadable = here.flatMap((policy) =>
+    typeof policy.judge === 'string' ? [`the live policy ${policy.id} cannot be read: ${policy.judge}`] : [],
+  );
+  const readable = here.flatMap((policy) =>
+    typeof policy.judge === 'string' ? [] : [{ id: policy.id, judge: policy.judge }],
+  );
+  return {
+    before:
+      unreadable.length > 0
+        ? undefined
+        : readable.filter(({ judge }) => judge.effect !== 'none').map(({ judge }) => headerOf(judge)),
+    staying:
+      typeof managed === 'string'
+        ? []
+        : readable.filter(({ id }) => !managed.has(id)).map(({ id, judge }) => ({ ref: { live: id }, judge })),
+    // Not knowing which live policies the stack manages matters only where there are some.
+    gaps: typeof managed === 'string' && here.length > 0 ? [managed, ...unreadable] : unreadable,
+  };
+}
+
+/** What a proposal is compared with: the summary the report shows, and the baseline's directives when they are known. */
+function baselineOf(baseline: Baseline): { summary: PolicyImpact['baseline']; directives: CspDirective[] | undefined } {
+  if (baseline.kind === 'none') return { summary: 'none', directives: [] };
+  if (baseline.kind === 'unknown') return { summary: { unknown: baseline.reason }, directives: undefined };
+  const live = judgeOf(baseline.policy);
+  if (typeof live === 'string')
+    return { summary: { unknown: `the live policy ${baseline.id} cannot be judged: ${live}` }, directives: undefined };
+  return {
+    summary: { id: baseline.id, effect: live.effect, hostname: live.hostname, value: baseline.policy.value },
+    directives: live.directives,
+  };
+}
+
+/** One proposed policy being judged: what its impact says of it, and its lists of each kind. */
+interface Proposal {
+  ref: HeaderRef;
+  judge: Judge | undefined;
+  summary: Omit<PolicyImpact, 'scripts' | 'connections'>;
+  impacts: Record<CspFetchKind, KindImpact>;
+}
+
 /**
- * Judges the scripts and connections of one policy's host against the proposed policy and its
- * baseline: `scripts.add` every script and `connections.add` every connection detected on
- * {@link PolicyImpactEvaluator.hostname}, then read {@link PolicyImpactEvaluator.result}.
+ * Judges the detected items of a zone's hosts against the CSP headers of each host before and after
+ * the change (see the top of this module): `judge(kind, host)` gives the judgement of a host's
+ * items of one kind, to which every item detected on the host is added; then
+ * {@link ZoneImpactEvaluator.results} gives each proposed policy's impact.
  */
-export class PolicyImpactEvaluator {
-  /** The host whose detected items this policy judges; `undefined` when the policy cannot be read. */
-  readonly hostname: string | undefined;
-  /** The judgement of the scripts, under `script-src` or `default-src`. */
-  readonly scripts: KindEvaluator;
-  /** The judgement of the connections, under `connect-src` or `default-src`. */
-  readonly connections: KindEvaluator;
-  private readonly effect: PolicyEffect;
-  private readonly problem: string | undefined;
-  private readonly baselineSummary: PolicyImpact['baseline'];
-  private readonly sourcesAdded: string[] | null;
-  private readonly sourcesRemoved: string[] | null;
+export class ZoneImpactEvaluator {
+  /** The hosts of the proposed policies that can be read: the hosts whose items are judged. */
+  readonly hosts: readonly string[];
+  private readonly proposals: Proposal[];
+  private readonly judges = new Map<string, Record<CspFetchKind, HostKindEvaluator>>();
 
-  /**
-   * @param proposed - the policy as the change would leave it.
-   * @param baseline - what it replaces.
-   */
-  constructor(proposed: PolicyText, baseline: Baseline, options: EvaluatorOptions = {}) {
-    const judge = judgeOf(proposed);
-    const proposedJudge = typeof judge === 'string' ? undefined : judge;
-    this.problem = typeof judge === 'string' ? judge : undefined;
-    this.hostname = proposedJudge?.hostname;
-    this.effect = proposedJudge?.effect ?? 'none';
+  constructor(zone: ZonePolicies, options: EvaluatorOptions = {}) {
+    const live = zone.live.map(liveJudgeOf);
+    // Which live policy a proposal with an unknown baseline replaces is not known: any could be.
+    const unknown = zone.proposed.find((proposed) => proposed.baseline.kind === 'unknown')?.baseline;
+    const managed =
+      'unknown' in zone.managed
+        ? `which live policies the stack manages is not known: ${zone.managed.unknown}`
+        : unknown?.kind === 'unknown'
+          ? `which live policies the stack manages is not known: ${unknown.reason}`
+          : zone.managed;
+    const judged = zone.proposed.map((proposed) => ({ proposed, judge: judgeOf(proposed.policy) }));
+    this.hosts = [...new Set(judged.flatMap(({ judge }) => (typeof judge === 'string' ? [] : [judge.hostname])))];
+    const hosts = new Map(this.hosts.map((host) => [host, hostLiveOf(host, live, managed)]));
 
-    let baselineJudge: Judge | undefined;
-    let baselineDirectives: CspDirective[] | undefined;
-    if (baseline.kind === 'live') {
-      const live = judgeOf(baseline.policy);
-      baselineJudge = typeof live === 'string' ? undefined : live;
-      baselineDirectives = baselineJudge?.directives;
-      this.baselineSummary =
-        typeof live === 'string'
-          ? { unknown: `the live policy ${baseline.id} cannot be judged: ${live}` }
-          : { id: baseline.id, effect: live.effect, hostname: live.hostname, value: baseline.policy.value };
-    } else if (baseline.kind === 'none') {
-      baselineDirectives = [];
-      this.baselineSummary = 'none';
-    } else {
-      this.baselineSummary = { unknown: baseline.reason };
-    }
-
-    const compared = baselineDirectives !== undefined && proposedJudge !== undefined;
-    if (compared) {
-      const now = qualifiedSources(proposedJudge.directives);
-      const before = qualifiedSources(baselineDirectives!);
-      this.sourcesAdded = [...now].filter((source) => !before.has(source)).sort();
-      this.sourcesRemoved = [...before].filter((source) => !now.has(source)).sort();
-    } else {
-      this.sourcesAdded = null;
-      this.sourcesRemoved = null;
-    }
-    const pages = new PageCache();
     const shared = {
       sampleSize: options.sampleSize ?? DEFAULT_SAMPLE_SIZE,
       maliciousKept: options.maliciousKept ?? MALICIOUS_LINES_KEPT,
     };
-    const kind = (name: CspFetchKind, own: KindOptions | undefined) =>
-      new KindEvaluator(name, proposedJudge, baselineJudge, compared, pages, { ...shared, ...own });
-    this.scripts = kind('script', options.scripts);
-    this.connections = kind('connection', options.connections);
+    this.proposals = judged.map(({ proposed, judge }) => {
+      const readable = typeof judge === 'string' ? undefined : judge;
+      const host = readable && hosts.get(readable.hostname)!;
+      const baseline = baselineOf(proposed.baseline);
+      const compared = host !== undefined && baseline.directives !== undefined && host.gaps.length === 0;
+      let sources: { sourcesAdded: string[] | null; sourcesRemoved: string[] | null } = {
+        sourcesAdded: null,
+        sourcesRemoved: null,
+      };
+      if (readable !== undefined && baseline.directives !== undefined) {
+        const now = qualifiedSources(readable.directives);
+        const before = qualifiedSources(baseline.directives);
+        sources = {
+          sourcesAdded: [...now].filter((source) => !before.has(source)).sort(),
+          sourcesRemoved: [...before].filter((source) => !now.has(source)).sort(),
+        };
+      }
+      return {
+        ref: { stack: proposed.name },
+        judge: readable,
+        summary: {
+          hostname: readable?.hostname,
+          effect: readable?.effect ?? 'none',
+          ...(typeof judge === 'string' ? { problem: judge } : {}),
+          baseline: baseline.summary,
+          ...sources,
+          hostHeaders: [],
+          ...(host !== undefined && host.gaps.length > 0 ? { headersUnknown: host.gaps.join('; ') } : {}),
+        },
+        impacts: {
+          script: new KindImpact('script', readable, compared, { ...shared, ...options.scripts }),
+          connection: new KindImpact('connection', readable, compared, { ...shared, ...options.connections }),
+        },
+      };
+    });
+
+    const pages = new PageCache();
+    for (const [host, hostLive] of hosts) {
+      const proposals = this.proposals.filter((proposal) => proposal.judge?.hostname === host);
+      const after = [
+        ...proposals.map((proposal) => ({ ref: proposal.ref, judge: proposal.judge! })),
+        ...hostLive.staying,
+      ].filter(({ judge }) => judge.effect !== 'none');
+      const refs = after.map(({ ref }) => ref);
+      const hostHeaders = after.map(({ ref, judge }) => ({
+        policy: ref,
+        effect: judge.effect as HostHeader['effect'],
+      }));
+      for (const proposal of proposals) proposal.summary.hostHeaders = hostHeaders;
+      const kindJudge = (kind: CspFetchKind) =>
+        new HostKindEvaluator(
+          host,
+          proposals.map(({ judge, impacts }) => ({
+            judge: judge!,
+            header: judge!.effect === 'none' ? undefined : after.findIndex((header) => header.judge === judge),
+            alone:
+              judge!.effect === 'none'
+                ? new HeaderSet(kind, [{ directives: judge!.directives, reportOnly: false }])
+                : undefined,
+            impact: impacts[kind],
+          })),
+          new HeaderSet(
+            kind,
+            after.map(({ judge }) => headerOf(judge)),
+          ),
+          refs,
+          hostLive.before && new HeaderSet(kind, hostLive.before),
+          pages,
+        );
+      this.judges.set(host, { script: kindJudge('script'), connection: kindJudge('connection') });
+    }
   }
 
-  /** The impact of the policy on every item added so far. */
-  result(): PolicyImpact {
-    return {
-      hostname: this.hostname,
-      effect: this.effect,
-      ...(this.problem !== undefined ? { problem: this.problem } : {}),
-      baseline: this.baselineSummary,
-      sourcesAdded: this.sourcesAdded,
-      sourcesRemoved: this.sourcesRemoved,
-      scripts: this.scripts.result(),
-      connections: this.connections.result(),
-    };
+  /** The judgement of the items of `kind` detected on `host`; `undefined` when no proposed policy covers the host. */
+  judge(kind: CspFetchKind, host: string): HostKindEvaluator | undefined {
+    return this.judges.get(host)?.[kind];
+  }
+
+  /** Each proposed policy's impact on every item added so far, in the order of {@link ZonePolicies.proposed}. */
+  results(): PolicyImpact[] {
+    return this.proposals.map(({ summary, impacts }) => ({
+      ...summary,
+      scripts: impacts.script.result(),
+      connections: impacts.connection.result(),
+    }));
   }
 }
 
@@ -833,7 +1181,14 @@ export function completePages(
   pageUrls: ReadonlyMap<string, readonly string[]>,
 ): void {
   if (hostname === undefined) return;
-  const samples = [impact.notAllowed, impact.newlyBlocked, impact.newlyAllowed, impact.maliciousAllowed];
+  const samples = [
+    impact.notAllowed,
+    impact.blockedByOthers,
+    impact.mixedContent,
+    impact.newlyBlocked,
+    impact.newlyAllowed,
+    impact.maliciousAllowed,
+  ];
   for (const sample of samples) {
     if (sample === null) continue;
     sample.lines = sample.lines.map((line) => {

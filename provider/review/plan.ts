@@ -5,11 +5,12 @@ import { getScript, listPolicies, type PageSecurityPolicy } from '../client/page
 import {
   completePages,
   MALICIOUS_LINES_KEPT,
-  PolicyImpactEvaluator,
+  ZoneImpactEvaluator,
   type Acceptance,
   type Baseline,
   type Detected,
-  type KindEvaluator,
+  type HostKindEvaluator,
+  type LivePolicy,
   type PolicyImpact,
   type PolicyText,
 } from './impact';
@@ -21,7 +22,9 @@ import { ReadAhead } from './read-ahead';
  * request goes through the client (`../client/`), so it gets the client's retries and errors.
  *
  * The plan, for the CSP policies of zone z (P = {@link REVIEW_PER_PAGE}):
- * - 1 request: the zone's live policies (answered whole), the baselines the proposals are compared with;
+ * - 1 request: the zone's live policies (answered whole): the baselines the proposals are compared
+ *   with, the hosts' headers before the change, and, those the stack does not manage, headers that
+ *   stay beside the proposed ones after it (`./impact.ts`);
  * - the zone's scripts detected on the hosts those policies cover, listed once per status
  *   (`active`, `infrequent`) with the `hosts` filter: max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) requests,
  *   A_z and I_z being the active and infrequent scripts on those hosts;
@@ -29,7 +32,7 @@ import { ReadAhead } from './read-ahead';
  *   ⌈D_z/P⌉) requests, C_z and D_z being the active and infrequent connections (a connection has
  *   no list of pages to read: spec 2.4 gives only its first page);
  * - single-script GETs (`page_urls`) only for scripts whose verdict depends on their pages
- *   ({@link PolicyImpactEvaluator.dependsOnPages}), at most {@link MAX_PAGE_LOOKUPS} in all; a
+ *   ({@link HostKindEvaluator.dependsOnPages}), at most {@link MAX_PAGE_LOOKUPS} in all; a
  *   script past that limit is judged on its first page, and counted as such;
  * - single-script GETs for the violations each policy lists first (scripts it would block that
  *   are neither malicious nor accepted, then malicious ones it allows) when the list gave only their
@@ -90,6 +93,13 @@ export interface NotificationUnderReview {
 /** What to review. */
 export interface ReviewInput {
   policies: readonly PolicyUnderReview[];
+  /**
+   * The ids of the live CSP policies the stack manages before the change (its state's), whether
+   * the change keeps, changes or deletes them; the zone's other live policies stay, headers beside
+   * the stack's. Default: the ids the policies under review replace (a policy the change deletes
+   * is then taken to stay).
+   */
+  managedPolicyIds?: readonly string[];
   migrations: readonly MigrationUnderReview[];
   notifications: readonly NotificationUnderReview[];
 }
@@ -143,14 +153,9 @@ export interface ReviewOptions {
   readAhead?: ReadAhead;
 }
 
-function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, PageSecurityPolicy>): Baseline {
-  if (policy.replaces === 'none') return { kind: 'none' };
-  if ('unknown' in policy.replaces) return { kind: 'unknown', reason: policy.replaces.unknown };
-  const found = live.get(policy.replaces.id);
-  // Gone from the service (deleted outside the stack): the change recreates it.
-  if (found === undefined) return { kind: 'none' };
+/** A live policy as the review reads it. */
+function livePolicyOf(found: PageSecurityPolicy): LivePolicy {
   return {
-    kind: 'live',
     id: found.id,
     policy: {
       action: found.action,
@@ -159,6 +164,15 @@ function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, PageSec
       value: found.value,
     },
   };
+}
+
+function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, LivePolicy>): Baseline {
+  if (policy.replaces === 'none') return { kind: 'none' };
+  if ('unknown' in policy.replaces) return { kind: 'unknown', reason: policy.replaces.unknown };
+  const found = live.get(policy.replaces.id);
+  // Gone from the service (deleted outside the stack): the change recreates it.
+  if (found === undefined) return { kind: 'none' };
+  return { kind: 'live', ...found };
 }
 
 /** Whether the change creates the policy or changes what it does. */
@@ -189,23 +203,29 @@ export async function reviewService(
   const zones = [...new Set(input.policies.map((policy) => policy.zoneId))];
   for (const zoneId of zones) {
     const policies = input.policies.filter((policy) => policy.zoneId === zoneId);
-    const live = new Map((await listPolicies(client, zoneId)).map((policy) => [policy.id, policy]));
+    const live = new Map((await listPolicies(client, zoneId)).map((policy) => [policy.id, livePolicyOf(policy)]));
     made += 1;
-    const evaluators = policies.map(
-      (policy) =>
-        new PolicyImpactEvaluator(policy.policy, baselineOf(policy, live), {
-          ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
-          ...(options.acceptBlocked ? { scripts: { acceptBlocked: options.acceptBlocked } } : {}),
-          // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
-          connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
-        }),
+    const replaced = policies.flatMap(({ replaces }) =>
+      typeof replaces === 'object' && 'id' in replaces ? [replaces.id] : [],
     );
-    const byHost = new Map<string, PolicyImpactEvaluator[]>();
-    for (const evaluator of evaluators) {
-      if (evaluator.hostname === undefined) continue;
-      byHost.set(evaluator.hostname, [...(byHost.get(evaluator.hostname) ?? []), evaluator]);
-    }
-    const hosts = [...byHost.keys()];
+    const evaluator = new ZoneImpactEvaluator(
+      {
+        proposed: policies.map((policy) => ({
+          name: policy.name,
+          policy: policy.policy,
+          baseline: baselineOf(policy, live),
+        })),
+        live: [...live.values()],
+        managed: new Set([...(input.managedPolicyIds ?? []), ...replaced]),
+      },
+      {
+        ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
+        ...(options.acceptBlocked ? { scripts: { acceptBlocked: options.acceptBlocked } } : {}),
+        // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
+        connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
+      },
+    );
+    const hosts = [...evaluator.hosts];
     const zoneTerms = ['1'];
 
     if (hosts.length > 0) {
@@ -213,7 +233,7 @@ export async function reviewService(
       // statuses) run side by side. The verdicts do not depend on the order items are judged in.
       const reads = new Set<Promise<void>>();
       let failure: { error: unknown } | undefined;
-      const read = async (script: Detected, judges: readonly KindEvaluator[]): Promise<void> => {
+      const read = async (script: Detected, judge: HostKindEvaluator): Promise<void> => {
         let pageUrls: string[] | undefined;
         try {
           pageUrls = (await getScript(client, zoneId, script.id)).page_urls;
@@ -222,26 +242,21 @@ export async function reviewService(
           if (!(error instanceof NotFoundError)) throw error;
         }
         made += 1;
-        const judged = pageUrls === undefined ? script : { ...script, pageUrls };
-        for (const judge of judges) judge.add(judged);
+        judge.add(pageUrls === undefined ? script : { ...script, pageUrls });
       };
       const listedTerm = (requests: number, count: number, what: string): string => {
         made += requests;
         listPages += requests;
         return `${requests} (${count} ${what})`;
       };
-      // Each kind's judges by host, made once: looked up for every item listed.
-      const judgesByHost = (kind: DetectedKind) =>
-        new Map([...byHost].map(([host, evaluators]) => [host, evaluators.map((evaluator) => evaluator[kind])]));
-      const byKind = { scripts: judgesByHost('scripts'), connections: judgesByHost('connections') };
-      const judgesOf = (host: string, kind: DetectedKind): readonly KindEvaluator[] =>
-        byKind[kind].get(host) ?? byKind[kind].get(host.toLowerCase()) ?? [];
+      const fetchKind = { scripts: 'script', connections: 'connection' } as const;
       /** Judges one listed item; a promise when the page reads in flight must be waited for first. */
       const judgeListed = (kind: DetectedKind, { host, item }: ListedItem): Promise<unknown> | undefined => {
-        const judges = judgesOf(host, kind);
-        if (kind === 'scripts' && lookupsLeft > 0 && judges.some((judge) => judge.dependsOnPages(item))) {
+        const judge = evaluator.judge(fetchKind[kind], host) ?? evaluator.judge(fetchKind[kind], host.toLowerCase());
+        if (judge === undefined) return undefined;
+        if (kind === 'scripts' && lookupsLeft > 0 && judge.dependsOnPages(item)) {
           lookupsLeft -= 1;
-          const pending: Promise<void> = read(item, judges).then(
+          const pending: Promise<void> = read(item, judge).then(
             () => void reads.delete(pending),
             (error: unknown) => {
               failure ??= { error };
@@ -252,7 +267,7 @@ export async function reviewService(
           if (reads.size >= LOOKUP_CONCURRENCY) return Promise.race(reads);
           return undefined;
         }
-        for (const judge of judges) judge.add(item);
+        judge.add(item);
         return undefined;
       };
       const what = (kind: DetectedKind, status: DetectedStatus) => `${status} ${kind}`;
@@ -292,7 +307,7 @@ export async function reviewService(
     // The pages of the violations each policy lists first (scripts it would block that are
     // neither malicious nor accepted, malicious scripts it allows), where the list gave only their
     // first page: the reviewer reads where they run. Connections have no list of pages to read.
-    const results = evaluators.map((evaluator) => evaluator.result());
+    const results = evaluator.results();
     const shown = new Set<string>();
     for (const result of results) {
       const blocked = result.effect === 'block' ? result.scripts.notAllowed.lines : [];

@@ -72,8 +72,8 @@ describe('the request plan', () => {
     const zone = await newZone();
     await emu.seed({
       scripts: [
-        // First-party: allowed by 'self' on an https page, not on an http one: its pages are read.
-        script(zone, `https://${CHECKOUT}/js/payment.js`, {
+        // Over http: mixed content on an https page, blocked by the policy on an http one: its pages are read.
+        script(zone, 'http://static.example.org/js/payment.js', {
           page_urls: [`https://${CHECKOUT}/pay`, `http://${CHECKOUT}/legacy-pay`],
         }),
         script(zone, 'https://js.stripe.com/v3/elements.js', {
@@ -164,11 +164,15 @@ describe('the request plan', () => {
     expect(connections.unusedSources).toEqual([]);
 
     const [review] = result.policies;
-    // The first-party script on its http page only (seen at the same time: by URL), and Stripe, whose
+    // The http script on its http page only (seen at the same time: by URL), and Stripe, whose
     // source was removed, on every page it runs on.
     expect(review!.scripts.notAllowed.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
-      [`https://${CHECKOUT}/js/payment.js`, [`http://${CHECKOUT}/legacy-pay`], 'all'],
+      ['http://static.example.org/js/payment.js', [`http://${CHECKOUT}/legacy-pay`], 'all'],
       ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`], 'all'],
+    ]);
+    // On its https page the browser blocks it as mixed content: counted apart, no violation.
+    expect(review!.scripts.mixedContent.lines.map((l) => [l.url, l.pages, l.pagesBasis])).toEqual([
+      ['http://static.example.org/js/payment.js', [`https://${CHECKOUT}/pay`], 'all'],
     ]);
     expect(review!.scripts.newlyBlocked!.lines.map((l) => [l.url, l.pages])).toEqual([
       ['https://js.stripe.com/v3/elements.js', [`https://${CHECKOUT}/pay`, `https://${CHECKOUT}/pay/confirm`]],
@@ -188,7 +192,8 @@ describe('the request plan', () => {
   test('past the limit of page reads, scripts are judged on their first page and counted', async () => {
     const zone = await newZone();
     await emu.seed({
-      scripts: [1, 2, 3].map((i) => script(zone, `https://${CHECKOUT}/js/s${i}.js`)),
+      // Over http: allowed by 'self' on an http page, mixed content on an https one.
+      scripts: [1, 2, 3].map((i) => script(zone, `http://${CHECKOUT}/js/s${i}.js`)),
     });
     const mark = emu.mark();
     const result = await reviewService(client(), input([checkoutPolicy(zone, "script-src 'self'")]), {
@@ -200,6 +205,58 @@ describe('the request plan', () => {
     // The policies, two script listings, one page read, two connection listings.
     expect(result.requests.made).toBe(1 + 2 + 1 + 2);
     expect(result.requests.bound).toBe(1 + 2 + 1 + 2);
+  });
+
+  test("the zone's live policies the stack does not manage are headers of their host beside the stack's, from the one list of policies", async () => {
+    const zone = await newZone();
+    const STRIPE = 'https://js.stripe.com/v3/elements.js';
+    const RECAPTCHA = 'https://www.google.com/recaptcha/api.js';
+    await emu.seed({
+      scripts: [script(zone, `https://${CHECKOUT}/js/payment.js`), script(zone, STRIPE), script(zone, RECAPTCHA)],
+    });
+    const create = async (action: string, value: string): Promise<string> =>
+      (
+        await emu.api('POST', `zones/${zone}/page_security/policies`, {
+          body: { description: 'x', action, expression: `http.host eq "${CHECKOUT}"`, enabled: 'true', value },
+        })
+      ).body.result.id;
+    const value = "script-src 'self' js.stripe.com www.google.com";
+    const ours = await create('allow', value);
+    // Another team's: an allow policy refusing reCAPTCHA, and a log policy reporting both vendors.
+    const theirs = await create('allow', "script-src 'self' js.stripe.com");
+    const logged = await create('log', "script-src 'self'");
+    // The stack's, deleted by the change: it blocked Stripe and reCAPTCHA.
+    const deleted = await create('allow', "script-src 'self'");
+    const mark = emu.mark();
+    const result = await reviewService(client(), {
+      ...input([checkoutPolicy(zone, value, { id: ours })]),
+      managedPolicyIds: [ours, deleted],
+    });
+    const [review] = result.policies;
+    expect(review!.hostHeaders).toEqual([
+      { policy: { stack: 'checkout' }, effect: 'block' },
+      { policy: { live: theirs }, effect: 'block' },
+      { policy: { live: logged }, effect: 'report' },
+    ]);
+    expect(review!.scripts.notAllowed.count).toBe(0);
+    expect(review!.scripts.blockedByOthers.lines.map((l) => [l.url, l.blockedBy, l.reportedBy])).toEqual([
+      [RECAPTCHA, [{ live: theirs }], [{ live: logged }]],
+    ]);
+    // Deleted, the stack's policy no longer blocks Stripe; the other team's still blocks reCAPTCHA.
+    expect(review!.scripts.newlyAllowed!.lines.map((l) => [l.url, l.reportedBy])).toEqual([
+      [STRIPE, [{ live: logged }]],
+    ]);
+    expect(review!.scripts.newlyBlocked!.count).toBe(0);
+    expect(review!.scripts.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
+    // The live policies came with the one request for the baselines.
+    expect((await calls(mark, zone)).filter((call) => call.startsWith('GET /policies'))).toEqual(['GET /policies']);
+
+    // Not told which it manages, the review takes the one it replaces as its own, and the deleted one as staying.
+    const told = await reviewService(client(), input([checkoutPolicy(zone, value, { id: ours })]));
+    expect(told.policies[0]!.scripts.blockedByOthers.lines.map((l) => [l.url, l.blockedBy])).toEqual([
+      [STRIPE, [{ live: deleted }]],
+      [RECAPTCHA, [{ live: theirs }, { live: deleted }]],
+    ]);
   });
 
   test('a created policy is compared with nothing; an unknown baseline says why', async () => {

@@ -34,8 +34,9 @@ async function newZone(): Promise<string> {
   await emu.seed({
     scripts: [
       {
+        // Over http: mixed content on the https page, blocked by the policies on the http one.
         ...on(CHECKOUT),
-        url: `https://${CHECKOUT}/js/app.js`,
+        url: 'http://static.example.org/js/app.js',
         page_urls: [`https://${CHECKOUT}/page`, `http://${CHECKOUT}/old`],
       },
       { ...on(CHECKOUT), url: 'https://js.stripe.com/v3/elements.js', js_integrity_score: 60 },
