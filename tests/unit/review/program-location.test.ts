@@ -153,12 +153,12 @@ describe('mainFileOf', () => {
     ['nodejs, JavaScript', { runtime: { name: 'nodejs', options: { typescript: false } } }, ['index.js'], 'index.js'],
     ['main names a folder', { runtime: 'nodejs', main: 'infra/' }, ['index.ts', 'infra/index.ts'], 'infra/index.ts'],
     ['main names a file', { runtime: 'nodejs', main: './src/app.ts' }, ['index.ts', 'src/app.ts'], 'src/app.ts'],
-    ['YAML in Pulumi.yaml', { runtime: 'yaml' }, [], 'Pulumi.yaml'],
-    ['YAML in Main.yaml', { runtime: 'yaml', main: 'program' }, ['program/Main.yaml'], 'program/Main.yaml'],
+    ['YAML in Pulumi.yaml', { runtime: { name: 'yaml' } }, [], 'Pulumi.yaml'],
+    ['YAML in Main.yaml', { runtime: { name: 'yaml' }, main: 'program' }, ['program/Main.yaml'], 'program/Main.yaml'],
     ['Go', { runtime: 'go' }, ['main.go'], 'main.go'],
     ['Python', { runtime: 'python' }, ['__main__.py'], '__main__.py'],
     ['no entry file found', { runtime: 'nodejs', main: 'missing/' }, ['index.ts'], 'Pulumi.yaml'],
-    ['an unknown runtime', { runtime: 'java' }, ['index.ts'], 'Pulumi.yaml'],
+    ['an unknown runtime', { runtime: { name: 'java' } }, ['index.ts'], 'Pulumi.yaml'],
   ] as const)('%s', (_, settings, files, main) => {
     write('Pulumi.yaml', 'name: shop\n');
     for (const file of files) write(file);
@@ -167,7 +167,7 @@ describe('mainFileOf', () => {
 
   test('the project file under its other name', () => {
     write('Pulumi.yml', 'name: shop\n');
-    expect(mainFileOf(dir, { name: 'shop', runtime: 'yaml' })).toBe('Pulumi.yml');
+    expect(mainFileOf(dir, { name: 'shop', runtime: { name: 'yaml' } })).toBe('Pulumi.yml');
   });
 });
 
