@@ -57,12 +57,11 @@ test("a rule per policy of the pack, in its order: the policy's name, title, des
   const run = sarifOf(report([])).runs[0]!;
   const rules = run.tool.driver.rules;
   expect(rules.map((rule) => rule.id)).toEqual(PACK_POLICIES.map((policy) => policy.name));
+  expect(PACK_POLICIES[0]!.description).toMatch(/^An allow CSP policy must not block a script/);
   expect(rules.find((rule) => rule.id === 'csp-blocks-detected-scripts')).toEqual({
     id: 'csp-blocks-detected-scripts',
     shortDescription: { text: 'CSP blocks detected scripts' },
-    fullDescription: {
-      text: 'An allow CSP policy must not block a script page security detected on its host, unless the script is malicious or accepted.',
-    },
+    fullDescription: { text: PACK_POLICIES[0]!.description },
     defaultConfiguration: { level: 'error' },
     helpUri: 'https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/README.md#the-policy-pack',
   });
