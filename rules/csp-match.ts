@@ -1,6 +1,6 @@
 /**
  * What a page's CSP headers do to a fetch: whether a browser lets a page load a script or open a
- * connection, blocks it, reports it, or blocks it as mixed content before any policy. The grammar
+ * connection, blocks it, reports it, or stops it as mixed content whatever the policies allow. The grammar
  * of a policy value is `./csp.ts`.
  *
  * The judgement is what Chromium and Firefox do, not the wording of CSP Level 3: where the two
@@ -73,15 +73,20 @@ export interface PageHeader {
 /**
  * What a browser does with one fetch of a page: `allowed`; `reported` (loaded, and a report-only
  * header reports it); `blocked` by an enforced header; `mixed-content` (an `https:` page fetching
- * an insecure URL nothing upgrades: blocked by the browser whatever the policies say).
+ * an insecure URL nothing upgrades, which no enforced header blocks: the browser stops it after
+ * the policies, with no violation of theirs).
  */
 export type FetchOutcome = 'allowed' | 'reported' | 'blocked' | 'mixed-content';
 
 /** The judgement of one fetch under all of a page's headers, in one browser. */
 export interface FetchVerdict {
-  /** The outcome; when several apply, mixed-content over blocked over reported over allowed. */
+  /**
+   * The outcome; when several apply, blocked over mixed-content over reported over allowed (both
+   * browsers check the policies first: an enforced header that refuses the fetch reports a
+   * violation, mixed content or not).
+   */
   outcome: FetchOutcome;
-  /** Indexes into the headers of the enforced headers that refuse the fetch (judged even when mixed content). */
+  /** Indexes into the headers of the enforced headers that refuse the fetch. */
   blockedBy: number[];
   /** Indexes of the report-only headers that would report it. */
   reportedBy: number[];
@@ -93,7 +98,8 @@ export interface FetchVerdict {
  * What `browser` does with a fetch of `kind` to `url` from `page` under all of the page's headers:
  * it loads only if every enforced header allows it; report-only headers only report; the
  * `upgrade-insecure-requests` of any enforced header rewrites the URL first (report-only headers
- * cannot upgrade); an insecure URL left on an `https:` page is mixed content.
+ * cannot upgrade); an insecure URL left on an `https:` page that no enforced header blocks is
+ * mixed content.
  *
  * @param headers - the page's CSP headers, in any order (the verdict's indexes refer to it).
  * @param url - the fetched URL, absolute.
@@ -127,8 +133,8 @@ export function judgeFetch(
     }
   });
   let outcome: FetchOutcome = 'allowed';
-  if (isMixed(sent, origin)) outcome = 'mixed-content';
-  else if (blockedBy.length > 0) outcome = 'blocked';
+  if (blockedBy.length > 0) outcome = 'blocked';
+  else if (isMixed(sent, origin)) outcome = 'mixed-content';
   else if (reportedBy.length > 0) outcome = 'reported';
   return { outcome, blockedBy, reportedBy, upgraded: sent !== target };
 }
@@ -173,7 +179,7 @@ export function cspAllowsUrl(directives: readonly CspDirective[], kind: CspFetch
 }
 
 /**
- * Whether a fetch from `page` to `url` is blocked as mixed content before any policy is read: an
+ * Whether a fetch from `page` to `url` is mixed content, which the browser stops whatever the policies allow: an
  * `https:` page fetching an `http:` or `ws:` URL whose host is not potentially trustworthy
  * (`localhost` and its subdomains, `127.0.0.0/8`, `[::1]` are). This is the URL as sent: apply
  * `upgrade-insecure-requests` first ({@link judgeFetch} does).

@@ -559,9 +559,21 @@ describe('judgeFetch: all of a page headers together', () => {
     );
   });
 
-  test('mixed content wins over a block, which is still listed', () => {
+  test('an insecure URL from an https page that the policies allow is mixed content', () => {
+    expect(judge([{ value: 'script-src http:' }], 'script', 'http://cdn.example.com/a.js')).toEqual(
+      both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [], upgraded: false }),
+    );
+  });
+
+  test('an enforced header that refuses an insecure URL blocks it first (both browsers check policies before mixed content)', () => {
     expect(judge([{ value: "script-src 'self'" }], 'script', 'http://cdn.example.com/a.js')).toEqual(
-      both({ outcome: 'mixed-content', blockedBy: [0], reportedBy: [], upgraded: false }),
+      both({ outcome: 'blocked', blockedBy: [0], reportedBy: [], upgraded: false }),
+    );
+  });
+
+  test('a report-only header reports an insecure URL, which is still stopped as mixed content', () => {
+    expect(judge([{ value: "script-src 'self'", reportOnly: true }], 'script', 'http://cdn.example.com/a.js')).toEqual(
+      both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [0], upgraded: false }),
     );
   });
 
