@@ -92,6 +92,12 @@ export interface FetchVerdict {
   reportedBy: number[];
   /** Whether `upgrade-insecure-requests` (of an enforced header) rewrote the URL to `https:`/`wss:`. */
   upgraded: boolean;
+  /**
+   * Whether the URL as sent is mixed content ({@link isMixedContent}): the browser stops it
+   * whatever the headers say, so a header's block changes nothing for it. Its outcome is
+   * `blocked` when a header refuses it anyway, `mixed-content` otherwise.
+   */
+  mixedContent: boolean;
 }
 
 /**
@@ -132,11 +138,12 @@ export function judgeFetch(
       blockedBy.push(index);
     }
   });
+  const mixedContent = isMixed(sent, origin);
   let outcome: FetchOutcome = 'allowed';
   if (blockedBy.length > 0) outcome = 'blocked';
-  else if (isMixed(sent, origin)) outcome = 'mixed-content';
+  else if (mixedContent) outcome = 'mixed-content';
   else if (reportedBy.length > 0) outcome = 'reported';
-  return { outcome, blockedBy, reportedBy, upgraded: sent !== target };
+  return { outcome, blockedBy, reportedBy, upgraded: sent !== target, mixedContent };
 }
 
 /**

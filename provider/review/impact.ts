@@ -492,7 +492,7 @@ class HeaderSet {
         (header.reportOnly ? reportedBy : blockedBy).push(index);
     });
     const outcome: FetchOutcome = blockedBy.length > 0 ? 'blocked' : reportedBy.length > 0 ? 'reported' : 'allowed';
-    return BROWSERS.map(() => ({ outcome, blockedBy, reportedBy, upgraded: false }));
+    return BROWSERS.map(() => ({ outcome, blockedBy, reportedBy, upgraded: false, mixedContent: false }));
   }
 }
 

@@ -540,7 +540,7 @@ describe('judgeFetch: all of a page headers together', () => {
         'script',
         'https://cdn.example.com/a.js',
       ),
-    ).toEqual(both({ outcome: 'blocked', blockedBy: [1], reportedBy: [], upgraded: false }));
+    ).toEqual(both({ outcome: 'blocked', blockedBy: [1], reportedBy: [], upgraded: false, mixedContent: false }));
   });
 
   test('a report-only header reports what it would block and blocks nothing', () => {
@@ -550,43 +550,43 @@ describe('judgeFetch: all of a page headers together', () => {
         'script',
         'https://cdn.example.com/a.js',
       ),
-    ).toEqual(both({ outcome: 'reported', blockedBy: [], reportedBy: [1], upgraded: false }));
+    ).toEqual(both({ outcome: 'reported', blockedBy: [], reportedBy: [1], upgraded: false, mixedContent: false }));
   });
 
   test('a header with nothing governing the kind neither blocks nor reports', () => {
     expect(judge([{ value: "img-src 'none'" }], 'connection', 'https://api.example.com/x')).toEqual(
-      both({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: false }),
+      both({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: false, mixedContent: false }),
     );
   });
 
   test('an insecure URL from an https page that the policies allow is mixed content', () => {
     expect(judge([{ value: 'script-src http:' }], 'script', 'http://cdn.example.com/a.js')).toEqual(
-      both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [], upgraded: false }),
+      both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [], upgraded: false, mixedContent: true }),
     );
   });
 
-  test('an enforced header that refuses an insecure URL blocks it first (both browsers check policies before mixed content)', () => {
+  test('an enforced header that refuses an insecure URL blocks it (both browsers check policies before mixed content), and it is mixed content all the same', () => {
     expect(judge([{ value: "script-src 'self'" }], 'script', 'http://cdn.example.com/a.js')).toEqual(
-      both({ outcome: 'blocked', blockedBy: [0], reportedBy: [], upgraded: false }),
+      both({ outcome: 'blocked', blockedBy: [0], reportedBy: [], upgraded: false, mixedContent: true }),
     );
   });
 
   test('a report-only header reports an insecure URL, which is still stopped as mixed content', () => {
     expect(judge([{ value: "script-src 'self'", reportOnly: true }], 'script', 'http://cdn.example.com/a.js')).toEqual(
-      both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [0], upgraded: false }),
+      both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [0], upgraded: false, mixedContent: true }),
     );
   });
 
   test('upgrade-insecure-requests of an enforced header rewrites the URL, so there is no mixed content', () => {
     expect(
       judge([{ value: 'script-src https:; upgrade-insecure-requests' }], 'script', 'http://cdn.example.com/a.js'),
-    ).toEqual(both({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: true }));
+    ).toEqual(both({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: true, mixedContent: false }));
   });
 
   test('upgrade-insecure-requests in a report-only header is ignored', () => {
     expect(
       judge([{ value: 'upgrade-insecure-requests', reportOnly: true }], 'script', 'http://cdn.example.com/a.js'),
-    ).toEqual(both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [], upgraded: false }));
+    ).toEqual(both({ outcome: 'mixed-content', blockedBy: [], reportedBy: [], upgraded: false, mixedContent: true }));
   });
 
   test('a report-only header sees the URL as written for a script, so an upgraded script is reported', () => {
@@ -596,7 +596,7 @@ describe('judgeFetch: all of a page headers together', () => {
         'script',
         'http://cdn.example.com/a.js',
       ),
-    ).toEqual(both({ outcome: 'reported', blockedBy: [], reportedBy: [1], upgraded: true }));
+    ).toEqual(both({ outcome: 'reported', blockedBy: [], reportedBy: [1], upgraded: true, mixedContent: false }));
   });
 
   test('Firefox relaxes the scheme only in the policy that upgrades; Chromium judges the upgraded URL in every one', () => {
@@ -605,8 +605,20 @@ describe('judgeFetch: all of a page headers together', () => {
       'script',
       'http://cdn.example.com/a.js',
     );
-    expect(verdicts.chromium).toEqual({ outcome: 'allowed', blockedBy: [], reportedBy: [], upgraded: true });
-    expect(verdicts.firefox).toEqual({ outcome: 'blocked', blockedBy: [0], reportedBy: [], upgraded: true });
+    expect(verdicts.chromium).toEqual({
+      outcome: 'allowed',
+      blockedBy: [],
+      reportedBy: [],
+      upgraded: true,
+      mixedContent: false,
+    });
+    expect(verdicts.firefox).toEqual({
+      outcome: 'blocked',
+      blockedBy: [0],
+      reportedBy: [],
+      upgraded: true,
+      mixedContent: false,
+    });
   });
 
   test('Chromium leaves a loopback URL alone under upgrade-insecure-requests; Firefox rewrites it', () => {
