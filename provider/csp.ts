@@ -37,15 +37,16 @@
  *   expect(cspAllowsUrl(checkout.value, 'script', new URL('https://shop.example.com:8443/app.js'), page)).toBe(false);
  * });
  *
- * test('a plain-http script is blocked by the browser whatever the policy says', () => {
+ * test('Stripe over plain http never loads on the https page', () => {
  *   const verdict = judgeFetch(
  *     [{ directives: checkout.value, reportOnly: false }],
  *     'script',
- *     new URL('http://shop.example.com/app.js'),
+ *     new URL('http://js.stripe.com/v3/'),
  *     page,
  *     'chromium',
  *   );
- *   expect(verdict.outcome).toBe('mixed-content');
+ *   expect(verdict.outcome).toBe('blocked'); // the policy refuses http: (it names https://js.stripe.com)
+ *   expect(verdict.mixedContent).toBe(true); // and the browser would stop it as mixed content anyway
  * });
  *
  * test("checkout's one weakness: object-src is missing (add object-src 'none')", () => {
