@@ -420,9 +420,9 @@ function otherScheme(page: URL): URL {
   return url;
 }
 
-/** Whether a fetch with this outcome loads: blocked fetches and mixed content do not, reported ones do. */
+/** Whether a fetch with this verdict loads: blocked fetches and mixed content do not, reported ones do. */
 function loads(verdict: FetchVerdict): boolean {
-  return verdict.outcome === 'allowed' || verdict.outcome === 'reported';
+  return !verdict.mixedContent && (verdict.outcome === 'allowed' || verdict.outcome === 'reported');
 }
 
 /** Verdicts of one fetch, one per browser of {@link BROWSERS}. */
@@ -502,6 +502,7 @@ function sameVerdicts(a: Verdicts, b: Verdicts): boolean {
   return a.every(
     (verdict, i) =>
       verdict.outcome === b[i]!.outcome &&
+      verdict.mixedContent === b[i]!.mixedContent &&
       same(verdict.blockedBy, b[i]!.blockedBy) &&
       same(verdict.reportedBy, b[i]!.reportedBy),
   );
@@ -604,10 +605,14 @@ class Finding {
   add(page: URL, browser: Browser, verdict: FetchVerdict): void {
     if (!this.pages.includes(page)) this.pages.push(page);
     this.browsers.add(browser);
+    if (verdict.upgraded) this.upgraded = true;
+    // The browser stops mixed content whatever the headers say: what they say of it changes nothing.
+    if (verdict.mixedContent) {
+      this.mixed = true;
+      return;
+    }
     for (const index of verdict.blockedBy) this.blockedBy.add(index);
     for (const index of verdict.reportedBy) this.reportedBy.add(index);
-    if (verdict.upgraded) this.upgraded = true;
-    if (verdict.outcome === 'mixed-content') this.mixed = true;
   }
 
   /** What a line says, the headers named by `refs`; `undefined` when it holds nowhere. */
@@ -840,7 +845,9 @@ export class HostKindEvaluator {
       BROWSERS.forEach((browser, b) => {
         const now = after[b]!;
         const loading = loads(now);
-        if (now.outcome === 'mixed-content') mixedContent.add(page, browser, now);
+        // Mixed content is stopped by the browser whatever the headers say: no header's block or report.
+        const mixed = now.mixedContent;
+        if (mixed) mixedContent.add(page, browser, now);
         if (before !== undefined) {
           const loaded = loads(before[b]!);
           if (loaded && !loading) newlyBlocked.add(page, browser, now);
@@ -852,13 +859,16 @@ export class HostKindEvaluator {
           if (policy.header === undefined) {
             allows = policy.alone!.judge(judged, page, pageKey)[b]!.outcome === 'allowed';
           } else {
-            // Mixed content is decided before any header: it is no policy's block or report.
             const refusing = policy.judge.effect === 'report' ? now.reportedBy : now.blockedBy;
-            const refused = now.outcome !== 'mixed-content' && refusing.includes(policy.header);
+            const refused = !mixed && refusing.includes(policy.header);
             if (refused) mine.refused.add(page, browser, now);
-            allows = !refused && now.outcome !== 'mixed-content';
+            allows = !refused && !mixed;
           }
-          if (now.outcome === 'blocked' && (policy.header === undefined || !now.blockedBy.includes(policy.header)))
+          if (
+            !mixed &&
+            now.outcome === 'blocked' &&
+            (policy.header === undefined || !now.blockedBy.includes(policy.header))
+          )
             mine.blockedByOthers.add(page, browser, now);
           if (allows && loading) mine.allowedLoading.add(page, browser, now);
           if (!allows) return;

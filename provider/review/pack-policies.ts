@@ -8,7 +8,7 @@ import {
   type StackValidationPolicy,
 } from '@pulumi/policy';
 import type * as zod from 'zod';
-import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
+import { BROWSERS, GOVERNING_DIRECTIVES, type Browser } from '../../rules/csp-match';
 import { clientLayer } from '../helpers/client-layer';
 import { resourceOf } from './meaning';
 import { stackConfigValue } from './pack-config';
@@ -19,6 +19,7 @@ import {
   type DetectedImpact,
   type DetectedLine,
   type DetectedSample,
+  type HeaderRef,
 } from './impact';
 import type * as plan from './plan';
 import type * as readAhead from './read-ahead';
@@ -314,7 +315,11 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
       notifications.push(read);
     }
   }
-  return { input: { policies, migrations, notifications }, unjudged };
+  // Every CSP policy the stack manages before the change, the deleted ones too: the zone's other
+  // live policies stay, headers beside the stack's (./impact.ts).
+  if (policies.length > 0) baseline ??= baselineIds();
+  const managed = typeof baseline === 'object' ? { managedPolicyIds: [...baseline.values()] } : {};
+  return { input: { policies, ...managed, migrations, notifications }, unjudged };
 }
 
 // ---- One read of the service per analysis ----
@@ -436,22 +441,60 @@ export function pagesText(line: DetectedLine): string {
   return `on its first page ${pages} (its other pages not read)`;
 }
 
-/** One script or connection as a message line: URL, pages, last seen, status, why malicious. */
-export function lineText(line: DetectedLine): string {
+/** The browsers as a reviewer knows them. */
+const BROWSER_NAMES: Record<Browser, string> = { chromium: 'Chromium', firefox: 'Firefox' };
+
+/**
+ * A CSP header of a host in words: `this policy` (the one named `self`), another policy of the
+ * stack by its name, or a live policy the stack does not manage by its id.
+ */
+export function headerName(ref: HeaderRef, self?: string): string {
+  if ('live' in ref) return `the live policy ${ref.live}`;
+  return ref.stack === self ? 'this policy' : `"${ref.stack}"`;
+}
+
+/**
+ * What a line says of the browsers and the host's headers, as notes: the browser that blocks it
+ * as mixed content, the headers that block or report it, the one browser its list's verdict holds
+ * in, the upgrade of its URL. `self` is the name of the policy whose line it is.
+ */
+export function verdictNotes(line: DetectedLine, self?: string): string[] {
+  const names = (refs: readonly HeaderRef[]) => refs.map((ref) => headerName(ref, self)).join(' and ');
+  const others = BROWSERS.filter((browser) => browser !== line.only).map((browser) => BROWSER_NAMES[browser]);
+  return [
+    ...(line.mixedContent ? ['blocked by the browser as mixed content'] : []),
+    ...(line.blockedBy !== undefined ? [`blocked by ${names(line.blockedBy)}`] : []),
+    ...(line.reportedBy !== undefined ? [`reported by ${names(line.reportedBy)}`] : []),
+    ...(line.only !== undefined ? [`in ${BROWSER_NAMES[line.only]} only, not in ${others.join(' or ')}`] : []),
+    ...(line.upgraded
+      ? [`upgraded to ${line.url.startsWith('ws:') ? 'wss:' : 'https:'} by upgrade-insecure-requests`]
+      : []),
+  ];
+}
+
+/**
+ * One script or connection as a message line: URL, pages, last seen, status, why malicious, and
+ * what the host's headers and the browsers do with it ({@link verdictNotes}, `self` being the name
+ * of the policy whose line it is).
+ */
+export function lineText(line: DetectedLine, self?: string): string {
   const pages = pagesText(line);
   const notes = [
     `last seen ${line.lastSeenAt}`,
     ...(line.status !== 'active' ? [line.status] : []),
     ...(line.maliciousBecause !== undefined ? [`malicious: ${line.maliciousBecause}`] : []),
     ...(line.accepted !== undefined ? [`accepted: ${line.accepted}`] : []),
+    ...verdictNotes(line, self),
   ];
   return `${line.url} ${pages} (${notes.join('; ')})`;
 }
 
-function listed(lines: DetectedLine[], total: number): string {
+function listed(lines: DetectedLine[], total: number, self?: string): string {
   const shown = lines.slice(0, LINES_IN_MESSAGE);
   const more = total - shown.length;
-  return [...shown.map((line) => `  - ${lineText(line)}`), ...(more > 0 ? [`  - and ${more} more`] : [])].join('\n');
+  return [...shown.map((line) => `  - ${lineText(line, self)}`), ...(more > 0 ? [`  - and ${more} more`] : [])].join(
+    '\n',
+  );
 }
 
 function describePolicy(review: PolicyReview): string {
@@ -467,21 +510,43 @@ function kindSummary(review: PolicyReview, kind: Kind): string[] {
   const impact: DetectedImpact = review[kind];
   const noun = NOUN[kind];
   const parts = [`${kind === 'scripts' ? 'Scripts' : 'Connections'} detected on ${review.hostname}: ${impact.judged}.`];
+  const list = (heading: string, sample: DetectedSample) =>
+    `${heading}${sample.count > 0 ? `:\n${listed(sample.lines, sample.count, review.name)}` : '.'}`;
+  // What the host's other headers and the browser block, whatever this policy says.
+  const onHost = [
+    ...(impact.blockedByOthers.count > 0
+      ? [
+          list(
+            `Other policies of the host block ${plural(impact.blockedByOthers.count, noun)} this one does not`,
+            impact.blockedByOthers,
+          ),
+        ]
+      : []),
+    ...(impact.mixedContent.count > 0
+      ? [
+          list(
+            `Blocked by the browser as mixed content whatever the policies say (http: or ws: from an https: page, not upgraded; neither allowed nor a policy's block): ${plural(impact.mixedContent.count, noun)}`,
+            impact.mixedContent,
+          ),
+        ]
+      : []),
+  ];
   if (impact.governedBy === null) {
     const directives = GOVERNING_DIRECTIVES[kind === 'scripts' ? 'script' : 'connection'].join(', ');
-    return [...parts, `The policy has none of ${directives}: it restricts no ${noun}.`];
+    return [...parts, `The policy has none of ${directives}: it restricts no ${noun}.`, ...onHost];
   }
   const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
-  const list = (label: string, sample: DetectedSample, what = noun) =>
-    `${label} ${plural(sample.count, what)}${sample.count > 0 ? `:\n${listed(sample.lines, sample.count)}` : '.'}`;
-  if (review.effect !== 'none') parts.push(list(verb, impact.notAllowed));
-  for (const [label, sample] of [
+  if (review.effect !== 'none') parts.push(list(`${verb} ${plural(impact.notAllowed.count, noun)}`, impact.notAllowed));
+  const newly = [
     ['Newly blocks', impact.newlyBlocked],
     ['Newly allows', impact.newlyAllowed],
-  ] as const) {
-    if (sample !== null && sample.count > 0) parts.push(list(label, sample));
+  ] as const;
+  for (const [label, sample] of newly) {
+    if (sample !== null && sample.count > 0) parts.push(list(`${label} ${plural(sample.count, noun)}`, sample));
   }
-  if (impact.maliciousAllowed.count > 0) parts.push(list('Allows', impact.maliciousAllowed, `malicious ${noun}`));
+  parts.push(...onHost);
+  if (impact.maliciousAllowed.count > 0)
+    parts.push(list(`Allows ${plural(impact.maliciousAllowed.count, `malicious ${noun}`)}`, impact.maliciousAllowed));
   if (impact.unusedSources.length > 0)
     parts.push(`Sources that allow no detected ${noun} (candidates for removal): ${impact.unusedSources.join(', ')}.`);
   if (impact.judgedOnFirstPageOnly > 0)
@@ -505,8 +570,31 @@ export function impactSummary(review: PolicyReview): string {
     parts.push(`Sources added: ${review.sourcesAdded.join(', ')}.`);
   if (review.sourcesRemoved !== null && review.sourcesRemoved.length > 0)
     parts.push(`Sources removed: ${review.sourcesRemoved.join(', ')}.`);
+  const headers = headersText(review);
+  if (headers !== undefined) parts.push(headers);
   parts.push(...kindSummary(review, 'scripts'), ...kindSummary(review, 'connections'));
   return parts.join('\n');
+}
+
+/**
+ * What the verdicts of a policy come from, when it is not its header alone: every CSP header of
+ * its host after the change (a fetch loads only if each enforced one allows it), and why some may
+ * be missing.
+ */
+export function headersText(review: PolicyReview): string | undefined {
+  const sentences: string[] = [];
+  if (review.hostHeaders.length > 1 || (review.hostHeaders.length === 1 && review.effect === 'none')) {
+    const headers = review.hostHeaders.map(
+      (header) =>
+        `${headerName(header.policy, review.name)} (${header.effect === 'block' ? 'enforced' : 'report-only'})`,
+    );
+    sentences.push(
+      `Judged with every CSP header of ${review.hostname} after the change, in Chromium and Firefox: ${headers.join(', ')}; a fetch loads only if every enforced one allows it.`,
+    );
+  }
+  if (review.headersUnknown !== undefined)
+    sentences.push(`Live policies of the host are left out of the judgement: ${review.headersUnknown}.`);
+  return sentences.length > 0 ? sentences.join(' ') : undefined;
 }
 
 // ---- The policies ----
@@ -526,7 +614,7 @@ function blocksDetected(kind: Kind): StackValidationPolicy {
   const noun = NOUN[kind];
   return {
     name,
-    description: `An allow CSP policy must not block a ${noun} page security detected on its host, unless the ${noun} is malicious or accepted.`,
+    description: `An allow CSP policy must not block a ${noun} page security detected on its host, in Chromium or Firefox, judged with every CSP header of the host, unless the ${noun} is malicious or accepted.`,
     enforcementLevel: 'mandatory',
     configSchema: acceptedConfigSchema(kind),
     validateStack: stackPolicy(
@@ -540,8 +628,14 @@ function blocksDetected(kind: Kind): StackValidationPolicy {
           if (count === 0) continue;
           const lines = impact.notAllowed.lines.filter((line) => !line.malicious && line.accepted === undefined);
           const them = count === 1 ? 'it' : 'them';
+          // A fetch loads only if every enforced header allows it: allowing it here alone is not enough.
+          const alsoElsewhere = lines.some((line) =>
+            (line.blockedBy ?? []).some((ref) => headerName(ref, review.name) !== 'this policy'),
+          )
+            ? ' Where another policy of the host blocks it too, it loads only once that one allows it as well.'
+            : '';
           report(
-            `${describePolicy(review)} would block ${plural(count, `detected ${noun}`)} that ${count === 1 ? 'is' : 'are'} neither malicious nor accepted:\n${listed(lines, count)}\nAllow ${them} in the policy's value (${WHAT[kind].directive}), or accept ${them} in this policy's configuration (${ACCEPTED_KEY[kind]}, with a reason).`,
+            `${describePolicy(review)} would block ${plural(count, `detected ${noun}`)} that ${count === 1 ? 'is' : 'are'} neither malicious nor accepted:\n${listed(lines, count, review.name)}\nAllow ${them} in the policy's value (${WHAT[kind].directive}), or accept ${them} in this policy's configuration (${ACCEPTED_KEY[kind]}, with a reason).${alsoElsewhere}`,
             review.key,
           );
         }
@@ -557,7 +651,7 @@ function allowsMalicious(kind: Kind): StackValidationPolicy {
   const noun = NOUN[kind];
   return {
     name,
-    description: `A CSP policy must not allow a ${noun} page security detected on its host that is ${WHAT[kind].malicious}.`,
+    description: `A CSP policy must not allow a ${noun} page security detected on its host that is ${WHAT[kind].malicious} and that loads there (no CSP header of the host blocks it) in Chromium or Firefox.`,
     enforcementLevel: 'mandatory',
     configSchema: acceptedConfigSchema(kind),
     validateStack: stackPolicy(
@@ -571,7 +665,7 @@ function allowsMalicious(kind: Kind): StackValidationPolicy {
           const lines = impact.maliciousAllowed.lines.filter((line) => line.accepted === undefined);
           const them = count === 1 ? 'it' : 'them';
           report(
-            `${describePolicy(review)} allows ${plural(count, noun)} ${WHAT[kind].malicious}:\n${listed(lines, count)}\nRemove the source that allows ${them}, or accept ${them} in this policy's configuration (${ACCEPTED_KEY[kind]}, with a reason).`,
+            `${describePolicy(review)} allows ${plural(count, noun)} ${WHAT[kind].malicious}, and no CSP header of its host blocks ${them}:\n${listed(lines, count, review.name)}\nRemove the source that allows ${them}, or accept ${them} in this policy's configuration (${ACCEPTED_KEY[kind]}, with a reason).`,
             review.key,
           );
         }

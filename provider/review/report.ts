@@ -1,7 +1,7 @@
 import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
 import type { DetectedImpact, DetectedLine, DetectedSample } from './impact';
 import type { MeaningRow } from './meaning';
-import { pagesText, type Unjudged } from './pack-policies';
+import { headersText, pagesText, verdictNotes, type Unjudged } from './pack-policies';
 import { isCreatedOrChanged, type PolicyReview, type PoolCoverage, type ReviewRequests } from './plan';
 import { policiesWeaknesses } from './weaknesses';
 
@@ -78,21 +78,29 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function itemLine(line: DetectedLine): string {
+/** One item of a list of the policy named `self`: where, when, why malicious, and what the host's headers and the browsers do with it. */
+function itemLine(line: DetectedLine, self: string): string {
   const notes = [
     `last seen ${line.lastSeenAt}`,
     ...(line.status !== 'active' ? [`**${line.status}**`] : []),
     ...(line.maliciousBecause !== undefined ? [`**malicious** (${line.maliciousBecause})`] : []),
     ...(line.accepted !== undefined ? [`accepted: ${line.accepted}`] : []),
+    ...verdictNotes(line, self),
   ];
-  return `- ${code(line.url)} ${pagesText(line)}; ${notes.join('; ')}`;
+  return `- ${code(line.url)} ${pagesText(line)}; ${cell(notes.join('; '))}`;
 }
 
-function itemList(title: string, sample: DetectedSample): string[] {
+function itemList(title: string, sample: DetectedSample, self: string): string[] {
   if (sample.count === 0) return [];
   const shown = sample.lines.slice(0, LINES_SHOWN);
   const more = sample.count - shown.length;
-  return [`**${title}**`, '', ...shown.map(itemLine), ...(more > 0 ? [`- and ${more} more`] : []), ''];
+  return [
+    `**${title}**`,
+    '',
+    ...shown.map((line) => itemLine(line, self)),
+    ...(more > 0 ? [`- and ${more} more`] : []),
+    '',
+  ];
 }
 
 function effectText(review: PolicyReview): string {
@@ -112,32 +120,46 @@ function kindSection(review: PolicyReview, kind: (typeof KINDS)[number]): string
   const impact: DetectedImpact = review[kind.field];
   const host = code(review.hostname ?? '?');
   const lines = [`${plural(impact.judged, kind.noun)} detected on ${host}.`, ''];
+  const list = (title: string, sample: DetectedSample) => itemList(title, sample, review.name);
+  // What the host's other headers and the browser block, whatever this policy says.
+  const onHost = [
+    ...list(
+      `Other policies of the host block ${plural(impact.blockedByOthers.count, kind.noun)} this one does not`,
+      impact.blockedByOthers,
+    ),
+    ...list(
+      `Blocked by the browser as mixed content, whatever the policies say: ${plural(impact.mixedContent.count, kind.noun)} (http: or ws: from an https: page that no upgrade-insecure-requests rewrites; neither allowed nor a policy's block)`,
+      impact.mixedContent,
+    ),
+  ];
   if (impact.governedBy === null)
     return [
       ...lines,
       `The policy has none of ${GOVERNING_DIRECTIVES[kind.kind].map(code).join(', ')}: it restricts no ${kind.noun}.`,
       '',
+      ...onHost,
     ];
   const verb = review.effect === 'report' ? 'Reports' : 'Blocks';
   if (review.effect !== 'none') {
     lines.push(
       ...(impact.notAllowed.count > 0
-        ? itemList(`${verb} ${plural(impact.notAllowed.count, kind.noun)}`, impact.notAllowed)
+        ? list(`${verb} ${plural(impact.notAllowed.count, kind.noun)}`, impact.notAllowed)
         : [`${verb} no detected ${kind.noun}.`, '']),
     );
   }
   if (impact.newlyBlocked !== null)
     lines.push(
       ...(impact.newlyBlocked.count > 0
-        ? itemList(`Newly blocks ${plural(impact.newlyBlocked.count, kind.noun)}`, impact.newlyBlocked)
+        ? list(`Newly blocks ${plural(impact.newlyBlocked.count, kind.noun)}`, impact.newlyBlocked)
         : review.effect === 'block'
           ? [`Newly blocks no detected ${kind.noun}.`, '']
           : []),
     );
   if (impact.newlyAllowed !== null)
-    lines.push(...itemList(`Newly allows ${plural(impact.newlyAllowed.count, kind.noun)}`, impact.newlyAllowed));
+    lines.push(...list(`Newly allows ${plural(impact.newlyAllowed.count, kind.noun)}`, impact.newlyAllowed));
+  lines.push(...onHost);
   lines.push(
-    ...itemList(
+    ...list(
       `Allows ${plural(impact.maliciousAllowed.count, `malicious ${kind.noun}`)} (${kind.malicious})`,
       impact.maliciousAllowed,
     ),
@@ -176,6 +198,8 @@ function policySection(review: PolicyReview): string[] {
     lines.push(`Sources added: ${review.sourcesAdded.map(code).join(', ')}.`, '');
   if (review.sourcesRemoved !== null && review.sourcesRemoved.length > 0)
     lines.push(`Sources removed: ${review.sourcesRemoved.map(code).join(', ')}.`, '');
+  const headers = headersText(review);
+  if (headers !== undefined) lines.push(cell(headers), '');
   for (const kind of KINDS) {
     const governedBy = review[kind.field].governedBy;
     lines.push(

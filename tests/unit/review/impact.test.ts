@@ -14,6 +14,7 @@ import {
   type ZonePolicies,
 } from '../../../provider/review/impact';
 import { impactSummary } from '../../../provider/review/pack-policies';
+import { renderMarkdown } from '../../../provider/review/report';
 
 /**
  * The impact evaluator (issue 9, item 1) on a fixed set of scripts detected on checkout pages:
@@ -575,8 +576,12 @@ describe('connections: the same judgement under connect-src, else default-src', 
 });
 
 describe("a host's CSP headers, judged together (issue 24, item 3)", () => {
-  const created: Baseline = { kind: 'none' };
-  const proposal = (name: string, value: string, action = 'allow', baseline = created): ProposedPolicy => ({
+  const proposal = (
+    name: string,
+    value: string,
+    action = 'allow',
+    baseline: Baseline = { kind: 'none' },
+  ): ProposedPolicy => ({
     name,
     policy: policy(value, action),
     baseline,
@@ -707,9 +712,10 @@ describe('what the browser does before any header, and where the two browsers di
   test("an https page's http script is blocked as mixed content: no policy's block, not allowed, no violation", () => {
     for (const value of ['script-src http: https:', "script-src 'none'"]) {
       const impact = evaluate(policy(value), { kind: 'none' }, [OVER_HTTP, MALICIOUS_OVER_HTTP]);
-      expect(impact.mixedContent.lines.map((l) => [l.url, l.mixedContent])).toEqual([
-        [MALICIOUS_OVER_HTTP.url, true],
-        [OVER_HTTP.url, true],
+      // Whether the policy would refuse them changes nothing: the lines name no header.
+      expect(impact.mixedContent.lines.map((l) => [l.url, l.mixedContent, l.blockedBy])).toEqual([
+        [MALICIOUS_OVER_HTTP.url, true, undefined],
+        [OVER_HTTP.url, true, undefined],
       ]);
       expect(impact.notAllowed.count).toBe(0);
       expect(impact.maliciousAllowed.count).toBe(0);
@@ -775,6 +781,69 @@ describe('what the browser does before any header, and where the two browsers di
     expect(impact.maliciousAllowed.lines).toEqual([expect.objectContaining({ url: bad.url, only: 'firefox' })]);
     expect(impact.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
     expect(impact.notAllowed.lines).toEqual([expect.objectContaining({ url: bad.url, only: 'chromium' })]);
+  });
+});
+
+describe("the words: csp-change-impact's message and the review's Markdown", () => {
+  test('name the policy that blocks an item, the browser when one alone does, and mixed content apart', () => {
+    const legacy = script('https://legacy.example.org/old.js', '2026-11-20T12:00:00.000Z');
+    const evaluator = new ZoneImpactEvaluator({
+      proposed: [
+        {
+          name: NAME,
+          policy: policy("script-src 'self' js.stripe.com legacy.example.org:80"),
+          baseline: { kind: 'none' },
+        },
+        { name: 'strict', policy: policy("script-src 'self' legacy.example.org:80"), baseline: { kind: 'none' } },
+      ],
+      live: [],
+      managed: new Set(),
+    });
+    for (const s of [FIRST_PARTY, STRIPE, RECAPTCHA, OVER_HTTP, legacy]) evaluator.judge('script', HOST)!.add(s);
+    const [result] = evaluator.results();
+    const value = "script-src 'self' js.stripe.com legacy.example.org:80";
+    const review = { ...result!, key: 'urn', name: NAME, zoneId: 'z', action: 'allow', enabled: true, value };
+
+    const summary = impactSummary(review);
+    expect(summary).toContain(
+      `Judged with every CSP header of ${HOST} after the change, in Chromium and Firefox: this policy (enforced), "strict" (enforced); a fetch loads only if every enforced one allows it.`,
+    );
+    expect(summary).toContain(
+      `${RECAPTCHA.url} on every page it was seen on (first: ${PAGE}) (last seen ${RECAPTCHA.lastSeenAt}; blocked by this policy and "strict")`,
+    );
+    expect(summary).toContain(
+      `${legacy.url} on its first page ${PAGE} (its other pages not read) (last seen ${legacy.lastSeenAt}; blocked by this policy and "strict"; in Chromium only, not in Firefox)`,
+    );
+    expect(summary).toContain(`Other policies of the host block 1 script this one does not:\n  - ${STRIPE.url}`);
+    expect(summary).toContain(`(last seen ${STRIPE.lastSeenAt}; blocked by "strict")`);
+    expect(summary).toContain(
+      `Blocked by the browser as mixed content whatever the policies say (http: or ws: from an https: page, not upgraded; neither allowed nor a policy's block): 1 script:\n  - ${OVER_HTTP.url}`,
+    );
+
+    const markdown = renderMarkdown({
+      project: 'shop',
+      stack: 'dev',
+      mainFile: 'index.ts',
+      exitCode: 1,
+      changes: [],
+      drift: null,
+      policies: [review],
+      pools: [],
+      unjudged: [],
+      violations: [],
+    });
+    expect(markdown).toContain(
+      'this policy (enforced), "strict" (enforced); a fetch loads only if every enforced one allows it.',
+    );
+    expect(markdown).toContain(
+      `- \`${RECAPTCHA.url}\` on every page it was seen on (first: ${PAGE}); last seen ${RECAPTCHA.lastSeenAt}; blocked by this policy and "strict"`,
+    );
+    expect(markdown).toContain('in Chromium only, not in Firefox');
+    expect(markdown).toContain('**Other policies of the host block 1 script this one does not**');
+    expect(markdown).toContain('**Blocked by the browser as mixed content, whatever the policies say: 1 script');
+    expect(markdown).toContain(
+      `- \`${OVER_HTTP.url}\` on its first page ${PAGE} (its other pages not read); last seen ${OVER_HTTP.lastSeenAt}; blocked by the browser as mixed content`,
+    );
   });
 });
 

@@ -57,6 +57,7 @@ test('an unchanged policy replaces the live policy of its id; without a baseline
       { unknown: expect.stringContaining(`set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\``) },
     ],
   ]);
+  expect(input.managedPolicyIds).toBeUndefined();
 });
 
 test('with the state before the change, a changed policy replaces its id there and a new one replaces none', () => {
@@ -74,6 +75,8 @@ test('with the state before the change, a changed policy replaces its id there a
     ['changed', { id: 'b'.repeat(32) }],
     ['created', 'none'],
   ]);
+  // The live policies the stack manages: the zone's others stay, headers beside the stack's.
+  expect(input.managedPolicyIds).toEqual(['b'.repeat(32)]);
 });
 
 test('a baseline file that cannot be read says so', () => {
