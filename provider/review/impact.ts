@@ -606,13 +606,10 @@ class Finding {
     if (!this.pages.includes(page)) this.pages.push(page);
     this.browsers.add(browser);
     if (verdict.upgraded) this.upgraded = true;
-    // The browser stops mixed content whatever the headers say: what they say of it changes nothing.
-    if (verdict.mixedContent) {
-      this.mixed = true;
-      return;
-    }
-    for (const index of verdict.blockedBy) this.blockedBy.add(index);
     for (const index of verdict.reportedBy) this.reportedBy.add(index);
+    // The browser stops mixed content whatever the headers say: an enforced header's refusal changes nothing.
+    if (verdict.mixedContent) this.mixed = true;
+    else for (const index of verdict.blockedBy) this.blockedBy.add(index);
   }
 
   /** What a line says, the headers named by `refs`; `undefined` when it holds nowhere. */
@@ -859,8 +856,12 @@ export class HostKindEvaluator {
           if (policy.header === undefined) {
             allows = policy.alone!.judge(judged, page, pageKey)[b]!.outcome === 'allowed';
           } else {
-            const refusing = policy.judge.effect === 'report' ? now.reportedBy : now.blockedBy;
-            const refused = !mixed && refusing.includes(policy.header);
+            // A report-only header reports what it refuses, mixed content too; an enforced header's block of
+            // mixed content is not its block: the browser stops it anyway.
+            const refused =
+              policy.judge.effect === 'report'
+                ? now.reportedBy.includes(policy.header)
+                : !mixed && now.blockedBy.includes(policy.header);
             if (refused) mine.refused.add(page, browser, now);
             allows = !refused && !mixed;
           }
