@@ -18,10 +18,6 @@ export const BROWSER_EXECUTABLES: Readonly<Record<BrowserName, string>> = {
   firefox: '/usr/bin/firefox-esr',
 };
 
-/** What to run when a browser is missing. */
-export const INSTALL_HINT =
-  'install them with `bash scripts/setup-browsers.sh` (as root: apt-get install chromium firefox-esr)';
-
 /**
  * Throws, naming the missing executables and how to install them, unless both browsers are here.
  * The browser truth never skips: a missing browser is a failure to fix, not a pass.
@@ -31,7 +27,8 @@ export function requireBrowsers(): void {
   if (missing.length > 0) {
     throw new Error(
       `the CSP browser truth needs ${missing.map((name) => BROWSER_EXECUTABLES[name]).join(' and ')}, ` +
-        `which ${missing.length > 1 ? 'are' : 'is'} missing: ${INSTALL_HINT}`,
+        `which ${missing.length > 1 ? 'are' : 'is'} missing: install them with ` +
+        '`bash scripts/setup-browsers.sh` (as root: apt-get install chromium firefox-esr)',
     );
   }
 }

@@ -32,10 +32,8 @@ export interface PageHeaders {
 
 /** One request that reached the server with a case id. */
 export interface ArrivedRequest {
-  caseId: string;
   /** Whether it came over TLS (https:/wss:), which tells an upgraded request from one sent as written. */
   secure: boolean;
-  websocket: boolean;
 }
 
 /** The RFC 6455 constant a server appends to the client's key to prove it speaks WebSocket. */
@@ -85,6 +83,17 @@ function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
   }
 }
 
+/** Why the server cannot listen on a port, in words that say what to do. */
+function listenError(port: number, error: NodeJS.ErrnoException): Error {
+  const why =
+    error.code === 'EACCES'
+      ? 'ports below 1024 need root'
+      : error.code === 'EADDRINUSE'
+        ? 'another process holds it: another recording or browser test?'
+        : error.message;
+  return new Error(`the browser truth's server cannot listen on 127.0.0.1:${port} (${error.code ?? 'error'}: ${why})`);
+}
+
 /** The local server; {@link TruthServer.start} listens on {@link SERVER_PORTS}. */
 export class TruthServer {
   private readonly pages = new Map<string, PageHeaders>();
@@ -103,20 +112,18 @@ export class TruthServer {
   /** Makes the certificate and listens on every port of {@link SERVER_PORTS} (80 and 443 need root). */
   static async start(): Promise<TruthServer> {
     const server = new TruthServer(selfSignedCertificate());
-    for (const port of SERVER_PORTS) {
-      const listener = net.createServer((socket) => server.route(socket));
-      server.listeners.push(listener);
-      await new Promise<void>((resolve, reject) => {
-        listener.once('error', (error: NodeJS.ErrnoException) =>
-          reject(
-            new Error(
-              `the browser truth's server cannot listen on port ${port} (${error.code ?? error.message})` +
-                (port < 1024 ? '; ports below 1024 need root' : '; is another recording or browser test running?'),
-            ),
-          ),
-        );
-        listener.listen(port, '127.0.0.1', resolve);
-      });
+    try {
+      for (const port of SERVER_PORTS) {
+        const listener = net.createServer((socket) => server.route(socket));
+        server.listeners.push(listener);
+        await new Promise<void>((resolve, reject) => {
+          listener.once('error', (error: NodeJS.ErrnoException) => reject(listenError(port, error)));
+          listener.listen(port, '127.0.0.1', resolve);
+        });
+      }
+    } catch (error) {
+      await server.close();
+      throw error;
     }
     return server;
   }
@@ -152,11 +159,11 @@ export class TruthServer {
     });
   }
 
-  private log(request: http.IncomingMessage, secure: boolean, websocket: boolean): void {
+  private log(request: http.IncomingMessage, secure: boolean): void {
     const caseId = new URL(request.url ?? '/', 'http://any').searchParams.get(CASE_PARAMETER);
     if (caseId !== null) {
       const list = this.arrived.get(caseId) ?? [];
-      list.push({ caseId, secure, websocket });
+      list.push({ secure });
       this.arrived.set(caseId, list);
     }
   }
@@ -177,7 +184,7 @@ export class TruthServer {
         .end('<!doctype html><title>CSP truth</title><body></body>');
       return;
     }
-    this.log(request, secure, false);
+    this.log(request, secure);
     response
       .writeHead(200, {
         'content-type': 'text/javascript',
@@ -188,7 +195,7 @@ export class TruthServer {
   }
 
   private upgrade(request: http.IncomingMessage, socket: Duplex, secure: boolean): void {
-    this.log(request, secure, true);
+    this.log(request, secure);
     const key = request.headers['sec-websocket-key'];
     if (typeof key !== 'string') {
       socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');

@@ -92,7 +92,8 @@ export function classify(entry: TruthCase, observation: LoadObservation): Verdic
   const reported = observation.violations.some((violation) => violation.disposition === 'report');
   if (arrived) {
     if (enforced) {
-      return { unexplained: 'it reached the server although an enforced policy reported blocking it' };
+      const how = observation.arrived.map((request) => (request.secure ? 'over TLS' : 'in plain text')).join(', ');
+      return { unexplained: `it reached the server (${how}) although an enforced policy reported blocking it` };
     }
     return reported ? 'reported' : 'allowed';
   }
