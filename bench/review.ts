@@ -10,9 +10,11 @@ import { call, TOKEN, withEmulator, ZONE } from './common';
 import { benchStack, PARALLEL, type BenchStack } from './engine';
 
 /**
- * The review before merge (issues 9 and 20): a zone with N detected scripts and M detected
+ * The review before merge (issues 9, 20 and 24): a zone with N detected scripts and M detected
  * connections (by default 5,000 + 5,000, 50,000 scripts alone, and 50,000 + 50,000) and 20 allow
- * policies, one per host, every one of which the preview changes (bench/projects/csp-review).
+ * policies, one per host, every one of which the preview changes (bench/projects/csp-review); on
+ * each host, two more live policies the stack does not manage ({@link OTHER_TEAMS_POLICIES}), so
+ * that every fetch is judged against three headers of its host, in two browsers.
  * Per size, on a fresh in-memory emulator:
  * - the requests the pack made (the emulator's log during the preview) against the bound it states;
  * - the preview with the pack against the same preview without it, alternated, `rounds` times each
@@ -25,12 +27,12 @@ import { benchStack, PARALLEL, type BenchStack } from './engine';
  * The previews get the state before the change (`EDGEGUARD_REVIEW_BASELINE`), as `edgeguard-review`
  * gives it, so the pack reads the listings ahead while the program runs (provider/review/read-ahead.ts).
  *
- * The scripts: 2.5% first-party on https pages (allowed by `'self'`, whose verdict depends on the
- * page: the plan reads at most 100 of them), 0.5% malicious on a host no policy allows (blocked:
- * no violation), the rest on the ten CDNs every policy allows; 10% infrequent. The connections
- * alike: 2.5% to the host's own API (`'self'`, judged on their first page), 0.5% to a drop the
- * service reports malicious (blocked), the rest to the ten APIs every policy allows. So the change
- * blocks nothing, and every preview succeeds.
+ * The scripts: 2.5% first-party on https pages (allowed by `'self'`, from an http page of the host
+ * as well, so their pages need no reading), 0.5% malicious on a host no policy allows (blocked: no
+ * violation), the rest on the ten CDNs every policy allows; 10% infrequent. The connections alike:
+ * 2.5% to the host's own API (`'self'`), 0.5% to a drop the service reports malicious (blocked),
+ * the rest to the ten APIs every policy allows. So the change blocks nothing, and every preview
+ * succeeds.
  */
 
 /** A zone's size: its detected scripts and connections. */
@@ -97,6 +99,36 @@ async function seedDetected(emulator: RunningEmulator, size: ZoneSize, hosts: nu
         [section]: all.slice(offset, offset + SEED_CHUNK),
       });
       if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    }
+  }
+}
+
+/**
+ * Live policies of each host that the stack does not manage (another team's), headers beside the
+ * stack's: an allow policy that lets every https script and connection through, and a log policy
+ * that reports what is not on the CDNs and APIs the stack allows. They block nothing the stack's
+ * policy allows, so every preview still succeeds.
+ */
+const OTHER_TEAMS_POLICIES = [
+  { action: 'allow', value: "script-src 'self' https:; connect-src 'self' https:" },
+  {
+    action: 'log',
+    value: `script-src 'self' ${Array.from({ length: 10 }, (_, i) => `cdn${i}.example.net`).join(' ')}; connect-src 'self' ${Array.from({ length: 10 }, (_, i) => `api${i}.example.net`).join(' ')}`,
+  },
+];
+
+/** Creates {@link OTHER_TEAMS_POLICIES} on each host, at the service. */
+async function seedOtherPolicies(emulator: RunningEmulator, hosts: number): Promise<void> {
+  for (let i = 0; i < hosts; i++) {
+    for (const { action, value } of OTHER_TEAMS_POLICIES) {
+      const reply = await call('POST', `${emulator.baseUrl}/zones/${ZONE}/page_security/policies`, {
+        description: `another team's ${action} policy of h${i}`,
+        action,
+        expression: `http.host eq "h${i}.example.com"`,
+        enabled: 'true',
+        value,
+      });
+      if (reply.status !== 200) throw new Error(`policy create failed: ${JSON.stringify(reply.body).slice(0, 300)}`);
     }
   }
 }
@@ -171,6 +203,7 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
   return withEmulator(false, async (emulator) => {
     const seedStarted = performance.now();
     await seedDetected(emulator, size, policies);
+    await seedOtherPolicies(emulator, policies);
     const seedMs = performance.now() - seedStarted;
     const bench: BenchStack = await benchStack('csp-review', emulator.baseUrl, {
       zoneId: ZONE,
@@ -218,6 +251,12 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
         if (reviewed.review?.policies.length !== policies)
           throw new Error(`the pack reviewed ${reviewed.review?.policies.length} policies, not ${policies}`);
+        const headers = 1 + OTHER_TEAMS_POLICIES.length;
+        const fewer = reviewed.review.policies.find((policy) => policy.hostHeaders.length !== headers);
+        if (fewer !== undefined)
+          throw new Error(
+            `${fewer.name} was judged with ${fewer.hostHeaders.length} headers of its host, not ${headers}`,
+          );
         figures.bound = reviewed.review.requests.bound;
         figures.made = reviewed.review.requests.made;
         figures.plan = reviewed.review.requests.plan;
