@@ -87,10 +87,12 @@ const CDN_FAMILY = ['cdn.test', 'a.cdn.test', 'b.a.cdn.test', 'xcdn.test', 'othe
 /** The SHA-256 of the server's script body `void 0;\n`: a hash source that matches no external script without `integrity`. */
 const SCRIPT_HASH = "'sha256-kD3gc3/10DXo3izfRwDlKm92sK2bP+vsWq8JJyWmZPc='";
 
-/** Source pool of the random source lists of the `source-list` class. */
+/**
+ * Source pool of the random source lists of the `source-list` class. No `'none'`: the service
+ * refuses it beside other sources, and the class `none` has it alone.
+ */
 const SOURCE_POOL = [
   "'self'",
-  "'none'",
   "'unsafe-inline'",
   '*',
   'https:',
