@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Provides a real Pulumi engine for `npm run demo` and `npm test`: the CLI, the Node.js and YAML
-# language hosts and the `pulumi-resource-pulumi-nodejs` plugin of dynamic providers, in
-# .tools/pulumi/bin; and edgeguard-sdkgen (tools/pulumi/sdkgen), which writes the SDKs of `npm run
-# sdk`, in .tools/sdkgen.
+# Provides a real Pulumi engine: `scripts/setup-pulumi.sh [--yaml] [--sdkgen]`.
+# - Always: the CLI, the Node.js language host and the `pulumi-resource-pulumi-nodejs` plugin of
+#   dynamic providers, in .tools/pulumi/bin: all `npm run demo` runs.
+# - `--yaml`: the YAML language host beside them (the tests run YAML programs).
+# - `--sdkgen`: edgeguard-sdkgen (tools/pulumi/sdkgen), which writes the SDKs of `npm run sdk`, in
+#   .tools/sdkgen (the SDK test regenerates them).
+# So the demo builds only what it runs: on a new machine the YAML host and the generator cost
+# about a minute more of Go builds that the demo never uses.
 #
 # No registry ships the CLI, so it is built from Go modules, pinned with checksums by the wrapper
 # modules in tools/pulumi/. The CLI's version is the @pulumi/pulumi version of package.json (checked
@@ -14,9 +18,19 @@
 #
 # Each build is skipped when its stamp (a checksum of the go.sum files it was built from) matches:
 # the CLI and the Node.js host share one, the YAML host and edgeguard-sdkgen have one each, so adding
-# or bumping one rebuilds nothing else. The engine is skipped whole when a `pulumi` of the same
-# version is on PATH already (its release ships the YAML host beside it).
+# or bumping one rebuilds nothing else. The engine is skipped whole when a `pulumi` of the pinned
+# version or newer is on PATH already, as most users have one (a release ships the YAML host beside
+# it); only a machine without one builds.
 set -euo pipefail
+
+want_yaml="" want_sdkgen=""
+for option in "$@"; do
+  case "$option" in
+    --yaml) want_yaml=yes ;;
+    --sdkgen) want_sdkgen=yes ;;
+    *) echo "setup-pulumi: unknown option $option (usage: setup-pulumi.sh [--yaml] [--sdkgen])" >&2; exit 1 ;;
+  esac
+done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -59,7 +73,7 @@ sdk_version_variable=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
 
 sdkgen="$tools/sdkgen"
 want="$(checksum "$root/tools/pulumi/sdkgen/go.sum" "$root/tools/pulumi/sdkgen/main.go")"
-if ! built "$sdkgen/.built" "$sdkgen/edgeguard-sdkgen" "$want"; then
+if [ -n "$want_sdkgen" ] && ! built "$sdkgen/.built" "$sdkgen/edgeguard-sdkgen" "$want"; then
   require_go edgeguard-sdkgen
   echo "setup-pulumi: building edgeguard-sdkgen (the SDK generators of pkg/v3 v$version) into .tools/sdkgen (once; about 30 s)" >&2
   mkdir -p "$sdkgen"
@@ -67,10 +81,13 @@ if ! built "$sdkgen/.built" "$sdkgen/edgeguard-sdkgen" "$want"; then
   echo "$want" > "$sdkgen/.built"
 fi
 
-# A suitable engine on PATH (outside .tools) wins.
+# A suitable engine on PATH (outside .tools) wins: the pinned version or newer.
 existing="$(PATH="$(echo "$PATH" | tr ':' '\n' | grep -v "^$tools" | paste -sd:)" command -v pulumi || true)"
-if [ -n "$existing" ] && [ "$("$existing" version 2>/dev/null)" = "v$version" ]; then
-  exit 0
+if [ -n "$existing" ]; then
+  existing_version="$("$existing" version 2>/dev/null | sed 's/^v//')"
+  if [ -n "$existing_version" ] && [ "$(printf '%s\n%s\n' "$version" "$existing_version" | sort -V | head -1)" = "$version" ]; then
+    exit 0
+  fi
 fi
 
 target="$tools/pulumi-v$version"
@@ -96,7 +113,7 @@ EOF
 fi
 
 want="$(checksum "$root/tools/pulumi/language-yaml/go.sum")"
-if ! built "$target/.built-language-yaml" "$target/bin/pulumi-language-yaml" "$want"; then
+if [ -n "$want_yaml" ] && ! built "$target/.built-language-yaml" "$target/bin/pulumi-language-yaml" "$want"; then
   require_go "the YAML language host"
   yaml_version="$(sed -n 's#^require github.com/pulumi/pulumi-yaml \(v[0-9.]*\)$#\1#p' "$root/tools/pulumi/language-yaml/go.mod")"
   echo "setup-pulumi: building the YAML language host $yaml_version into .tools/ (once; about 30 s)" >&2

@@ -38,13 +38,26 @@ while [ $# -gt 0 ]; do if [ "$1" = -o ]; then printf '#!/bin/sh\\n' > "$2"; chmo
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** Runs the copy's set-up with only the fake `go`, node and the system's tools on PATH. */
-function setup(): { status: number | null; stderr: string; builds: string[] } {
+/**
+ * Runs the copy's set-up with `options`, only the fake `go`, node and the system's tools on PATH,
+ * and a `pulumi` answering `pulumiOnPath` to `pulumi version` when it is given.
+ */
+function setup(
+  options: string[] = ['--yaml', '--sdkgen'],
+  pulumiOnPath?: string,
+): { status: number | null; stderr: string; builds: string[] } {
   const system = (process.env.PATH ?? '')
     .split(':')
     .filter((dir) => !dir.startsWith(path.join(REPO, '.tools', 'pulumi')) && !fs.existsSync(path.join(dir, 'pulumi')));
+  const onPath = path.join(root, 'engine-on-path');
+  fs.rmSync(onPath, { recursive: true, force: true });
+  if (pulumiOnPath !== undefined) {
+    fs.mkdirSync(onPath);
+    fs.writeFileSync(path.join(onPath, 'pulumi'), `#!/bin/sh\necho ${pulumiOnPath}\n`, { mode: 0o755 });
+    system.unshift(onPath);
+  }
   fs.rmSync(calls, { force: true });
-  const run = spawnSync('bash', [path.join(root, 'scripts', 'setup-pulumi.sh')], {
+  const run = spawnSync('bash', [path.join(root, 'scripts', 'setup-pulumi.sh'), ...options], {
     encoding: 'utf8',
     env: { ...process.env, PATH: [path.join(root, 'fake-bin'), ...system].join(':') },
   });
@@ -52,7 +65,7 @@ function setup(): { status: number | null; stderr: string; builds: string[] } {
   return { status: run.status, stderr: run.stderr, builds: builds.map((line) => line.replace(root, '<root>')) };
 }
 
-test('a first set-up builds the four executables, each with its version; a second builds nothing', () => {
+test('a first set-up with --yaml --sdkgen builds the four executables, each with its version; a second builds nothing', () => {
   const first = setup();
   expect(first.status).toBe(0);
   const packages = first.builds.map((line) => `${line.split(' ')[0]} ${line.split(' ').at(-1)}`);
@@ -89,4 +102,33 @@ test('a change to one wrapper module rebuilds that executable alone', () => {
 
   fs.appendFileSync(path.join(root, 'tools', 'pulumi', 'cli', 'go.sum'), '\n');
   expect(setup().builds.map((line) => line.split(' ')[0])).toEqual(['cli', 'language-nodejs']);
+});
+
+test("the demo's set-up (no options) builds the engine alone; --yaml and --sdkgen later build only theirs", () => {
+  const demo = setup([]);
+  expect(demo.status).toBe(0);
+  expect(demo.builds.map((line) => line.split(' ')[0])).toEqual(['cli', 'language-nodejs']);
+  expect(fs.readdirSync(path.join(root, '.tools', 'pulumi', 'bin')).sort()).toEqual([
+    'pulumi',
+    'pulumi-language-nodejs',
+    'pulumi-resource-pulumi-nodejs',
+  ]);
+  expect(fs.existsSync(path.join(root, '.tools', 'sdkgen'))).toBe(false);
+
+  expect(setup(['--yaml']).builds.map((line) => line.split(' ')[0])).toEqual(['language-yaml']);
+  expect(setup(['--sdkgen']).builds.map((line) => line.split(' ')[0])).toEqual(['sdkgen']);
+  expect(setup(['--yaml', '--sdkgen']).builds).toEqual([]);
+});
+
+test('a pulumi on PATH at the pinned version or newer serves, and builds nothing; an older one does not', () => {
+  expect(setup([], 'v3.259.0')).toEqual({ status: 0, stderr: '', builds: [] });
+  expect(setup(['--yaml'], 'v3.300.1')).toEqual({ status: 0, stderr: '', builds: [] });
+  expect(setup([], 'v3.99.0').builds.map((line) => line.split(' ')[0])).toEqual(['cli', 'language-nodejs']);
+});
+
+test('an unknown option is refused, naming it', () => {
+  const run = setup(['--everything']);
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain('unknown option --everything');
+  expect(run.builds).toEqual([]);
 });
