@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Runtime } from '../provider/runtime/define';
+import type { Runtime } from '../provider/runtime/contract';
 
 /**
  * The runtime of the echo plugin (bench/engine.ts): `CspPolicy`'s place in the plugin's resource

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { z } from 'zod';
-import type { Runtime } from '../provider/runtime/define';
+import type { Runtime } from '../provider/runtime/contract';
 import { SETTINGS, type SettingName } from '../provider/settings';
 import { schemaLanguages } from '../provider/plugin/languages';
 import { PLUGIN_RESOURCES } from '../provider/plugin/resources';

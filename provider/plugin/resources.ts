@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime/define';
+import type { Runtime } from '../runtime/contract';
 import { runtime as cspPolicy } from '../runtime/csp-policy';
 import { runtime as customHostname } from '../runtime/custom-hostname';
 import { runtime as customHostnameValidation } from '../runtime/custom-hostname-validation';

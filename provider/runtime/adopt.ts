@@ -1,6 +1,6 @@
 import { EdgeGuardError, NotFoundError } from '../client/errors';
 import { hexIdSchema } from './check';
-import type { RuntimeContext } from './context';
+import type { RuntimeContext } from './contract';
 
 /**
  * Adoption: a create that takes over an object that already exists instead of making a new one,

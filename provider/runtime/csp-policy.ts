@@ -14,8 +14,8 @@ import {
 } from '../client/page-security';
 import { adopt, adoptIdField } from './adopt';
 import { zoneIdSchema } from './check';
-import type { RuntimeContext } from './context';
-import { defineRuntime, ownerOf, type Runtime } from './define';
+import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the

@@ -10,7 +10,6 @@ import {
   type CustomHostnameStatus,
 } from '../client/custom-hostnames';
 import { hexIdSchema, zoneIdSchema } from './check';
-import type { RuntimeContext } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -20,8 +19,9 @@ import {
   serviceReports,
   waitSecondsField,
 } from './custom-hostname-advice';
-import { defineRuntime, ownerOf, type Runtime, type RuntimeDiff } from './define';
+import { ownerOf, type Runtime, type RuntimeDiff, type RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CustomHostnameValidation`: waits until a custom hostname is `active`, its certificate

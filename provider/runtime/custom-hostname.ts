@@ -19,7 +19,6 @@ import {
 } from '../client/custom-hostnames';
 import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
 import { zoneIdSchema } from './check';
-import type { RuntimeContext } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -30,8 +29,9 @@ import {
   waitSecondsField,
 } from './custom-hostname-advice';
 import { adopt, adoptIdField } from './adopt';
-import { defineRuntime, ownerOf, type Runtime, type RuntimeDiff } from './define';
+import { ownerOf, type Runtime, type RuntimeDiff, type RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CustomHostname`: a hostname of a customer that a zone serves, with its certificate

@@ -12,8 +12,8 @@ import {
 import { expecting, shown } from '../../rules/zod';
 import { adopt, adoptIdField } from './adopt';
 import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
-import type { RuntimeContext } from './context';
-import { defineRuntime, ownerOf, type Runtime } from './define';
+import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * The runtime of `HealthNotification`: an account-level notification policy of alert type

@@ -1,11 +1,10 @@
 import { NotFoundError } from '../client/errors';
 import { withSettingHint } from '../settings';
-import type { RuntimeContext } from './context';
-import type { Runtime } from './define';
+import type { Runtime, RuntimeContext } from './contract';
 
 /**
  * The steps of a runtime's call that every host takes the same way: the dynamic host
- * (`defineRuntime`) and the provider plugin (provider/plugin/server.ts) both call these, so what a
+ * (provider/dynamic/provider.ts) and the provider plugin (provider/plugin/server.ts) both call these, so what a
  * 404 means or what a refused connection tells the user is decided once.
  */
 

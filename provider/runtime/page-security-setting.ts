@@ -2,7 +2,8 @@ import './compile-cache';
 import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';
-import { defineRuntime, type Runtime } from './define';
+import type { Runtime } from './contract';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's

@@ -5,9 +5,9 @@ import type { HttpClient } from '../client/http';
 import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
 import { expecting } from '../../rules/zod';
 import { accountIdSchema, hasUnknown } from './check';
-import type { RuntimeContext } from './context';
-import { defineRuntime, type Runtime } from './define';
+import type { Runtime, RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * The runtime of `PoolNotificationMigration`: removes the legacy `notification_email` of every

@@ -9,7 +9,7 @@ import {
   type CustomHostnameValidationOutputs,
 } from '../../provider/runtime/custom-hostname-validation';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import type { RuntimeDiff } from '../../provider/runtime/define';
+import type { RuntimeDiff } from '../../provider/runtime/contract';
 import { configureProvider } from '../helpers/provider';
 
 /**

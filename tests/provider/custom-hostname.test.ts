@@ -9,7 +9,7 @@ import {
   type CustomHostnameOutputs,
 } from '../../provider/runtime/custom-hostname';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import type { RuntimeDiff } from '../../provider/runtime/define';
+import type { RuntimeDiff } from '../../provider/runtime/contract';
 import { configureProvider } from '../helpers/provider';
 
 /**

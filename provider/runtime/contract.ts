@@ -1,16 +1,29 @@
-import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
 import { EdgeGuardError } from '../client/errors';
+import type { HttpClient } from '../client/http';
 import { fieldPath } from '../../rules/zod';
-import { checkInputs } from './check';
-import { configure, dynamicContext, type RuntimeContext } from './context';
-import { deleteLive, engineCall, readLive } from './host';
-import { PartialFailure } from './partial';
 
 /**
- * The one shape of every resource's runtime: typed inputs (the zod schema `check` applies) and
- * typed outputs, and the steps every resource takes the same way written once here.
+ * The contract between a resource's runtime and the hosts that run it: the dynamic host
+ * (provider/dynamic/) and the provider plugin (provider/plugin/). A runtime is written against
+ * this module alone, and each host gives it a {@link RuntimeContext} of its own making.
  */
+
+/**
+ * What a runtime acts through: the client of its provider's settings, and the engine's output.
+ * Each host makes it: the dynamic host from the stack's `edgeguard:*` configuration, the provider
+ * plugin from each provider instance's own configuration, so one program can hold several accounts.
+ */
+export interface RuntimeContext {
+  /** The client of the provider's settings (resolved when first asked for: a `SettingsError` says what to set). */
+  readonly client: HttpClient;
+  /**
+   * Shows `line` in the engine's output (`pulumi up`, `pulumi destroy`), as it comes and again
+   * under "Diagnostics". The dynamic host cannot say which resource a line is about, so the line
+   * must name it.
+   */
+  show(line: string): void;
+}
 
 /**
  * What `diff` decided, property by property: the dynamic host reduces it to "changes" and the
@@ -28,7 +41,7 @@ export interface RuntimeDiff {
   deleteBeforeReplace?: boolean;
 }
 
-/** What a resource's runtime provides; {@link defineRuntime} turns it into the engine's provider. */
+/** What a resource's runtime provides; each host turns it into the engine's provider. */
 export interface Runtime<I extends object, O extends object> {
   /** The resource's name in messages and type tokens, such as `CspPolicy`. */
   resource: string;
@@ -87,51 +100,4 @@ export function ownerOf(
     );
   }
   return value;
-}
-
-/**
- * A partial failure carries the serialized provider in its properties: the engine records them as
- * given, and could not refresh or delete the resource without it.
- */
-async function dynamicCall<T>(call: () => Promise<T>, raw: Record<string, unknown>): Promise<T> {
-  try {
-    return await engineCall(call);
-  } catch (error) {
-    if (error instanceof PartialFailure && raw.__provider !== undefined) error.properties.__provider = raw.__provider;
-    throw error;
-  }
-}
-
-/** The dynamic provider of `runtime`: the object the stored provider module loads (provider/resources/registration.ts). */
-export function defineRuntime<I extends object, O extends object>(
-  runtime: Runtime<I, O>,
-): Required<Omit<pulumi.dynamic.ResourceProvider, 'checkConfig' | 'diffConfig'>> & pulumi.dynamic.ResourceProvider {
-  const inputs = (raw: Record<string, unknown>) => parsedInputs(runtime.resource, runtime.inputs, raw);
-  return {
-    configure,
-
-    check: (_olds: Record<string, unknown>, news: Record<string, unknown>) =>
-      Promise.resolve(checkInputs(runtime.inputs, news)),
-
-    diff: (_id: string, olds: O, news: I) => {
-      const decided = runtime.diff(olds, news);
-      return Promise.resolve({
-        changes: decided.changed.length > 0,
-        replaces: decided.replaces,
-        ...(decided.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: decided.deleteBeforeReplace }),
-      });
-    },
-
-    create: (raw: Record<string, unknown>) => dynamicCall(() => runtime.create(dynamicContext(), inputs(raw)), raw),
-
-    read: async (id: string, props?: Partial<O>) => {
-      const live = await readLive(runtime, dynamicContext(), id, props ?? {});
-      return live === undefined ? {} : { id, props: live.props, inputs: live.inputs };
-    },
-
-    update: (id: string, olds: O, raw: Record<string, unknown>) =>
-      dynamicCall(async () => ({ outs: await runtime.update(dynamicContext(), id, olds, inputs(raw)) }), raw),
-
-    delete: (id: string, props: O) => deleteLive(runtime, dynamicContext(), id, props),
-  };
 }
