@@ -1,7 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { checkInputs } from '../runtime/check';
 import { parsedInputs, type Runtime } from '../runtime/contract';
-import { deleteLive, engineCall, readLive } from '../runtime/host';
+import { decideDiff, deleteLive, engineCall, readLive } from '../runtime/host';
 import { PartialFailure } from '../runtime/partial';
 import { configure, dynamicContext } from './context';
 
@@ -36,7 +36,7 @@ export function defineRuntime<I extends object, O extends object>(
       Promise.resolve(checkInputs(runtime.inputs, news)),
 
     diff: (_id: string, olds: O, news: I) => {
-      const decided = runtime.diff(olds, news);
+      const decided = decideDiff(runtime, olds, news);
       return Promise.resolve({
         changes: decided.changed.length > 0,
         replaces: decided.replaces,

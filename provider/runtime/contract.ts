@@ -35,25 +35,45 @@ export interface RuntimeDiff {
    * service reports `moved`, pools that carry an e-mail again) is named on that output.
    */
   changed: string[];
-  /** Those of `changed` that replace the resource (always among the runtime's `replaceOnChanges`). */
+  /** Those of `changed` that replace the resource: the inputs whose metadata says a change replaces it. */
   replaces: string[];
   /** Delete the old object before creating its replacement (default: create first). */
   deleteBeforeReplace?: boolean;
 }
 
-/** What a resource's runtime provides; each host turns it into the engine's provider. */
+/**
+ * What a resource's runtime provides; each host turns it into the engine's provider. It is also the
+ * resource's one description: its class, `Args` and schema are generated from `description`,
+ * `inputs` and `outputs` (describe.ts).
+ */
 export interface Runtime<I extends object, O extends object> {
   /** The resource's name in messages and type tokens, such as `CspPolicy`. */
   resource: string;
-  /** The inputs as `check` accepts them: parses the program's values into `I`, defaults applied. */
-  inputs: z.ZodType<I>;
-  /** The inputs whose change replaces the object (the service cannot change them in place). */
-  replaceOnChanges: ReadonlyArray<keyof I & string>;
+  /** What the resource is, in Markdown: the documentation of its class and of its schema. */
+  description: string;
   /**
-   * What changes between the old outputs and the new inputs, and what replaces. During a preview,
-   * values not known yet are the engine's unknown marker (see `check.ts`).
+   * The inputs as `check` accepts them: parses the program's values into `I`, defaults applied.
+   * Each field's zod metadata describes it (describe.ts), whether a change replaces the resource
+   * among it.
    */
-  diff(olds: O, news: I): RuntimeDiff;
+  inputs: z.ZodObject & z.ZodType<I>;
+  /**
+   * The outputs that are not inputs, each described by its zod metadata (every input is an output
+   * too, but one that matters only at create). Nothing parses outputs with it: it describes them,
+   * and the runtime's outputs type is made from it.
+   */
+  outputs: z.ZodObject;
+  /**
+   * The properties that change between the old outputs and the new inputs. During a preview,
+   * values not known yet are the engine's unknown marker (see `check.ts`). The hosts decide which
+   * of them replace the resource, from the inputs' metadata (`decideDiff` in host.ts).
+   */
+  diff(olds: O, news: I): string[];
+  /**
+   * Whether the old object must be deleted before its replacement is created, given the inputs
+   * whose change replaces it. Left out: the replacement is created first.
+   */
+  deleteBeforeReplace?(replaces: readonly string[]): boolean;
   create(ctx: RuntimeContext, inputs: I): Promise<{ id: string; outs: O }>;
   /**
    * The live object, as outputs and as inputs (so a refresh shows drift). A `NotFoundError` means

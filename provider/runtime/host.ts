@@ -1,6 +1,7 @@
 import { NotFoundError } from '../client/errors';
 import { withSettingHint } from '../settings';
-import type { Runtime, RuntimeContext } from './contract';
+import type { Runtime, RuntimeContext, RuntimeDiff } from './contract';
+import { replacingInputs } from './describe';
 
 /**
  * The steps of a runtime's call that every host takes the same way: the dynamic host
@@ -18,6 +19,19 @@ export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw withSettingHint(error);
   }
+}
+
+/**
+ * What `diff` decides: the runtime's changed properties, those of them whose metadata says a change
+ * replaces the resource, and whether the old object goes first, if the runtime says.
+ */
+export function decideDiff<I extends object, O extends object>(runtime: Runtime<I, O>, olds: O, news: I): RuntimeDiff {
+  const changed = runtime.diff(olds, news);
+  const replacing = replacingInputs(runtime.resource, runtime.inputs);
+  const replaces = changed.filter((name) => replacing.includes(name));
+  return runtime.deleteBeforeReplace === undefined
+    ? { changed, replaces }
+    : { changed, replaces, deleteBeforeReplace: runtime.deleteBeforeReplace(replaces) };
 }
 
 /** The live object, or `undefined` when the service no longer has it (a 404 on read means gone). */
