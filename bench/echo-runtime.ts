@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Runtime } from '../provider/runtime/define';
+import type { Runtime } from '../provider/runtime/contract';
 
 /**
  * The runtime of the echo plugin (bench/engine.ts): `CspPolicy`'s place in the plugin's resource
@@ -15,12 +15,10 @@ type Values = Record<string, unknown>;
 /** The echo in place of `CspPolicy`'s runtime. */
 export const runtime: Runtime<Values, Values> = {
   resource: 'CspPolicy',
-  inputs: z.looseObject({ zoneId: z.string() }),
-  replaceOnChanges: ['zoneId'],
-  diff: (olds, news) => ({
-    changed: Object.keys(news).filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key])),
-    replaces: [],
-  }),
+  description: 'An echo of the inputs.',
+  inputs: z.looseObject({ zoneId: z.string().meta({ description: 'The zone.' }) }),
+  outputs: z.object({}),
+  diff: (olds, news) => Object.keys(news).filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key])),
   create: (_ctx, inputs) => {
     const policyId = randomUUID().replaceAll('-', '');
     return Promise.resolve({ id: policyId, outs: { ...inputs, policyId } });

@@ -12,8 +12,8 @@
  * `apiToken` / `EDGEGUARD_API_TOKEN` (a secret), or `apiEmail` + `apiKey` /
  * `EDGEGUARD_API_EMAIL` + `EDGEGUARD_API_KEY`, and `vendor` / `EDGEGUARD_VENDOR`.
  */
-export { PageSecuritySetting, type PageSecuritySettingArgs } from './resources/page-security-setting';
-export { CspPolicy, type CspPolicyArgs } from './resources/csp-policy';
+export * from './resources/page-security-setting';
+export * from './resources/csp-policy';
 export * from './resources/custom-hostname';
 export * from './resources/custom-hostname-validation';
 export * from './resources/health-notification';

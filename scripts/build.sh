@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one build step of `npm run build`, `npm test`, `npm run demo` and `npm run bench`: the
-# TypeScript, then the provider plugin's schema (generated from the runtimes and the resources'
-# TSDoc), then its single executable and release archive under dist/plugin/ (skipped in about a
+# TypeScript, then the provider plugin's schema (generated from the runtimes' zod schemas and their
+# metadata), then its single executable and release archive under dist/plugin/ (skipped in about a
 # second when the bundle, schema and node are those of the last build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -1,20 +1,26 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as ts from 'typescript';
 import { z } from 'zod';
-import type { Runtime } from '../provider/runtime/define';
+import type { Runtime } from '../provider/runtime/contract';
+import {
+  inputDoc,
+  inputFields,
+  inputOutputDoc,
+  markdown,
+  outputFields,
+  type InputField,
+} from '../provider/runtime/describe';
 import { SETTINGS, type SettingName } from '../provider/settings';
 import { schemaLanguages } from '../provider/plugin/languages';
 import { PLUGIN_RESOURCES } from '../provider/plugin/resources';
 import { PACKAGE, resourceToken } from '../provider/plugin/tokens';
 
 /**
- * The Pulumi package schema of `pulumi-resource-edgeguard`, generated at build time from what
- * already describes each resource once: the runtime's zod schema (the types, required-ness and
- * defaults of the inputs, as `check` accepts them), the TSDoc of its `Args` interface (each input's
- * documentation), its `replaceOnChanges`, and the resource class (the outputs, their types and
- * documentation). Nothing here restates a property, so the schema cannot drift from the code; a
- * test compares the three descriptions property by property (tests/plugin/schema.test.ts).
+ * The Pulumi package schema of `pulumi-resource-edgeguard`, generated at build time from the one
+ * description of each resource, its runtime (provider/runtime/describe.ts): the zod schema of the
+ * inputs gives their types, required-ness and defaults, its metadata their documentation and
+ * `replaceOnChanges`; the `outputs` schema the other outputs; `description` the resource's. Nothing
+ * here restates a property, so the schema cannot drift from the code.
  *
  * `npm run build` runs this module after `tsc` (scripts/build.sh); it writes
  * `dist/plugin/schema.json`, which the plugin answers GetSchema with (a file beside the compiled
@@ -62,171 +68,33 @@ export interface PackageSchema {
   language: object;
 }
 
-/** A documented member of an interface or class, as the TypeScript source declares it. */
-export interface DeclaredMember {
-  name: string;
-  /** The TSDoc text, without its tags. */
-  doc: string;
-  /** Declared with `?`. */
-  optional: boolean;
-  /** The declared type, with `pulumi.Input<...>` and `pulumi.Output<...>` taken off. */
-  type: ts.TypeNode;
-}
-
-/** The documented declarations of one `provider/resources/<name>.ts`. */
-export interface ResourceSource {
-  file: ts.SourceFile;
-  /** The class's TSDoc. */
-  classDoc: string;
-  /** The `<Resource>Args` fields: the inputs. */
-  args: DeclaredMember[];
-  /** The class's `declare public readonly` members: the outputs. */
-  outputs: DeclaredMember[];
-  /** Every interface of the file, by name (nested input and output types). */
-  interfaces: Map<string, DeclaredMember[]>;
-}
-
-/**
- * The TSDoc text of `node` as schema documentation (Markdown): lines wrapped in the source joined
- * into their paragraph, `{@link X}` as `X`.
- */
-function nodeDoc(node: ts.Node): string {
-  return ts
-    .getJSDocCommentsAndTags(node)
-    .filter(ts.isJSDoc)
-    .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '')
-    .join('\n\n')
-    .replace(/\{@link\s+([^}\s]+)\s*\}/g, '`$1`')
-    .replace(/([^\n])\n(?!\n)/g, '$1 ')
-    .trim();
-}
-
-/** `pulumi.Input<T>` / `pulumi.Output<T>` -> `T`, repeatedly (`Input<Input<string>[]>`). */
-function unwrapped(type: ts.TypeNode): ts.TypeNode {
-  if (ts.isTypeReferenceNode(type) && type.typeArguments?.length === 1) {
-    const name = type.typeName.getText();
-    if (name === 'pulumi.Input' || name === 'pulumi.Output') return unwrapped(type.typeArguments[0]!);
-  }
-  if (ts.isArrayTypeNode(type)) return ts.factory.createArrayTypeNode(unwrapped(type.elementType));
-  if (ts.isParenthesizedTypeNode(type)) return unwrapped(type.type);
-  return type;
-}
-
-function member(node: ts.PropertySignature | ts.PropertyDeclaration): DeclaredMember {
-  if (!node.type) throw new Error(`${node.name.getText()} has no declared type`);
-  return {
-    name: node.name.getText(),
-    doc: nodeDoc(node),
-    optional: node.questionToken !== undefined,
-    type: unwrapped(node.type),
-  };
-}
-
-/** Reads the class `resource` and its `Args` interface from `provider/resources/<fileName>.ts`. */
-export function readResourceSource(root: string, fileName: string, resource: string): ResourceSource {
-  const fullPath = path.join(root, 'provider', 'resources', `${fileName}.ts`);
-  const file = ts.createSourceFile(fullPath, fs.readFileSync(fullPath, 'utf8'), ts.ScriptTarget.ES2023, true);
-  const interfaces = new Map<string, DeclaredMember[]>();
-  let classDoc: string | undefined;
-  let outputs: DeclaredMember[] = [];
-  for (const statement of file.statements) {
-    if (ts.isInterfaceDeclaration(statement))
-      interfaces.set(statement.name.text, statement.members.filter(ts.isPropertySignature).map(member));
-    if (ts.isClassDeclaration(statement) && statement.name?.text === resource) {
-      classDoc = nodeDoc(statement);
-      outputs = statement.members
-        .filter(ts.isPropertyDeclaration)
-        .filter((node) => node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword))
-        .map(member);
-    }
-  }
-  const args = interfaces.get(`${resource}Args`);
-  if (classDoc === undefined || args === undefined)
-    throw new Error(`${fullPath} must declare the class ${resource} and the interface ${resource}Args`);
-  return { file, classDoc, args, outputs, interfaces };
-}
-
-/** The name of the schema type of a nested interface: `CustomHostnameSslArgs` and `CustomHostnameSslOutput` are `CustomHostnameSsl`. */
-export function typeNameOf(interfaceName: string): string {
-  return interfaceName.replace(/(Args|Output)$/, '');
-}
-
-/**
- * A declared TypeScript type as a schema property: strings and string literal unions are
- * `string`, numbers `number`, arrays and `Record<string, T>` as such, and an interface of the same
- * file a `$ref` to its type.
- */
-export function propertyOfTypeNode(type: ts.TypeNode, source: ResourceSource): SchemaProperty {
-  const node = unwrapped(type);
-  if (node.kind === ts.SyntaxKind.StringKeyword) return { type: 'string' };
-  if (node.kind === ts.SyntaxKind.NumberKeyword) return { type: 'number' };
-  if (node.kind === ts.SyntaxKind.BooleanKeyword) return { type: 'boolean' };
-  if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal)) return { type: 'string' };
-  if (ts.isUnionTypeNode(node)) {
-    const kinds = node.types.map((part) => propertyOfTypeNode(part, source));
-    if (kinds.every((kind) => kind.type === 'string')) return { type: 'string' };
-  }
-  if (ts.isArrayTypeNode(node)) return { type: 'array', items: propertyOfTypeNode(node.elementType, source) };
-  if (ts.isTypeReferenceNode(node)) {
-    const name = node.typeName.getText();
-    const [first, second] = node.typeArguments ?? [];
-    if (name === 'Array' && first) return { type: 'array', items: propertyOfTypeNode(first, source) };
-    if (name === 'Record' && first?.kind === ts.SyntaxKind.StringKeyword && second)
-      return { type: 'object', additionalProperties: propertyOfTypeNode(second, source) };
-    if (source.interfaces.has(name)) return { $ref: `#/types/${resourceToken(typeNameOf(name))}` };
-  }
-  throw new Error(`${source.file.fileName}: no schema type for a ${ts.SyntaxKind[node.kind]}`);
-}
-
-type JsonSchema = {
+/** The part of zod's JSON Schema that the inputs and outputs use. */
+export interface JsonSchema {
   type?: string;
+  enum?: unknown[];
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
-  required?: string[];
-  default?: unknown;
-};
-
-/** What the schema of an input holds besides its type: its documentation, default and replacement. */
-interface InputExtras {
-  doc: string;
-  replaceOnChanges: boolean;
+  additionalProperties?: JsonSchema | boolean;
 }
 
 /**
- * The runtime's zod schema of the inputs as JSON Schema, input side: what a program may pass
- * (a field with a default is optional there).
+ * A zod schema as JSON Schema: the input side for an input (what a program may pass), the output
+ * side for an output.
  */
-export function inputJsonSchema(runtime: Pick<Runtime<object, object>, 'inputs' | 'resource'>): JsonSchema {
-  const schema = z.toJSONSchema(runtime.inputs, { io: 'input' }) as JsonSchema;
-  if (schema.type !== 'object' || !schema.properties)
-    throw new Error(`${runtime.resource}: its inputs schema is not an object`);
-  return schema;
+export function jsonOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  return z.toJSONSchema(schema, { io }) as JsonSchema;
+}
+
+/** The name of the type of an object input: `CustomHostname`'s `ssl` is `CustomHostnameSsl`. */
+export function nestedTypeName(resource: string, field: InputField): string {
+  return `${resource}${field.name.charAt(0).toUpperCase()}${field.name.slice(1)}`;
 }
 
 /**
- * One input as a schema property. A nested object becomes the type named after its `Args`
- * interface, which `types` (given) receives, its fields documented by that interface.
+ * A JSON Schema type as a schema property's type. Strings of a fixed set stay strings (the SDKs
+ * take any string, and `check` says which are allowed); an object input is its nested type.
  */
-function inputProperty(
-  json: JsonSchema,
-  extras: InputExtras,
-  declared: DeclaredMember | undefined,
-  source: ResourceSource,
-  types: PackageSchema['types'],
-): SchemaProperty {
-  const property: SchemaProperty = { ...typeOfJson(json, declared, source, types) };
-  if (extras.doc) property.description = extras.doc;
-  if (json.default !== undefined) property.default = json.default;
-  if (extras.replaceOnChanges) property.replaceOnChanges = true;
-  return property;
-}
-
-function typeOfJson(
-  json: JsonSchema,
-  declared: DeclaredMember | undefined,
-  source: ResourceSource,
-  types: PackageSchema['types'],
-): SchemaProperty {
+function typeOf(json: JsonSchema, where: string, nested?: string): SchemaProperty {
   switch (json.type) {
     case 'string':
     case 'integer':
@@ -234,88 +102,77 @@ function typeOfJson(
     case 'boolean':
       return { type: json.type };
     case 'array':
-      if (!json.items) throw new Error(`${source.file.fileName}: an array input without items`);
-      return { type: 'array', items: typeOfJson(json.items, undefined, source, types) };
-    case 'object': {
-      const reference = declared && ts.isTypeReferenceNode(declared.type) ? declared.type.typeName.getText() : '';
-      const fields = source.interfaces.get(reference);
-      if (!fields || !json.properties)
-        throw new Error(
-          `${source.file.fileName}: the object input ${declared?.name ?? '?'} needs an interface of its own`,
-        );
-      const name = typeNameOf(reference);
-      const properties: Record<string, SchemaProperty> = {};
-      for (const [key, value] of Object.entries(json.properties)) {
-        const field = fields.find((candidate) => candidate.name === key);
-        properties[key] = inputProperty(
-          value,
-          { doc: field?.doc ?? '', replaceOnChanges: false },
-          field,
-          source,
-          types,
-        );
-      }
-      const doc = interfaceDoc(reference, source);
-      types[resourceToken(name)] = {
-        type: 'object',
-        ...(doc ? { description: doc } : {}),
-        properties,
-        required: json.required ?? [],
-      };
-      return { $ref: `#/types/${resourceToken(name)}` };
-    }
+      if (!json.items) throw new Error(`${where}: an array without items`);
+      return { type: 'array', items: typeOf(json.items, `${where}[]`) };
+    case 'object':
+      if (nested !== undefined) return { $ref: `#/types/${resourceToken(nested)}` };
+      if (typeof json.additionalProperties === 'object')
+        return { type: 'object', additionalProperties: typeOf(json.additionalProperties, `${where}{}`) };
+      throw new Error(`${where}: an object that is neither an input with fields nor a record`);
     default:
-      throw new Error(`${source.file.fileName}: no schema type for ${JSON.stringify(json)}`);
+      throw new Error(`${where}: no schema type for ${JSON.stringify(json)}`);
   }
 }
 
-function interfaceDoc(interfaceName: string, source: ResourceSource): string {
-  const declaration = source.file.statements.find(
-    (statement): statement is ts.InterfaceDeclaration =>
-      ts.isInterfaceDeclaration(statement) && statement.name.text === interfaceName,
-  );
-  return declaration ? nodeDoc(declaration) : '';
+/** The Pulumi schema's `default`: only a string, number or boolean can be one. */
+function defaultOf(field: InputField): Pick<SchemaProperty, 'default'> {
+  return ['string', 'number', 'boolean'].includes(typeof field.default) ? { default: field.default } : {};
 }
 
-/** The file a resource's class and `Args` are declared in: `CspPolicy` in `provider/resources/csp-policy.ts`. */
-export function resourceFile(resource: string): string {
-  return resource.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase();
-}
-
-/** One resource of the schema: its inputs from the runtime, their docs from `Args`, its outputs from the class. */
-export function resourceSchema(
-  runtime: Runtime<object, object>,
-  source: ResourceSource,
-  types: PackageSchema['types'],
-): SchemaObject {
-  const json = inputJsonSchema(runtime);
-  const replacing = new Set<string>(runtime.replaceOnChanges);
-  const inputProperties: Record<string, SchemaProperty> = {};
-  for (const [name, value] of Object.entries(json.properties!)) {
-    const declared = source.args.find((arg) => arg.name === name);
-    inputProperties[name] = inputProperty(
-      value,
-      { doc: declared?.doc ?? '', replaceOnChanges: replacing.has(name) },
-      declared,
-      source,
-      types,
-    );
-  }
-  const properties: Record<string, SchemaProperty> = {};
-  for (const output of source.outputs) {
-    const input = inputProperties[output.name];
-    const doc = output.doc || input?.description || '';
-    const typed = input ? { ...input } : propertyOfTypeNode(output.type, source);
-    delete typed.default;
-    delete typed.description;
-    properties[output.name] = { ...typed, ...(doc ? { description: doc } : {}) };
+/**
+ * One input as a schema property, documented by {@link inputDoc}. An object input becomes its
+ * nested type, which `types` (given) receives.
+ */
+function inputProperty(resource: string, field: InputField, types: PackageSchema['types']): SchemaProperty {
+  const where = `${resource}.${field.name}`;
+  const nested = field.fields ? nestedTypeName(resource, field) : undefined;
+  if (nested !== undefined && field.fields) {
+    types[resourceToken(nested)] = {
+      type: 'object',
+      description: markdown(field.meta.description),
+      properties: Object.fromEntries(
+        field.fields.map((sub) => [
+          sub.name,
+          {
+            ...typeOf(jsonOf(sub.schema, 'input'), `${where}.${sub.name}`),
+            description: inputDoc(sub),
+            ...defaultOf(sub),
+          },
+        ]),
+      ),
+      required: field.fields.filter((sub) => sub.required).map((sub) => sub.name),
+    };
   }
   return {
-    description: source.classDoc,
+    ...typeOf(jsonOf(field.schema, 'input'), where, nested),
+    description: inputDoc(field),
+    ...defaultOf(field),
+    ...(field.meta.replaces ? { replaceOnChanges: true } : {}),
+  };
+}
+
+/** One resource of the schema, from its runtime. */
+export function resourceSchema(runtime: Runtime<object, object>, types: PackageSchema['types']): SchemaObject {
+  const inputs = inputFields(runtime.resource, runtime.inputs);
+  const inputProperties = Object.fromEntries(
+    inputs.map((field) => [field.name, inputProperty(runtime.resource, field, types)]),
+  );
+  const properties: Record<string, SchemaProperty> = {};
+  for (const field of inputs.filter((input) => !input.meta.createOnly)) {
+    const { default: _default, description: _description, ...typed } = inputProperties[field.name]!;
+    properties[field.name] = { ...typed, description: inputOutputDoc(field) };
+  }
+  for (const output of outputFields(runtime.resource, runtime.outputs))
+    properties[output.name] = {
+      ...typeOf(jsonOf(output.schema, 'output'), `${runtime.resource} output ${output.name}`),
+      description: output.description,
+    };
+  return {
+    description: markdown(runtime.description),
     properties,
-    required: source.outputs.filter((output) => !output.optional).map((output) => output.name),
+    required: Object.keys(properties),
     inputProperties,
-    requiredInputs: json.required ?? [],
+    requiredInputs: inputs.filter((field) => field.required).map((field) => field.name),
   };
 }
 
@@ -334,18 +191,13 @@ export function settingProperty(name: SettingName): SchemaProperty {
   };
 }
 
-/** The package schema of `version`, from the runtimes and the sources under `root`. */
-export function generateSchema(root: string, version: string): PackageSchema {
+/** The package schema of `version`, from the runtimes. */
+export function generateSchema(version: string): PackageSchema {
   const settings: Record<string, SchemaProperty> = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) settings[SETTINGS[name].key] = settingProperty(name);
   const types: PackageSchema['types'] = {};
   const resources: PackageSchema['resources'] = {};
-  for (const [token, { runtime }] of PLUGIN_RESOURCES)
-    resources[token] = resourceSchema(
-      runtime,
-      readResourceSource(root, resourceFile(runtime.resource), runtime.resource),
-      types,
-    );
+  for (const [token, { runtime }] of PLUGIN_RESOURCES) resources[token] = resourceSchema(runtime, types);
   return {
     name: PACKAGE,
     displayName: 'EdgeGuard',
@@ -385,5 +237,5 @@ if (require.main === module) {
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const target = path.join(root, 'dist', 'plugin', 'schema.json');
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, `${JSON.stringify(generateSchema(root, version), null, 2)}\n`);
+  fs.writeFileSync(target, `${JSON.stringify(generateSchema(version), null, 2)}\n`);
 }

@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime/define';
+import type { Runtime } from '../runtime/contract';
 import { runtime as cspPolicy } from '../runtime/csp-policy';
 import { runtime as customHostname } from '../runtime/custom-hostname';
 import { runtime as customHostnameValidation } from '../runtime/custom-hostname-validation';
@@ -29,13 +29,13 @@ export interface PluginResource {
 }
 
 const TABLE: PluginResource[] = [
-  { runtime: pageSecuritySetting as Runtime<object, object>, owner: 'zoneId' },
-  { runtime: cspPolicy as Runtime<object, object>, owner: 'zoneId', idName: 'policyId' },
-  { runtime: customHostname as Runtime<object, object>, owner: 'zoneId', idName: 'customHostnameId' },
-  { runtime: customHostnameValidation as Runtime<object, object>, owner: 'zoneId', idName: 'customHostnameId' },
-  { runtime: healthNotification as Runtime<object, object>, owner: 'accountId', idName: 'policyId' },
+  { runtime: pageSecuritySetting, owner: 'zoneId' },
+  { runtime: cspPolicy, owner: 'zoneId', idName: 'policyId' },
+  { runtime: customHostname, owner: 'zoneId', idName: 'customHostnameId' },
+  { runtime: customHostnameValidation, owner: 'zoneId', idName: 'customHostnameId' },
+  { runtime: healthNotification, owner: 'accountId', idName: 'policyId' },
   {
-    runtime: poolNotificationMigration as Runtime<object, object>,
+    runtime: poolNotificationMigration,
     owner: 'accountId',
     noImport:
       'a PoolNotificationMigration is an action on the pools of an account, not an object the service holds: declare it in the program, and pulumi up runs it (again, harmlessly, when the pools carry no e-mail)',

@@ -4,7 +4,7 @@ import * as sea from 'node:sea';
 
 /**
  * The plugin's Pulumi schema (GetSchema, `pulumi package get-schema`), which `npm run build`
- * generates from the runtimes' zod schemas and the `Args` TSDoc (scripts/schema.ts). In the single
+ * generates from the runtimes' zod schemas and their metadata (scripts/schema.ts). In the single
  * executable it is the asset `schema.json`; run from the compiled package, the file
  * `dist/plugin/schema.json`.
  */

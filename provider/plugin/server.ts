@@ -12,9 +12,8 @@ import { instanceClient } from '../clients';
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { checkInputs } from '../runtime/check';
-import type { RuntimeContext } from '../runtime/context';
-import { parsedInputs } from '../runtime/define';
-import { deleteLive, engineCall, readLive } from '../runtime/host';
+import { parsedInputs, type RuntimeContext } from '../runtime/contract';
+import { decideDiff, deleteLive, engineCall, readLive } from '../runtime/host';
 import { PartialFailure } from '../runtime/partial';
 import { changedSettings, configFailures, instanceSettings, SECRET_SETTINGS, settingTexts } from './config';
 import { parsePluginId, pluginId } from './ids';
@@ -251,7 +250,7 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
       const entry = resourceOf(request);
       const olds = plainProperties(request.getOlds()).values;
       const news = plainProperties(request.getNews()).values;
-      const decided = entry.runtime.diff(olds, news);
+      const decided = decideDiff(entry.runtime, olds, news);
       return detailedDiff(decided.changed, decided.replaces, decided.deleteBeforeReplace);
     }),
 

@@ -13,7 +13,7 @@ import { Provider } from './provider';
  * `pulumi up` of 200 CspPolicy took 1.45x the engine's floor, 6.5 KiB of state per resource). The
  * module below is one line and does the same: it loads the package's compiled runtime by name when
  * the engine first calls it. No library, schema or credential is in it; the settings are read when
- * the runtime runs (provider/runtime/context.ts).
+ * the runtime runs (provider/dynamic/context.ts).
  *
  * What would break it:
  * - The host's contract. The `pulumi-nodejs` provider plugin (`@pulumi/pulumi`'s

@@ -1,6 +1,6 @@
 import { EdgeGuardError, NotFoundError } from '../client/errors';
 import { hexIdSchema } from './check';
-import type { RuntimeContext } from './context';
+import type { RuntimeContext } from './contract';
 
 /**
  * Adoption: a create that takes over an object that already exists instead of making a new one,
@@ -17,11 +17,12 @@ import type { RuntimeContext } from './context';
 
 /**
  * The `adoptId` input of a resource that can adopt: the existing object's id. It matters only when
- * the resource is created; the runtimes' `diff` does not compare it, so changing or removing it
- * later is no change.
+ * the resource is created (metadata `createOnly`, which its documentation says); the runtimes'
+ * `diff` does not compare it, so changing or removing it later is no change. The resource's
+ * runtime adds its description.
  */
 export function adoptIdField(what: string) {
-  return hexIdSchema(`the id of the existing ${what} to adopt`).optional();
+  return hexIdSchema(`the id of the existing ${what} to adopt`).optional().meta({ createOnly: true });
 }
 
 /** An object that cannot be adopted as declared. Nothing was written. */

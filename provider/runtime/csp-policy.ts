@@ -14,8 +14,8 @@ import {
 } from '../client/page-security';
 import { adopt, adoptIdField } from './adopt';
 import { zoneIdSchema } from './check';
-import type { RuntimeContext } from './context';
-import { defineRuntime, ownerOf, type Runtime } from './define';
+import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the
@@ -26,25 +26,56 @@ import { defineRuntime, ownerOf, type Runtime } from './define';
 
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z.object({
-  zoneId: zoneIdSchema,
-  description: policyDescriptionField(),
-  action: z.enum(POLICY_ACTIONS, {
-    error: (issue) =>
-      `${issue.input === undefined ? 'is required' : `got ${JSON.stringify(issue.input)}; it must be`}: "log" (report the scripts the value does not allow) or "allow" (block them)`,
+  zoneId: zoneIdSchema.meta({
+    description: 'The zone the policy belongs to: its 32-character hexadecimal id.',
+    // Moving a policy to another zone is a new policy there; both can exist at once.
+    replaces: true,
   }),
-  expression: ruleField(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
-  value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
-  enabled: z.boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})` }).default(true),
-  adoptId: adoptIdField('CSP policy'),
+  description: policyDescriptionField().meta({
+    description: 'What the policy is for; may be empty, at most 1024 characters.',
+  }),
+  action: z
+    .enum(POLICY_ACTIONS, {
+      error: (issue) =>
+        `${issue.input === undefined ? 'is required' : `got ${JSON.stringify(issue.input)}; it must be`}: "log" (report the scripts the value does not allow) or "allow" (block them)`,
+    })
+    .meta({
+      description: '`log` reports the scripts `value` does not allow without blocking them; `allow` blocks them.',
+    }),
+  expression: ruleField(
+    parsePolicyExpression,
+    'the requests the policy covers, as in http.host eq "shop.example.com"',
+  ).meta({
+    description: `The requests the policy covers: \`http.host eq "shop.example.com"\` (quotes optional); writing
+      the same hostname differently is no change.`,
+    output: 'The expression as the service stores it.',
+  }),
+  value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com").meta({
+    description: `The CSP directive, such as \`script-src 'self' cdn.example.com https://js.example.net/app.js\`;
+      reordering sources or changing whitespace is no change.`,
+    output: 'The directive as the service stores it.',
+  }),
+  enabled: z
+    .boolean({ error: (issue) => `must be true or false (got ${JSON.stringify(issue.input)})` })
+    .default(true)
+    .meta({ description: 'Whether the policy is in force.' }),
+  adoptId: adoptIdField('CSP policy').meta({
+    description: `The id of an existing policy of the zone to adopt: create then takes it over instead of making
+      one, with one PUT if a declared property differs (none if it is as declared), and \`pulumi up\` prints that
+      it was adopted. A policy of another zone, or none, fails the create and writes nothing.`,
+  }),
 });
 
 /** The checked inputs. */
 export type CspPolicyInputs = z.output<typeof inputsSchema>;
 
+/** The outputs that are not inputs. */
+const outputsSchema = z.object({
+  policyId: z.string().meta({ description: 'The id the service gave the policy (also the resource id).' }),
+});
+
 /** The outputs kept in the state: the policy as read back, and its id. */
-export interface CspPolicyOutputs extends Omit<CspPolicyInputs, 'adoptId'> {
-  policyId: string;
-}
+export type CspPolicyOutputs = Omit<CspPolicyInputs, 'adoptId'> & z.output<typeof outputsSchema>;
 
 /** The live policy as inputs, so that a change made outside the stack shows as drift (and `edgeguard-import` declares it). */
 export function liveInputs(zoneId: string, policy: PageSecurityPolicy): Omit<CspPolicyInputs, 'adoptId'> {
@@ -131,14 +162,10 @@ function adoptPolicy(ctx: RuntimeContext, inputs: CspPolicyInputs, adoptId: stri
 /** The runtime of `CspPolicy`. */
 export const runtime: Runtime<CspPolicyInputs, CspPolicyOutputs> = {
   resource: 'CspPolicy',
+  description: 'A content security policy of a zone (spec 2.6). The id is the policy id.',
   inputs: inputsSchema,
-  // A policy belongs to its zone: moving it is a new policy there. Both can exist at once.
-  replaceOnChanges: ['zoneId'],
-
-  diff(olds, news) {
-    const changed = changedProperties(olds, news);
-    return { changed, replaces: changed.filter((name) => name === 'zoneId') };
-  },
+  outputs: outputsSchema,
+  diff: changedProperties,
 
   async create(ctx, inputs) {
     const policy =

@@ -1,16 +1,16 @@
 import './compile-cache';
 import { z } from 'zod';
 import {
+  CERTIFICATE_AUTHORITIES,
+  CUSTOM_HOSTNAME_STATUSES,
   editCustomHostname,
   getCustomHostname,
   hasStatus,
   waitForStatus,
-  type CertificateAuthority,
   type CustomHostname,
   type CustomHostnameStatus,
 } from '../client/custom-hostnames';
 import { hexIdSchema, zoneIdSchema } from './check';
-import type { RuntimeContext } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -20,8 +20,9 @@ import {
   serviceReports,
   waitSecondsField,
 } from './custom-hostname-advice';
-import { defineRuntime, ownerOf, type Runtime, type RuntimeDiff } from './define';
+import { ownerOf, type Runtime, type RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CustomHostnameValidation`: waits until a custom hostname is `active`, its certificate
@@ -38,23 +39,44 @@ const SETTLED: readonly CustomHostnameStatus[] = ['active', 'caa_error', 'blocke
 
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z.object({
-  zoneId: zoneIdSchema,
-  customHostnameId: hexIdSchema("the custom hostname's id (a CustomHostname's customHostnameId)"),
-  timeoutSeconds: waitSecondsField(DEFAULT_TIMEOUT_SECONDS),
+  // Another zone or hostname is another validation; the old one has nothing to delete.
+  zoneId: zoneIdSchema.meta({
+    description: 'The zone of the hostname: its 32-character hexadecimal id.',
+    replaces: true,
+  }),
+  customHostnameId: hexIdSchema("the custom hostname's id (a CustomHostname's customHostnameId)").meta({
+    description: `The hostname to wait for (32 hexadecimal characters): pass the \`CustomHostname\`'s \`id\`, the
+      same value as its \`customHostnameId\` output, because a preview keeps the id of a hostname that only
+      updates, while its outputs are not known until it has updated (and an unknown hostname id here would show
+      as a replacement).`,
+    replaces: true,
+    output: "The hostname's id (also the resource id).",
+  }),
+  timeoutSeconds: waitSecondsField(DEFAULT_TIMEOUT_SECONDS).meta({
+    description: 'How long create and update wait for the hostname to become active, in seconds, 1 to 3600.',
+  }),
 });
 
 /** The checked inputs. */
 export type CustomHostnameValidationInputs = z.output<typeof inputsSchema>;
 
+/** The outputs that are not inputs: the hostname as last read. */
+const outputsSchema = z.object({
+  hostname: z.string().meta({ description: 'The hostname, as the service stores it (lowercase).' }),
+  status: z.enum(CUSTOM_HOSTNAME_STATUSES).meta({
+    description: "The hostname's status as last read: `active` after a successful create or update.",
+  }),
+  sslStatus: z
+    .string()
+    .meta({ description: "The certificate's state: `pending_validation`, `active` or `caa_error`." }),
+  certificateAuthorityInUse: z.enum(CERTIFICATE_AUTHORITIES).meta({ description: 'The certificate authority in use.' }),
+  verificationErrors: z
+    .array(z.string())
+    .meta({ description: 'Why validation has not succeeded (empty when active).' }),
+});
+
 /** The outputs kept in the state: the inputs and the hostname as last read. */
-export interface CustomHostnameValidationOutputs extends CustomHostnameValidationInputs {
-  hostname: string;
-  status: CustomHostnameStatus;
-  /** The certificate's state: `pending_validation`, `active` or `caa_error`. */
-  sslStatus: string;
-  certificateAuthorityInUse: CertificateAuthority;
-  verificationErrors: string[];
-}
+export type CustomHostnameValidationOutputs = CustomHostnameValidationInputs & z.output<typeof outputsSchema>;
 
 function outputs(inputs: CustomHostnameValidationInputs, record: CustomHostname): CustomHostnameValidationOutputs {
   return {
@@ -68,26 +90,21 @@ function outputs(inputs: CustomHostnameValidationInputs, record: CustomHostname)
 }
 
 /**
- * The decision of `diff`: another zone or hostname is another validation (replaced; the old one
- * has nothing to delete), a new timeout updates in place, and a hostname recorded as anything but
- * active (a refresh that found it `moved`, a failed validation kept in the state) is a change, so
- * the next `pulumi up` validates it again: named on `status` (or `sslStatus`), the output that shows it.
+ * The properties `diff` finds changed: the ids, the timeout, and a hostname recorded as anything
+ * but active (a refresh that found it `moved`, a failed validation kept in the state), so the next
+ * `pulumi up` validates it again: named on `status` (or `sslStatus`), the output that shows it.
  */
 export function diffValidation(
   olds: Partial<CustomHostnameValidationOutputs>,
   news: Partial<CustomHostnameValidationInputs>,
-): RuntimeDiff {
-  const replaces: string[] = REPLACING.filter((key) => olds[key] !== news[key]);
-  const changed = [...replaces];
+): string[] {
+  const changed: string[] = (['zoneId', 'customHostnameId'] as const).filter((key) => olds[key] !== news[key]);
   if ((olds.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) !== (news.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS))
     changed.push('timeoutSeconds');
   if (olds.status !== undefined && olds.status !== 'active') changed.push('status');
   else if (olds.sslStatus !== undefined && olds.sslStatus !== 'active') changed.push('sslStatus');
-  return { changed, replaces, deleteBeforeReplace: false };
+  return changed;
 }
-
-/** Another zone or hostname is another validation. */
-const REPLACING = ['zoneId', 'customHostnameId'] as const;
 
 // ---- Progress ----
 
@@ -181,8 +198,31 @@ async function validate(
 /** The runtime of `CustomHostnameValidation`. */
 export const runtime: Runtime<CustomHostnameValidationInputs, CustomHostnameValidationOutputs> = {
   resource: 'CustomHostnameValidation',
+  description: `Waits until a custom hostname is \`active\`, its certificate included, the way
+    \`aws.acm.CertificateValidation\` waits for a certificate: declare it after the resource that publishes the
+    ownership record (the TXT record of the hostname's \`ownershipRecordName\` / \`ownershipRecordValue\`,
+    through your DNS provider's record resource), with \`dependsOn\` on that record, so one \`pulumi up\` takes
+    the hostname from \`pending\` to \`active\` and what depends on this resource runs only then. The id is the
+    hostname's id.
+
+    - \`check\`: both ids must be 32 hexadecimal characters and the timeout 1 to 3600 whole seconds; a bad
+      value fails the preview naming the property, before any API call.
+    - \`create\`: reads the hostname (a \`moved\` one gets its validation restarted by one PATCH) and waits,
+      reading it again with back-off (1 s, doubling up to 10 s), until it is active or reaches a status that
+      waiting will not change. Each read prints a line in \`pulumi up\`'s output: how long it has waited and
+      the hostname's status, with what the service reports.
+    - A hostname that ends \`caa_error\` (which CAA record would permit the certificate authority),
+      \`blocked\` (the zone's owner must release the hold), \`moved\`, or still \`pending\` at the timeout (the
+      ownership record the service is still missing) fails the step with what to do. It is a partial failure:
+      the resource stays in the state with the hostname's status, and the next \`pulumi up\` updates it.
+    - \`read\` (refresh): the hostname's current status, so a hostname that left \`active\` (say \`moved\`, its
+      DNS no longer pointing at the zone) shows as a change.
+    - \`update\`: reads the hostname; if it is \`moved\`, \`caa_error\` or \`blocked\` it restarts validation
+      with one PATCH (which changes no setting), then waits as create does. A hostname whose own update
+      restarted it already is not edited twice.
+    - \`delete\`: sends nothing; the hostname belongs to its \`CustomHostname\`.`,
   inputs: inputsSchema,
-  replaceOnChanges: REPLACING,
+  outputs: outputsSchema,
   diff: diffValidation,
 
   async create(ctx, inputs) {

@@ -5,6 +5,7 @@ import { choice, hostnameField } from '../../rules/zod';
 import {
   CERTIFICATE_AUTHORITIES,
   createCustomHostname,
+  CUSTOM_HOSTNAME_STATUSES,
   deleteCustomHostname,
   editCustomHostname,
   findCustomHostname,
@@ -12,14 +13,11 @@ import {
   SSL_METHODS,
   SSL_TYPES,
   waitForStatus,
-  type CertificateAuthority,
   type CustomHostname,
   type CustomHostnameSsl,
-  type CustomHostnameStatus,
 } from '../client/custom-hostnames';
 import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
 import { zoneIdSchema } from './check';
-import type { RuntimeContext } from './context';
 import {
   blockedAdvice,
   caaAdvice,
@@ -30,8 +28,9 @@ import {
   waitSecondsField,
 } from './custom-hostname-advice';
 import { adopt, adoptIdField } from './adopt';
-import { defineRuntime, ownerOf, type Runtime, type RuntimeDiff } from './define';
+import { ownerOf, type Runtime, type RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CustomHostname`: a hostname of a customer that a zone serves, with its certificate
@@ -54,26 +53,72 @@ const boolean = (what: string) =>
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z
   .object({
-    zoneId: zoneIdSchema,
-    hostname: hostnameField({ allowWildcard: true }),
-    ssl: z.object(
-      {
-        method: choice(SSL_METHODS, 'how ownership is proven for the certificate'),
-        type: choice(SSL_TYPES, 'the certificate type'),
-        certificateAuthority: choice(
-          ['', ...CERTIFICATE_AUTHORITIES],
-          'the certificate authority ("" lets the service choose)',
-        ).default(''),
-      },
-      {
-        error: (issue) =>
-          `${issue.input === undefined ? 'is required' : 'must be an object'}: the certificate settings, as in { method: "txt", type: "dv" }`,
-      },
-    ),
-    branding: boolean('whether the certificate Common Name is a shared service hostname').default(false),
-    waitForActive: boolean('whether create and update wait until the hostname is active').default(false),
-    waitTimeoutSeconds: waitSecondsField(DEFAULT_WAIT_TIMEOUT_SECONDS),
-    adoptId: adoptIdField('custom hostname'),
+    // The service cannot move a hostname to another zone, rename it or change its branding: those replace it.
+    zoneId: zoneIdSchema.meta({
+      description: 'The zone that serves the hostname: its 32-character hexadecimal id.',
+      replaces: true,
+    }),
+    hostname: hostnameField({ allowWildcard: true }).meta({
+      description: `The customer's hostname, such as \`shop.customer.com\` or \`*.customer.com\`; stored
+        lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs \`branding\`.`,
+      replaces: true,
+      output: 'The hostname as the service stores it (lowercase).',
+    }),
+    ssl: z
+      .object(
+        {
+          method: choice(SSL_METHODS, 'how ownership is proven for the certificate').meta({
+            description: 'How ownership is proven for the certificate: `txt` or `http`.',
+          }),
+          type: choice(SSL_TYPES, 'the certificate type').meta({ description: 'The certificate type: `dv`.' }),
+          certificateAuthority: choice(
+            ['', ...CERTIFICATE_AUTHORITIES],
+            'the certificate authority ("" lets the service choose)',
+          )
+            .default('')
+            .meta({
+              description: `The certificate authority: \`google\`, \`lets_encrypt\`, or \`""\` to let the service
+                choose (it prefers \`google\`, the more compatible one, unless CAA records forbid it). Any
+                authority in use satisfies \`""\` (so a hostname adopted or imported needs no edit); naming
+                another authority restarts validation.`,
+            }),
+        },
+        {
+          error: (issue) =>
+            `${issue.input === undefined ? 'is required' : 'must be an object'}: the certificate settings, as in { method: "txt", type: "dv" }`,
+        },
+      )
+      .meta({
+        description: 'The certificate settings; the service restarts validation when they change.',
+        output: 'The certificate settings as requested (not as chosen: see `certificateAuthorityInUse`).',
+      }),
+    branding: boolean('whether the certificate Common Name is a shared service hostname')
+      .default(false)
+      .meta({
+        description: `Put a shared service hostname in the certificate's Common Name and this hostname in the
+          Subject Alternative Name, which a hostname over 64 characters needs (else error 1469).`,
+        replaces: true,
+      }),
+    waitForActive: boolean('whether create and update wait until the hostname is active')
+      .default(false)
+      .meta({
+        description: `Make create and update wait until the hostname is \`active\`, and fail (keeping the
+          hostname) if it is not within \`waitTimeoutSeconds\`. Ownership must then be proven by a record that
+          does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time
+          out: when the stack publishes the ownership record from this resource's outputs, wait with a
+          \`CustomHostnameValidation\` that depends on the record instead. Changing it calls nothing on the
+          service.`,
+      }),
+    waitTimeoutSeconds: waitSecondsField(DEFAULT_WAIT_TIMEOUT_SECONDS).meta({
+      description: 'How long `waitForActive` waits, in seconds, 1 to 3600.',
+    }),
+    adoptId: adoptIdField('custom hostname').meta({
+      description: `The id of an existing custom hostname of the zone to adopt: create then takes it over instead
+        of making one, so it keeps its ownership token and status, with one PATCH if the declared \`ssl\`
+        differs (none if it is as declared), and \`pulumi up\` prints that it was adopted. Its \`hostname\`
+        and \`branding\` must be the declared ones. A hostname of another zone, or none, fails the create and
+        writes nothing. A create refused because the hostname exists names the id to set here.`,
+    }),
   })
   .refine((inputs) => inputs.hostname.length <= COMMON_NAME_LIMIT || inputs.branding, {
     path: ['hostname'],
@@ -98,22 +143,28 @@ function tooLongMessage(inputs: unknown): string {
 /** The checked inputs. */
 export type CustomHostnameInputs = z.output<typeof inputsSchema>;
 
+/** The outputs that are not inputs: the hostname as read back. */
+const outputsSchema = z.object({
+  customHostnameId: z.string().meta({ description: 'The id the service gave the hostname (also the resource id).' }),
+  status: z.enum(CUSTOM_HOSTNAME_STATUSES).meta({
+    description: '`pending` (ownership not proven yet), `active`, `moved`, `blocked` or `caa_error`.',
+  }),
+  sslStatus: z
+    .string()
+    .meta({ description: "The certificate's state: `pending_validation`, `active` or `caa_error`." }),
+  certificateAuthorityInUse: z.enum(CERTIFICATE_AUTHORITIES).meta({
+    description: 'The certificate authority in use: for a requested `""`, the one the service chose.',
+  }),
+  verificationErrors: z
+    .array(z.string())
+    .meta({ description: 'Why validation has not succeeded yet (empty when active).' }),
+  ownershipRecordName: z.string().meta({ description: 'Owner name of the TXT record that proves ownership.' }),
+  ownershipRecordValue: z.string().meta({ description: 'Value of the TXT record that proves ownership.' }),
+  createdAt: z.string().meta({ description: 'When the hostname was created (ISO 8601).' }),
+});
+
 /** The outputs kept in the state: the inputs (the `ssl` as requested) and the hostname as read back. */
-export interface CustomHostnameOutputs extends Omit<CustomHostnameInputs, 'adoptId'> {
-  /** The id the service gave the hostname (also the resource id). */
-  customHostnameId: string;
-  status: CustomHostnameStatus;
-  /** The certificate's state: `pending_validation`, `active` or `caa_error`. */
-  sslStatus: string;
-  /** The CA in use (for a requested `""`, the one the service chose). */
-  certificateAuthorityInUse: CertificateAuthority;
-  verificationErrors: string[];
-  /** Owner name of the TXT record that proves ownership. */
-  ownershipRecordName: string;
-  /** Value of that TXT record. */
-  ownershipRecordValue: string;
-  createdAt: string;
-}
+export type CustomHostnameOutputs = Omit<CustomHostnameInputs, 'adoptId'> & z.output<typeof outputsSchema>;
 
 // ---- Inputs, outputs and diff ----
 
@@ -190,37 +241,31 @@ function sameSsl(
 }
 
 /**
- * The decision of `diff`: `zoneId`, `hostname` and `branding` replace (the service cannot change
- * them); `ssl`, `waitForActive` and `waitTimeoutSeconds` update in place. A status in the state
- * that needs validation again (`moved`, `caa_error`, `blocked`), or a hostname not active while
- * `waitForActive` asks for one, is a change too, named on `status`, so that `pulumi up` after a
- * refresh acts on it.
+ * The properties `diff` finds changed: the names compare case-insensitively, the `ssl` as
+ * {@link sameSsl} judges it. A status in the state that needs validation again (`moved`,
+ * `caa_error`, `blocked`), or a hostname not active while `waitForActive` asks for one, is a change
+ * too, named on `status`, so that `pulumi up` after a refresh acts on it.
  */
 export function diffCustomHostname(
   olds: Partial<CustomHostnameOutputs>,
   news: Partial<CustomHostnameInputs>,
-): RuntimeDiff {
-  const replaces: string[] = [];
-  if (!sameName(olds.zoneId, news.zoneId)) replaces.push('zoneId');
-  if (!sameName(olds.hostname, news.hostname)) replaces.push('hostname');
-  if ((olds.branding ?? false) !== (news.branding ?? false)) replaces.push('branding');
-  const updates: string[] = [];
-  if (!sameSsl(olds.ssl, news.ssl)) updates.push('ssl');
-  if ((olds.waitForActive ?? false) !== (news.waitForActive ?? false)) updates.push('waitForActive');
+): string[] {
+  const changed: string[] = [];
+  if (!sameName(olds.zoneId, news.zoneId)) changed.push('zoneId');
+  if (!sameName(olds.hostname, news.hostname)) changed.push('hostname');
+  if ((olds.branding ?? false) !== (news.branding ?? false)) changed.push('branding');
+  if (!sameSsl(olds.ssl, news.ssl)) changed.push('ssl');
+  if ((olds.waitForActive ?? false) !== (news.waitForActive ?? false)) changed.push('waitForActive');
   if (
     (olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) !==
     (news.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS)
   )
-    updates.push('waitTimeoutSeconds');
+    changed.push('waitTimeoutSeconds');
   const revalidate =
     olds.status !== undefined &&
     (REVALIDATE.includes(olds.status) || (news.waitForActive === true && olds.status !== 'active'));
-  return {
-    changed: [...replaces, ...updates, ...(revalidate ? ['status'] : [])],
-    replaces,
-    // The same hostname cannot be created again while the old one exists (409, code 1406).
-    deleteBeforeReplace: replaces.length > 0 && !replaces.includes('hostname'),
-  };
+  if (revalidate) changed.push('status');
+  return changed;
 }
 
 // ---- Failures that say what to do ----
@@ -351,10 +396,17 @@ function goneSinceRefresh(id: string, zoneId: string, error: NotFoundError): Edg
 /** The runtime of `CustomHostname`. */
 export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
   resource: 'CustomHostname',
+  description: `A custom hostname of a zone, with its certificate (spec 2.9, 3). The id is the custom hostname's
+    id. Creates are paced under the issuance limit (\`edgeguard:issuanceLimit\`, default 15 per
+    \`edgeguard:issuanceWindowSeconds\`, default 60, per zone). A hostname whose CAA records forbid its CA
+    (\`caa_error\`) or whose zone is held (\`blocked\`) fails the step with what the owner must do, and stays in
+    the state; the next \`pulumi up\` restarts its validation. Publish \`ownershipRecordName\` /
+    \`ownershipRecordValue\` as a TXT record to prove ownership.`,
   inputs: inputsSchema,
-  // The service cannot change these in place.
-  replaceOnChanges: ['zoneId', 'hostname', 'branding'],
+  outputs: outputsSchema,
   diff: diffCustomHostname,
+  // The same hostname cannot be created again while the old one exists (409, code 1406).
+  deleteBeforeReplace: (replaces) => replaces.length > 0 && !replaces.includes('hostname'),
 
   async create(ctx, inputs) {
     if (inputs.adoptId !== undefined) {

@@ -12,8 +12,8 @@ import {
 import { expecting, shown } from '../../rules/zod';
 import { adopt, adoptIdField } from './adopt';
 import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
-import type { RuntimeContext } from './context';
-import { defineRuntime, ownerOf, type Runtime } from './define';
+import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * The runtime of `HealthNotification`: an account-level notification policy of alert type
@@ -44,46 +44,69 @@ function nonEmptySet<T extends z.ZodType<string>>(item: T, what: string, whenEmp
 
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z.object({
-  accountId: accountIdSchema,
+  accountId: accountIdSchema.meta({
+    description: 'The account that owns the pools (32 hexadecimal characters).',
+    // A policy cannot move between accounts.
+    replaces: true,
+  }),
   name: z
     .string(expecting('a name for the notification'))
     .max(256, 'must be at most 256 characters')
-    .refine((name) => name.trim() !== '', 'must not be empty: give the notification a name'),
-  description: z.string(expecting('a string')).default(''),
-  enabled: z.boolean(expecting('true or false')).default(true),
+    .refine((name) => name.trim() !== '', 'must not be empty: give the notification a name')
+    .meta({ description: "The notification's name, at most 256 characters." }),
+  description: z
+    .string(expecting('a string'))
+    .default('')
+    .meta({ description: 'Free text shown with the notification.' }),
+  enabled: z.boolean(expecting('true or false')).default(true).meta({ description: 'Whether the notification fires.' }),
   poolIds: nonEmptySet(
     hexIdSchema('a pool id'),
     'pool ids',
     'must name at least one pool: the notification fires for the pools listed here',
-  ),
+  ).meta({ description: 'The pools whose health changes fire it: at least one pool id of the account.' }),
   newHealth: nonEmptySet(
     z.enum(HEALTH_STATES, expecting('"Unhealthy" or "Healthy"')),
     '"Unhealthy" and/or "Healthy"',
     'must not be empty: leave newHealth out to alert on both "Unhealthy" and "Healthy"',
-  ).default([...HEALTH_STATES].sort()),
+  )
+    .default([...HEALTH_STATES].sort())
+    .meta({ description: 'The health states that fire it: `Unhealthy` and/or `Healthy`.' }),
   eventSource: nonEmptySet(
     z.enum(EVENT_SOURCES, expecting('"pool" or "origin"')),
     '"pool" and/or "origin"',
     'must not be empty: leave eventSource out to watch both pools and origins',
-  ).default([...EVENT_SOURCES].sort()),
+  )
+    .default([...EVENT_SOURCES].sort())
+    .meta({ description: 'What is watched: `pool` and/or `origin`.' }),
   emails: setOf(
     z.email({ error: (issue) => `must be an e-mail address like ops@example.com (got ${shown(issue.input)})` }),
     'e-mail addresses',
-  ).default([]),
-  webhookIds: setOf(hexIdSchema('a webhook id'), 'webhook ids').default([]),
-  adoptId: adoptIdField('notification policy'),
+  )
+    .default([])
+    .meta({ description: 'E-mail addresses that receive it.' }),
+  webhookIds: setOf(hexIdSchema('a webhook id'), 'webhook ids')
+    .default([])
+    .meta({ description: "Ids of the account's webhooks (32 hexadecimal characters) that receive it." }),
+  adoptId: adoptIdField('notification policy').meta({
+    description: `The id of an existing \`load_balancing_health_alert\` policy of the account to adopt: create
+      then takes it over instead of making one, with one PUT if a declared property differs (none if it is as
+      declared), and \`pulumi up\` prints that it was adopted. A policy of another account or alert type, or
+      none, fails the create and writes nothing.`,
+  }),
 });
 
 /** The inputs after `check`: defaults applied, ids in lower case, lists sorted without repeats. */
 export type HealthNotificationInputs = z.output<typeof inputsSchema>;
 
+/** The outputs that are not inputs: the policy's id and timestamps. */
+const outputsSchema = z.object({
+  notificationId: z.string().meta({ description: "The notification policy's id (also the resource's id)." }),
+  created: z.string().meta({ description: 'When the policy was created (ISO 8601).' }),
+  modified: z.string().meta({ description: 'When the policy was last written (ISO 8601).' }),
+});
+
 /** The outputs: the inputs as read back from the API, and the policy's id and timestamps. */
-export interface HealthNotificationOutputs extends Omit<HealthNotificationInputs, 'adoptId'> {
-  /** The policy's id, also the resource's id. */
-  notificationId: string;
-  created: string;
-  modified: string;
-}
+export type HealthNotificationOutputs = Omit<HealthNotificationInputs, 'adoptId'> & z.output<typeof outputsSchema>;
 
 /** The inputs that describe the policy: all but `adoptId`, which matters only at create. */
 const INPUT_KEYS = Object.keys(inputsSchema.shape).filter((key) => key !== 'adoptId') as Array<
@@ -200,14 +223,14 @@ function adoptPolicy(ctx: RuntimeContext, inputs: HealthNotificationInputs, adop
 /** The runtime of `HealthNotification`. */
 export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutputs> = {
   resource: 'HealthNotification',
+  description: `An account-level load-balancing health notification (alert type
+    \`load_balancing_health_alert\`, spec 2.8 and 6): the replacement of the pools' legacy
+    \`notification_email\`. Put a \`PoolNotificationMigration\` after it (\`dependsOn\`) to remove the legacy
+    e-mails once it exists. Its lists are sets: their order and repeats never make a change. Outputs are the
+    fields as the API reads them back, lists sorted.`,
   inputs: inputsSchema,
-  /** A policy cannot move between accounts; any other change updates. */
-  replaceOnChanges: ['accountId'],
-
-  diff(olds, news) {
-    const changed = changedKeys(olds, news);
-    return { changed, replaces: changed.filter((key) => key === 'accountId') };
-  },
+  outputs: outputsSchema,
+  diff: changedKeys,
 
   /**
    * POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not

@@ -1,11 +1,11 @@
 import { NotFoundError } from '../client/errors';
 import { withSettingHint } from '../settings';
-import type { RuntimeContext } from './context';
-import type { Runtime } from './define';
+import type { Runtime, RuntimeContext, RuntimeDiff } from './contract';
+import { replacingInputs } from './describe';
 
 /**
  * The steps of a runtime's call that every host takes the same way: the dynamic host
- * (`defineRuntime`) and the provider plugin (provider/plugin/server.ts) both call these, so what a
+ * (provider/dynamic/provider.ts) and the provider plugin (provider/plugin/server.ts) both call these, so what a
  * 404 means or what a refused connection tells the user is decided once.
  */
 
@@ -19,6 +19,19 @@ export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw withSettingHint(error);
   }
+}
+
+/**
+ * What `diff` decides: the runtime's changed properties, those of them whose metadata says a change
+ * replaces the resource, and whether the old object goes first, if the runtime says.
+ */
+export function decideDiff<I extends object, O extends object>(runtime: Runtime<I, O>, olds: O, news: I): RuntimeDiff {
+  const changed = runtime.diff(olds, news);
+  const replacing = replacingInputs(runtime.resource, runtime.inputs);
+  const replaces = changed.filter((name) => replacing.includes(name));
+  return runtime.deleteBeforeReplace === undefined
+    ? { changed, replaces }
+    : { changed, replaces, deleteBeforeReplace: runtime.deleteBeforeReplace(replaces) };
 }
 
 /** The live object, or `undefined` when the service no longer has it (a 404 on read means gone). */

@@ -2,7 +2,8 @@ import './compile-cache';
 import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';
-import { defineRuntime, type Runtime } from './define';
+import type { Runtime } from './contract';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's
@@ -14,27 +15,45 @@ import { defineRuntime, type Runtime } from './define';
 
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z.object({
-  zoneId: zoneIdSchema,
-  enabled: z.boolean({
-    error: (issue) =>
-      issue.input === undefined
-        ? 'is required: true to turn page security on, false to turn it off'
-        : `must be true or false (got ${JSON.stringify(issue.input)})`,
+  zoneId: zoneIdSchema.meta({
+    description: `The zone whose page security this sets: its 32-character hexadecimal id. Another zone's
+      setting is another object: the old zone gets its earlier value back.`,
+    replaces: true,
+    output: 'The zone id.',
   }),
+  enabled: z
+    .boolean({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required: true to turn page security on, false to turn it off'
+          : `must be true or false (got ${JSON.stringify(issue.input)})`,
+    })
+    .meta({
+      description: 'Whether page security is on for the zone.',
+      output: 'Whether page security is on, as last read from the service.',
+    }),
 });
 
 /** The checked inputs. */
 export type PageSecuritySettingInputs = z.output<typeof inputsSchema>;
 
+/** The outputs that are not inputs. */
+const outputsSchema = z.object({
+  updatedAt: z.string().meta({ description: 'When the settings last changed (ISO 8601 UTC).' }),
+  useVendorReportingEndpoint: z.boolean().meta({
+    description:
+      "Whether reports go to the vendor's reporting endpoint (wire field `use_<vendor>_reporting_endpoint`).",
+  }),
+  useConnectionUrlPath: z.boolean().meta({
+    description: 'Whether connection reports keep the URL path (`use_connection_url_path`).',
+  }),
+  enabledBeforeCreate: z.boolean().meta({
+    description: "The zone's `enabled` before this resource was created: what delete restores.",
+  }),
+});
+
 /** The outputs kept in the state. */
-export interface PageSecuritySettingOutputs extends PageSecuritySettingInputs {
-  updatedAt: string;
-  /** Wire field `use_<vendor>_reporting_endpoint`. */
-  useVendorReportingEndpoint: boolean;
-  useConnectionUrlPath: boolean;
-  /** What `enabled` was before this resource was created: what delete puts back. */
-  enabledBeforeCreate: boolean;
-}
+export type PageSecuritySettingOutputs = PageSecuritySettingInputs & z.output<typeof outputsSchema>;
 
 function outputs(zoneId: string, live: PageSecuritySettings, enabledBeforeCreate: boolean): PageSecuritySettingOutputs {
   return {
@@ -61,14 +80,14 @@ export function changedProperties(
 /** The runtime of `PageSecuritySetting`. */
 export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutputs> = {
   resource: 'PageSecuritySetting',
-  inputs: inputsSchema,
-  // Another zone's setting is another object; the old zone gets its value back on delete.
-  replaceOnChanges: ['zoneId'],
+  description: `Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before
+    creation is kept in \`enabledBeforeCreate\` and put back on delete.
 
-  diff(olds, news) {
-    const changed = changedProperties(olds, news);
-    return { changed, replaces: changed.filter((name) => name === 'zoneId') };
-  },
+    A zone has exactly one setting, so there is nothing to adopt and no \`adoptId\`: create always takes over
+    the zone's existing setting, writing only when \`enabled\` differs from it.`,
+  inputs: inputsSchema,
+  outputs: outputsSchema,
+  diff: changedProperties,
 
   async create(ctx, inputs) {
     const client = ctx.client;

@@ -5,8 +5,9 @@ import { EdgeGuardError } from '../client/errors';
  * Thrown from a dynamic provider method, an error with an `id` becomes the engine's
  * `ErrorResourceInitFailed`: the engine records the resource with `properties` (so nothing the
  * step did is forgotten or orphaned), fails the step with the message, and updates the resource
- * on the next `pulumi up`. The runtime shape (`define.ts`) adds the serialized provider to
- * `properties`, which the engine stores as given and needs for any later refresh or destroy.
+ * on the next `pulumi up`. The dynamic host (provider/dynamic/provider.ts) adds the serialized
+ * provider to `properties`, which the engine stores as given and needs for any later refresh or
+ * destroy.
  */
 export class PartialFailure extends EdgeGuardError {
   override name = 'PartialFailure';

@@ -5,9 +5,9 @@ import type { HttpClient } from '../client/http';
 import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
 import { expecting } from '../../rules/zod';
 import { accountIdSchema, hasUnknown } from './check';
-import type { RuntimeContext } from './context';
-import { defineRuntime, type Runtime } from './define';
+import type { Runtime, RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
+import { defineRuntime } from '../dynamic/provider';
 
 /**
  * The runtime of `PoolNotificationMigration`: removes the legacy `notification_email` of every
@@ -33,37 +33,49 @@ function integerFrom(min: number, max: number, why: string) {
   return z.number(expecting(what)).int(expecting(what)).min(min, expecting(what)).max(max, expecting(what));
 }
 
-const inputsSchema = z.object({
-  accountId: accountIdSchema,
-  perPage: integerFrom(1, MAX_PER_PAGE, ' (pools per bulk edit; the API takes at most 1000)').default(MAX_PER_PAGE),
-  maxRounds: integerFrom(1, 10, ' (rounds of edits before giving up on pools that keep getting an e-mail)').default(
-    DEFAULT_MAX_ROUNDS,
-  ),
+/** The inputs, as `check` accepts them. */
+export const inputsSchema = z.object({
+  accountId: accountIdSchema.meta({
+    description:
+      'The account whose pools to migrate (32 hexadecimal characters); another account is another migration.',
+    replaces: true,
+  }),
+  perPage: integerFrom(1, MAX_PER_PAGE, ' (pools per bulk edit; the API takes at most 1000)')
+    .default(MAX_PER_PAGE)
+    .meta({
+      description: 'Pools per bulk edit, 1 to 1000 (the default makes the fewest requests).',
+    }),
+  maxRounds: integerFrom(1, 10, ' (rounds of edits before giving up on pools that keep getting an e-mail)')
+    .default(DEFAULT_MAX_ROUNDS)
+    .meta({
+      description: `Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing)
+        while the migration runs, 1 to 10.`,
+    }),
 });
 
 /** The inputs after `check`, defaults applied. */
 export type PoolNotificationMigrationInputs = z.output<typeof inputsSchema>;
 
-/** What one run of the migration found and did. */
-export interface MigrationRun {
-  /** Pools of the account seen by the lists of the run. */
-  poolsSeen: number;
-  /** Pools whose e-mail this run's bulk edits removed. */
-  poolsCleared: number;
-  /**
-   * Pool name → the e-mail this run removed from it, as the list showed it before the edit (pools
-   * sharing a name share an entry). A pool created with an e-mail between a list and the edit of its
-   * page is cleared without its address being known, so it is missing here: the bulk edit does not
-   * say what it overwrote.
-   */
-  removedEmails: Record<string, string>;
-}
+/** The outputs that are not inputs: what the last run found and did, and what a refresh counts. */
+const outputsSchema = z.object({
+  poolsSeen: z.number().int().meta({ description: 'Pools of the account seen by the lists of the last run.' }),
+  poolsCleared: z.number().int().meta({ description: "Pools whose e-mail the last run's bulk edits removed." }),
+  removedEmails: z.record(z.string(), z.string()).meta({
+    description: `Pool name → the last e-mail removed from it, as the list showed it before the edit: every pool
+      this resource ever cleared, with the address a later run removed replacing an earlier one (pools sharing a
+      name share an entry). A pool created with an e-mail between a list and the edit of its page is cleared
+      without its address being known, so it is missing here: the bulk edit does not say what it overwrote.`,
+  }),
+  poolsWithEmail: z.number().int().meta({
+    description: 'Pools that carry an e-mail: 0 after a run, counted again by `pulumi refresh`.',
+  }),
+});
 
 /** The outputs of the resource. */
-export interface PoolNotificationMigrationOutputs extends PoolNotificationMigrationInputs, MigrationRun {
-  /** Pools that carry an e-mail now: 0 after a create or update; `read` counts them again. */
-  poolsWithEmail: number;
-}
+export type PoolNotificationMigrationOutputs = PoolNotificationMigrationInputs & z.output<typeof outputsSchema>;
+
+/** What one run of the migration found and did: the outputs it sets, its `removedEmails` only what it removed. */
+export type MigrationRun = Omit<z.output<typeof outputsSchema>, 'poolsWithEmail'>;
 
 const INPUT_KEYS = Object.keys(inputsSchema.shape) as Array<keyof PoolNotificationMigrationInputs>;
 
@@ -202,9 +214,17 @@ async function run(
 /** The runtime of `PoolNotificationMigration`. Its id is the account id. */
 export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationMigrationOutputs> = {
   resource: 'PoolNotificationMigration',
+  description: `Removes the legacy \`notification_email\` from every load-balancing pool of an account (spec 4,
+    6.2: deprecation e-mails keep coming while any pool has one), and verifies with a full list that none is
+    left. Make it depend on the \`HealthNotification\` that takes over the alerts (\`dependsOn\`), so that alerts
+    are never lost in between.
+
+    Requests: one list, one bulk edit per page of \`perPage\` pools that holds an e-mail, one list to verify.
+    An update (a change of \`perPage\` or \`maxRounds\`) runs the migration again. \`pulumi refresh\` counts the pools that carry an e-mail again (\`poolsWithEmail\`), and the next \`pulumi
+    up\` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back
+    (they are recorded in \`removedEmails\`).`,
   inputs: inputsSchema,
-  /** Another account is another migration. */
-  replaceOnChanges: ['accountId'],
+  outputs: outputsSchema,
 
   /**
    * A change of `perPage` or `maxRounds`, or pools that carry an e-mail again (`poolsWithEmail` >
@@ -213,7 +233,7 @@ export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationM
   diff(olds, news) {
     const changed: string[] = INPUT_KEYS.filter((key) => hasUnknown(news[key]) || olds[key] !== news[key]);
     if (typeof olds.poolsWithEmail === 'number' && olds.poolsWithEmail > 0) changed.push('poolsWithEmail');
-    return { changed, replaces: changed.filter((key) => key === 'accountId') };
+    return changed;
   },
 
   /** Runs the migration; fails naming the pools left if some keep getting an e-mail. */

@@ -35,15 +35,15 @@ export class CspPolicy extends pulumi.CustomResource {
     }
 
     /**
-     * `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them. Required; a change updates in place.
+     * `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them.
      */
     declare public readonly action: pulumi.Output<string>;
     /**
-     * What the policy is for; may be empty, at most 1024 characters. Required; a change updates in place.
+     * What the policy is for; may be empty, at most 1024 characters.
      */
     declare public readonly description: pulumi.Output<string>;
     /**
-     * Whether the policy is in force. Default `true`; a change updates in place.
+     * Whether the policy is in force.
      */
     declare public readonly enabled: pulumi.Output<boolean>;
     /**
@@ -59,7 +59,7 @@ export class CspPolicy extends pulumi.CustomResource {
      */
     declare public readonly value: pulumi.Output<string>;
     /**
-     * The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+     * The zone the policy belongs to: its 32-character hexadecimal id.
      */
     declare public readonly zoneId: pulumi.Output<string>;
 
@@ -134,15 +134,15 @@ export interface CspPolicyArgs {
      */
     enabled?: pulumi.Input<boolean | undefined>;
     /**
-     * The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional). Required; a change updates in place; writing the same hostname differently is no change.
+     * The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional); writing the same hostname differently is no change. Required; a change updates in place.
      */
     expression: pulumi.Input<string>;
     /**
-     * The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`. Required; a change updates in place; reordering sources or changing whitespace is no change.
+     * The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`; reordering sources or changing whitespace is no change. Required; a change updates in place.
      */
     value: pulumi.Input<string>;
     /**
-     * The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+     * The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the resource.
      */
     zoneId: pulumi.Input<string>;
 }

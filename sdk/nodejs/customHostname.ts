@@ -37,13 +37,16 @@ export class CustomHostname extends pulumi.CustomResource {
     }
 
     /**
-     * Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+     * Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469).
      */
     declare public readonly branding: pulumi.Output<boolean>;
     /**
      * The certificate authority in use: for a requested `""`, the one the service chose.
      */
     declare public /*out*/ readonly certificateAuthorityInUse: pulumi.Output<string>;
+    /**
+     * When the hostname was created (ISO 8601).
+     */
     declare public /*out*/ readonly createdAt: pulumi.Output<string>;
     /**
      * The id the service gave the hostname (also the resource id).
@@ -62,7 +65,7 @@ export class CustomHostname extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly ownershipRecordValue: pulumi.Output<string>;
     /**
-     * The certificate settings. Required; a change updates in place (the service restarts validation).
+     * The certificate settings as requested (not as chosen: see `certificateAuthorityInUse`).
      */
     declare public readonly ssl: pulumi.Output<outputs.CustomHostnameSsl>;
     /**
@@ -78,15 +81,15 @@ export class CustomHostname extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly verificationErrors: pulumi.Output<string[]>;
     /**
-     * Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+     * Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service.
      */
     declare public readonly waitForActive: pulumi.Output<boolean>;
     /**
-     * How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+     * How long `waitForActive` waits, in seconds, 1 to 3600.
      */
     declare public readonly waitTimeoutSeconds: pulumi.Output<number>;
     /**
-     * The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+     * The zone that serves the hostname: its 32-character hexadecimal id.
      */
     declare public readonly zoneId: pulumi.Output<string>;
 
@@ -153,31 +156,31 @@ export class CustomHostname extends pulumi.CustomResource {
  */
 export interface CustomHostnameArgs {
     /**
-     * The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change. A create refused because the hostname exists names the id to set here.
+     * The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. A create refused because the hostname exists names the id to set here. Optional; it matters only at create, so changing or removing it later is no change.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+     * Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the resource.
      */
     branding?: pulumi.Input<boolean | undefined>;
     /**
-     * The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the hostname.
+     * The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the resource.
      */
     hostname: pulumi.Input<string>;
     /**
-     * The certificate settings. Required; a change updates in place (the service restarts validation).
+     * The certificate settings; the service restarts validation when they change. Required; a change updates in place.
      */
     ssl: pulumi.Input<inputs.CustomHostnameSslArgs>;
     /**
-     * Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+     * Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service. Default `false`; a change updates in place.
      */
     waitForActive?: pulumi.Input<boolean | undefined>;
     /**
-     * How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+     * How long `waitForActive` waits, in seconds, 1 to 3600. Default `300`; a change updates in place.
      */
     waitTimeoutSeconds?: pulumi.Input<number | undefined>;
     /**
-     * The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+     * The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
      */
     zoneId: pulumi.Input<string>;
 }

@@ -7,7 +7,12 @@ import * as utilities from "./utilities";
 /**
  * Waits until a custom hostname is `active`, its certificate included, the way `aws.acm.CertificateValidation` waits for a certificate: declare it after the resource that publishes the ownership record (the TXT record of the hostname's `ownershipRecordName` / `ownershipRecordValue`, through your DNS provider's record resource), with `dependsOn` on that record, so one `pulumi up` takes the hostname from `pending` to `active` and what depends on this resource runs only then. The id is the hostname's id.
  *
- * - `check`: both ids must be 32 hexadecimal characters and the timeout 1 to 3600 whole seconds;   a bad value fails the preview naming the property, before any API call. - `create`: reads the hostname (a `moved` one gets its validation restarted by one PATCH) and   waits, reading it again with back-off (1 s, doubling up to 10 s), until it is active or reaches   a status that waiting will not change. Each read prints a line in `pulumi up`'s output: how long   it has waited and the hostname's status, with what the service reports. - A hostname that ends `caa_error` (which CAA record would permit the certificate authority),   `blocked` (the zone's owner must release the hold), `moved`, or still `pending` at the timeout   (the ownership record the service is still missing) fails the step with what to do. It is a   partial failure: the resource stays in the state with the hostname's status, and the next   `pulumi up` updates it. - `read` (refresh): the hostname's current status, so a hostname that left `active` (say `moved`,   its DNS no longer pointing at the zone) shows as a change. - `update`: reads the hostname; if it is `moved`, `caa_error` or `blocked` it restarts   validation with one PATCH (which changes no setting), then waits as create does. A hostname   whose own update restarted it already is not edited twice. - `delete`: sends nothing; the hostname belongs to its `CustomHostname`.
+ * - `check`: both ids must be 32 hexadecimal characters and the timeout 1 to 3600 whole seconds; a bad value fails the preview naming the property, before any API call.
+ * - `create`: reads the hostname (a `moved` one gets its validation restarted by one PATCH) and waits, reading it again with back-off (1 s, doubling up to 10 s), until it is active or reaches a status that waiting will not change. Each read prints a line in `pulumi up`'s output: how long it has waited and the hostname's status, with what the service reports.
+ * - A hostname that ends `caa_error` (which CAA record would permit the certificate authority), `blocked` (the zone's owner must release the hold), `moved`, or still `pending` at the timeout (the ownership record the service is still missing) fails the step with what to do. It is a partial failure: the resource stays in the state with the hostname's status, and the next `pulumi up` updates it.
+ * - `read` (refresh): the hostname's current status, so a hostname that left `active` (say `moved`, its DNS no longer pointing at the zone) shows as a change.
+ * - `update`: reads the hostname; if it is `moved`, `caa_error` or `blocked` it restarts validation with one PATCH (which changes no setting), then waits as create does. A hostname whose own update restarted it already is not edited twice.
+ * - `delete`: sends nothing; the hostname belongs to its `CustomHostname`.
  */
 export class CustomHostnameValidation extends pulumi.CustomResource {
     /**
@@ -57,7 +62,7 @@ export class CustomHostnameValidation extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
-     * How long create and update wait for the hostname to become active, in seconds, 1 to 3600. Default 600; a change updates in place.
+     * How long create and update wait for the hostname to become active, in seconds, 1 to 3600.
      */
     declare public readonly timeoutSeconds: pulumi.Output<number>;
     /**
@@ -65,7 +70,7 @@ export class CustomHostnameValidation extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly verificationErrors: pulumi.Output<string[]>;
     /**
-     * The zone of the hostname: its 32-character hexadecimal id. Required; a change replaces the validation.
+     * The zone of the hostname: its 32-character hexadecimal id.
      */
     declare public readonly zoneId: pulumi.Output<string>;
 
@@ -116,15 +121,15 @@ export class CustomHostnameValidation extends pulumi.CustomResource {
  */
 export interface CustomHostnameValidationArgs {
     /**
-     * The hostname to wait for (32 hexadecimal characters): pass the `CustomHostname`'s `id`, the same value as its `customHostnameId` output, because a preview keeps the id of a hostname that only updates, while its outputs are not known until it has updated (and an unknown hostname id here would show as a replacement). Required; a change replaces the validation.
+     * The hostname to wait for (32 hexadecimal characters): pass the `CustomHostname`'s `id`, the same value as its `customHostnameId` output, because a preview keeps the id of a hostname that only updates, while its outputs are not known until it has updated (and an unknown hostname id here would show as a replacement). Required; a change replaces the resource.
      */
     customHostnameId: pulumi.Input<string>;
     /**
-     * How long create and update wait for the hostname to become active, in seconds, 1 to 3600. Default 600; a change updates in place.
+     * How long create and update wait for the hostname to become active, in seconds, 1 to 3600. Default `600`; a change updates in place.
      */
     timeoutSeconds?: pulumi.Input<number | undefined>;
     /**
-     * The zone of the hostname: its 32-character hexadecimal id. Required; a change replaces the validation.
+     * The zone of the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
      */
     zoneId: pulumi.Input<string>;
 }

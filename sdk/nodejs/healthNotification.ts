@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Outputs are the fields as the API reads them back, lists sorted.
+ * An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Its lists are sets: their order and repeats never make a change. Outputs are the fields as the API reads them back, lists sorted.
  */
 export class HealthNotification extends pulumi.CustomResource {
     /**
@@ -35,7 +35,7 @@ export class HealthNotification extends pulumi.CustomResource {
     }
 
     /**
-     * The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+     * The account that owns the pools (32 hexadecimal characters).
      */
     declare public readonly accountId: pulumi.Output<string>;
     /**
@@ -43,19 +43,19 @@ export class HealthNotification extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly created: pulumi.Output<string>;
     /**
-     * Free text shown with the notification. Default `""`. Changes in place.
+     * Free text shown with the notification.
      */
     declare public readonly description: pulumi.Output<string>;
     /**
-     * E-mail addresses that receive it. Default none. Changes in place.
+     * E-mail addresses that receive it.
      */
     declare public readonly emails: pulumi.Output<string[]>;
     /**
-     * Whether the notification fires. Default `true`. Changes in place.
+     * Whether the notification fires.
      */
     declare public readonly enabled: pulumi.Output<boolean>;
     /**
-     * What is watched: `pool` and/or `origin`. Default both. Changes in place.
+     * What is watched: `pool` and/or `origin`.
      */
     declare public readonly eventSource: pulumi.Output<string[]>;
     /**
@@ -63,11 +63,11 @@ export class HealthNotification extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly modified: pulumi.Output<string>;
     /**
-     * The notification's name, at most 256 characters. Changes in place.
+     * The notification's name, at most 256 characters.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+     * The health states that fire it: `Unhealthy` and/or `Healthy`.
      */
     declare public readonly newHealth: pulumi.Output<string[]>;
     /**
@@ -75,11 +75,11 @@ export class HealthNotification extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly notificationId: pulumi.Output<string>;
     /**
-     * The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+     * The pools whose health changes fire it: at least one pool id of the account.
      */
     declare public readonly poolIds: pulumi.Output<string[]>;
     /**
-     * Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+     * Ids of the account's webhooks (32 hexadecimal characters) that receive it.
      */
     declare public readonly webhookIds: pulumi.Output<string[]>;
 
@@ -142,7 +142,7 @@ export class HealthNotification extends pulumi.CustomResource {
  */
 export interface HealthNotificationArgs {
     /**
-     * The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+     * The account that owns the pools (32 hexadecimal characters). Required; a change replaces the resource.
      */
     accountId: pulumi.Input<string>;
     /**
@@ -150,35 +150,35 @@ export interface HealthNotificationArgs {
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * Free text shown with the notification. Default `""`. Changes in place.
+     * Free text shown with the notification. Default `""`; a change updates in place.
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * E-mail addresses that receive it. Default none. Changes in place.
+     * E-mail addresses that receive it. Default `[]`; a change updates in place.
      */
     emails?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Whether the notification fires. Default `true`. Changes in place.
+     * Whether the notification fires. Default `true`; a change updates in place.
      */
     enabled?: pulumi.Input<boolean | undefined>;
     /**
-     * What is watched: `pool` and/or `origin`. Default both. Changes in place.
+     * What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
      */
     eventSource?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * The notification's name, at most 256 characters. Changes in place.
+     * The notification's name, at most 256 characters. Required; a change updates in place.
      */
     name: pulumi.Input<string>;
     /**
-     * The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+     * The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
      */
     newHealth?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+     * The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
      */
     poolIds: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+     * Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
      */
     webhookIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `PageSecuritySetting.enabledBeforeCreate` and put back on delete.
+ * Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `enabledBeforeCreate` and put back on delete.
  *
  * A zone has exactly one setting, so there is nothing to adopt and no `adoptId`: create always takes over the zone's existing setting, writing only when `enabled` differs from it.
  */
@@ -108,7 +108,7 @@ export interface PageSecuritySettingArgs {
      */
     enabled: pulumi.Input<boolean>;
     /**
-     * The zone whose page security this sets: its 32-character hexadecimal id. Required; a change replaces the resource (the old zone gets its earlier value back).
+     * The zone whose page security this sets: its 32-character hexadecimal id. Another zone's setting is another object: the old zone gets its earlier value back. Required; a change replaces the resource.
      */
     zoneId: pulumi.Input<string>;
 }

@@ -7,7 +7,7 @@ import * as utilities from "./utilities";
 /**
  * Removes the legacy `notification_email` from every load-balancing pool of an account (spec 4, 6.2: deprecation e-mails keep coming while any pool has one), and verifies with a full list that none is left. Make it depend on the `HealthNotification` that takes over the alerts (`dependsOn`), so that alerts are never lost in between.
  *
- * Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
+ * Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. An update (a change of `perPage` or `maxRounds`) runs the migration again. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
  */
 export class PoolNotificationMigration extends pulumi.CustomResource {
     /**
@@ -37,23 +37,23 @@ export class PoolNotificationMigration extends pulumi.CustomResource {
     }
 
     /**
-     * The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+     * The account whose pools to migrate (32 hexadecimal characters); another account is another migration.
      */
     declare public readonly accountId: pulumi.Output<string>;
     /**
-     * Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+     * Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10.
      */
     declare public readonly maxRounds: pulumi.Output<number>;
     /**
-     * Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+     * Pools per bulk edit, 1 to 1000 (the default makes the fewest requests).
      */
     declare public readonly perPage: pulumi.Output<number>;
     /**
-     * Pools whose e-mail the last run removed.
+     * Pools whose e-mail the last run's bulk edits removed.
      */
     declare public /*out*/ readonly poolsCleared: pulumi.Output<number>;
     /**
-     * Pools of the account seen by the last run.
+     * Pools of the account seen by the lists of the last run.
      */
     declare public /*out*/ readonly poolsSeen: pulumi.Output<number>;
     /**
@@ -61,7 +61,7 @@ export class PoolNotificationMigration extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly poolsWithEmail: pulumi.Output<number>;
     /**
-     * Pool name → the last e-mail removed from it: every pool this resource ever cleared, with the address a later run removed replacing an earlier one.
+     * Pool name → the last e-mail removed from it, as the list showed it before the edit: every pool this resource ever cleared, with the address a later run removed replacing an earlier one (pools sharing a name share an entry). A pool created with an e-mail between a list and the edit of its page is cleared without its address being known, so it is missing here: the bulk edit does not say what it overwrote.
      */
     declare public /*out*/ readonly removedEmails: pulumi.Output<{[key: string]: string}>;
 
@@ -107,15 +107,15 @@ export class PoolNotificationMigration extends pulumi.CustomResource {
  */
 export interface PoolNotificationMigrationArgs {
     /**
-     * The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+     * The account whose pools to migrate (32 hexadecimal characters); another account is another migration. Required; a change replaces the resource.
      */
     accountId: pulumi.Input<string>;
     /**
-     * Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+     * Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10. Default `3`; a change updates in place.
      */
     maxRounds?: pulumi.Input<number | undefined>;
     /**
-     * Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+     * Pools per bulk edit, 1 to 1000 (the default makes the fewest requests). Default `1000`; a change updates in place.
      */
     perPage?: pulumi.Input<number | undefined>;
 }

@@ -20,8 +20,8 @@ import {
   PermissionDeniedError,
 } from '../../provider/client/errors';
 import { createPolicy } from '../../provider/client/page-security';
-import { dynamicContext } from '../../provider/runtime/context';
-import { ResourceStateError } from '../../provider/runtime/define';
+import { dynamicContext } from '../../provider/dynamic/context';
+import { ResourceStateError } from '../../provider/runtime/contract';
 import { SettingsError } from '../../provider/settings';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 

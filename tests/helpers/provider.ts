@@ -1,4 +1,4 @@
-import { configure } from '../../provider/runtime/context';
+import { configure } from '../../provider/dynamic/context';
 import { TEST_TOKEN, type TestEmulator } from './emulator';
 
 /**

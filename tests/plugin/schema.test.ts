@@ -1,15 +1,5 @@
-import * as path from 'node:path';
 import { z } from 'zod';
-import {
-  generateSchema,
-  inputJsonSchema,
-  propertyOfTypeNode,
-  readResourceSource,
-  resourceFile,
-  typeNameOf,
-  type ResourceSource,
-  type SchemaProperty,
-} from '../../scripts/schema';
+import { generateSchema, type SchemaProperty } from '../../scripts/schema';
 import { PLUGIN_RESOURCES } from '../../provider/plugin/resources';
 import type { ProviderArgs } from '../../provider/resources/provider';
 import { resourceToken as token } from '../../provider/plugin/tokens';
@@ -17,102 +7,100 @@ import { SETTINGS, type SettingName } from '../../provider/settings';
 import { RUNTIME_OF } from '../helpers/runtimes';
 
 /**
- * Each resource is described three times over in code that must agree: the `Args` interface (what
- * a TypeScript program passes, with its TSDoc), the runtime's zod schema (what `check` accepts)
- * and the Pulumi schema generated from both (what the plugin and every SDK see). These tests read
- * the `Args` with the compiler API, the zod shape and the generated schema, and compare them
- * property by property: name, type, required, secret, replaceOnChanges.
+ * The plugin's schema is generated from each runtime's description (provider/runtime/describe.ts),
+ * and what it says must be what the runtime does. These tests read the runtime's zod schemas
+ * straight (zod's JSON Schema, zod's registry of metadata), not through the generator's reader,
+ * and compare them with the generated schema property by property: names, required-ness,
+ * defaults, replaceOnChanges, the outputs, and the documentation that says the same.
  */
 
-const REPO = path.resolve(__dirname, '..', '..');
-const schema = generateSchema(REPO, '0.1.0');
+const schema = generateSchema('0.1.0');
 
-/** A schema type with nothing but what the three descriptions share (no docs, defaults, replacement). */
-function shape(property: SchemaProperty | undefined): unknown {
-  if (!property) return undefined;
-  if (property.$ref) return property.$ref;
-  // The TypeScript side knows only `number`; zod and the schema say whether it is whole.
-  const type = property.type === 'integer' ? 'number' : property.type;
-  return {
-    type,
-    ...(property.items ? { items: shape(property.items) } : {}),
-    ...(property.additionalProperties ? { additionalProperties: shape(property.additionalProperties) } : {}),
-  };
+const cases = [...PLUGIN_RESOURCES.values()].map(({ runtime }) => ({ resource: runtime.resource, runtime }));
+
+/** zod's own metadata of each field of `shape`. */
+function metadata(shape: z.ZodObject): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    Object.entries(shape.shape).map(([name, field]) => [name, { ...z.globalRegistry.get(field) }]),
+  );
 }
 
-function zodShapeKeys(schemaOf: z.ZodType): string[] {
-  if (!(schemaOf instanceof z.ZodObject)) throw new Error('the inputs schema is not a zod object');
-  return Object.keys(schemaOf.shape);
+/** A text with its line breaks and indentation as single spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
-const cases = [...PLUGIN_RESOURCES.values()].map(({ runtime }) => ({
-  resource: runtime.resource,
-  runtime,
-  source: readResourceSource(REPO, resourceFile(runtime.resource), runtime.resource),
-}));
-
-function argsTypes(source: ResourceSource, members: ResourceSource['args']): Record<string, unknown> {
-  return Object.fromEntries(members.map((member) => [member.name, shape(propertyOfTypeNode(member.type, source))]));
+function names(properties: Record<string, SchemaProperty>, keep: (property: SchemaProperty) => boolean): string[] {
+  return Object.entries(properties)
+    .filter(([, property]) => keep(property))
+    .map(([name]) => name)
+    .sort();
 }
 
-describe.each(cases)('$resource', ({ resource, runtime, source }) => {
+describe.each(cases)('$resource', ({ resource, runtime }) => {
   const described = schema.resources[token(resource)]!;
+  const inputs = metadata(runtime.inputs);
+  const json = z.toJSONSchema(runtime.inputs, { io: 'input' }) as {
+    properties: Record<string, { default?: unknown }>;
+    required?: string[];
+  };
 
-  test('the Args fields, the zod shape and the schema inputs are the same properties', () => {
-    const args = source.args.map((arg) => arg.name).sort();
-    expect(zodShapeKeys(runtime.inputs).sort()).toEqual(args);
-    expect(Object.keys(described.inputProperties!).sort()).toEqual(args);
+  test('the inputs are the zod shape, required as zod requires them', () => {
+    expect(Object.keys(described.inputProperties!)).toEqual(Object.keys(runtime.inputs.shape));
+    expect([...described.requiredInputs!].sort()).toEqual([...(json.required ?? [])].sort());
   });
 
-  test('the same inputs are required (not optional in Args, required by zod, requiredInputs)', () => {
-    const required = source.args
-      .filter((arg) => !arg.optional)
-      .map((arg) => arg.name)
+  test('the replacing inputs are those whose metadata says so, in the inputs and the outputs', () => {
+    const replacing = Object.keys(inputs)
+      .filter((name) => inputs[name]!.replaces === true)
       .sort();
-    expect([...(inputJsonSchema(runtime).required ?? [])].sort()).toEqual(required);
-    expect([...described.requiredInputs!].sort()).toEqual(required);
+    expect(replacing.length).toBeGreaterThan(0);
+    expect(names(described.inputProperties!, (property) => property.replaceOnChanges === true)).toEqual(replacing);
+    expect(names(described.properties, (property) => property.replaceOnChanges === true)).toEqual(replacing);
   });
 
-  test('each input has the same type in Args and in the schema', () => {
-    const fromSchema = Object.fromEntries(
-      Object.entries(described.inputProperties!).map(([name, property]) => [name, shape(property)]),
+  test('the defaults are zod’s, where the schema can hold one (a string, number or boolean)', () => {
+    const defaults = Object.fromEntries(
+      Object.entries(json.properties)
+        .filter(([, property]) => property.default !== undefined)
+        .map(([name, property]) => [name, property.default]),
     );
-    expect(fromSchema).toEqual(argsTypes(source, source.args));
-  });
-
-  test('the replacing inputs are the runtime’s replaceOnChanges, in the inputs and the outputs', () => {
-    const replacing = (properties: Record<string, SchemaProperty>) =>
-      Object.entries(properties)
-        .filter(([, property]) => property.replaceOnChanges)
-        .map(([name]) => name)
-        .sort();
-    expect(replacing(described.inputProperties!)).toEqual([...runtime.replaceOnChanges].sort());
-    expect(replacing(described.properties)).toEqual(
-      runtime.replaceOnChanges.filter((name) => name in described.properties).sort(),
+    const inSchema = Object.fromEntries(
+      Object.entries(described.inputProperties!)
+        .filter(([, property]) => property.default !== undefined)
+        .map(([name, property]) => [name, property.default]),
     );
+    expect(inSchema).toEqual(defaults);
   });
 
-  test('the Args documentation says which inputs replace the resource', () => {
-    const saysReplace = source.args
-      .filter((arg) => /\breplac(es|ing)\b|\breplace the\b/i.test(arg.doc) && !/\bno(t a)? replace/i.test(arg.doc))
-      .map((arg) => arg.name)
-      .sort();
-    expect(saysReplace).toEqual([...runtime.replaceOnChanges].sort());
-  });
-
-  test('every input is documented, from its Args field', () => {
-    for (const arg of source.args) {
-      expect(arg.doc).not.toBe('');
-      expect(described.inputProperties![arg.name]!.description).toBe(arg.doc);
+  test('every input is documented from its metadata, ending with what is required and what a change does', () => {
+    for (const [name, property] of Object.entries(described.inputProperties!)) {
+      const meta = inputs[name]!;
+      expect(property.description!.startsWith(oneLine(String(meta.description)))).toBe(true);
+      const presence = described.requiredInputs!.includes(name)
+        ? 'Required'
+        : runtime.inputs.shape[name]!.safeParse(undefined).data !== undefined
+          ? 'Default `[^`]+`'
+          : 'Optional';
+      const change = meta.createOnly
+        ? 'it matters only at create, so changing or removing it later is no change'
+        : meta.replaces
+          ? 'a change replaces the resource'
+          : 'a change updates in place';
+      expect(property.description).toMatch(new RegExp(` ${presence}; ${change}\\.$`));
     }
   });
 
-  test('the outputs are the class’s declared members, with their types', () => {
-    expect(Object.keys(described.properties)).toEqual(source.outputs.map((output) => output.name));
-    const fromSchema = Object.fromEntries(
-      Object.entries(described.properties).map(([name, property]) => [name, shape(property)]),
-    );
-    expect(fromSchema).toEqual(argsTypes(source, source.outputs));
+  test('the outputs are every input but the create-only ones, then the runtime’s outputs, all documented and set', () => {
+    const fromInputs = Object.keys(inputs).filter((name) => inputs[name]!.createOnly !== true);
+    expect(Object.keys(described.properties)).toEqual([...fromInputs, ...Object.keys(runtime.outputs.shape)]);
+    expect(described.required).toEqual(Object.keys(described.properties));
+    for (const property of Object.values(described.properties)) expect(property.description).toMatch(/\S/);
+    for (const property of Object.values(described.properties)) expect(property.default).toBeUndefined();
+  });
+
+  test('the resource is documented from the runtime’s description', () => {
+    expect(oneLine(described.description!)).toBe(oneLine(runtime.description));
   });
 
   test('no input or output of a resource is secret (none holds a credential)', () => {
@@ -123,18 +111,27 @@ describe.each(cases)('$resource', ({ resource, runtime, source }) => {
   });
 });
 
-test('a nested input (CustomHostname ssl) is one schema type, from its Args interface and the zod shape', () => {
-  const source = cases.find((entry) => entry.resource === 'CustomHostname')!.source;
-  const type = schema.types[token(typeNameOf('CustomHostnameSslArgs'))]!;
-  const fields = source.interfaces.get('CustomHostnameSslArgs')!;
-  expect(Object.keys(type.properties).sort()).toEqual(fields.map((field) => field.name).sort());
-  expect([...type.required!].sort()).toEqual(
-    fields
-      .filter((field) => !field.optional)
-      .map((field) => field.name)
-      .sort(),
+test('a nested input (CustomHostname ssl) is one schema type, from the nested zod object', () => {
+  const runtime = cases.find((entry) => entry.resource === 'CustomHostname')!.runtime;
+  const ssl = runtime.inputs.shape.ssl as z.ZodObject;
+  const type = schema.types[token('CustomHostnameSsl')]!;
+  expect(Object.keys(type.properties)).toEqual(Object.keys(ssl.shape));
+  expect(type.required).toEqual((z.toJSONSchema(ssl, { io: 'input' }) as { required: string[] }).required);
+  expect(type.properties.certificateAuthority!.default).toBe('');
+  expect(schema.resources[token('CustomHostname')]!.inputProperties!.ssl!.$ref).toBe(
+    `#/types/${token('CustomHostnameSsl')}`,
   );
   expect(Object.keys(schema.types)).toEqual([token('CustomHostnameSsl')]);
+});
+
+test('whole numbers are integers, in the inputs and the outputs', () => {
+  const migration = schema.resources[token('PoolNotificationMigration')]!;
+  expect(migration.inputProperties!.perPage!.type).toBe('integer');
+  expect(migration.properties.poolsSeen!.type).toBe('integer');
+  expect(migration.properties.removedEmails).toMatchObject({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+  });
 });
 
 test('the provider configuration is the settings table: every key, its about text, the credentials secret', () => {

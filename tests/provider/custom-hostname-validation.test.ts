@@ -5,11 +5,13 @@ import {
   CustomHostnameNotValidatedError,
   diffValidation,
   provider as runtime,
+  runtime as described,
   type CustomHostnameValidationInputs,
   type CustomHostnameValidationOutputs,
 } from '../../provider/runtime/custom-hostname-validation';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import type { RuntimeDiff } from '../../provider/runtime/define';
+import type { RuntimeDiff } from '../../provider/runtime/contract';
+import { decideDiff } from '../../provider/runtime/host';
 import { configureProvider } from '../helpers/provider';
 
 /**
@@ -76,57 +78,37 @@ describe('diff', () => {
   const news: CustomHostnameValidationInputs = { zoneId: HEX, customHostnameId: 'f'.repeat(32), timeoutSeconds: 600 };
 
   test.each<[string, Partial<CustomHostnameValidationOutputs>, Partial<CustomHostnameValidationInputs>, RuntimeDiff]>([
-    ['nothing changed, active', {}, {}, { changed: [], replaces: [], deleteBeforeReplace: false }],
+    ['nothing changed, active', {}, {}, { changed: [], replaces: [] }],
     [
       'another hostname',
       {},
       { customHostnameId: 'e'.repeat(32) },
-      { changed: ['customHostnameId'], replaces: ['customHostnameId'], deleteBeforeReplace: false },
+      { changed: ['customHostnameId'], replaces: ['customHostnameId'] },
     ],
     [
       'a hostname unknown in preview',
       {},
       { customHostnameId: UNKNOWN },
-      { changed: ['customHostnameId'], replaces: ['customHostnameId'], deleteBeforeReplace: false },
+      { changed: ['customHostnameId'], replaces: ['customHostnameId'] },
     ],
-    [
-      'another zone',
-      {},
-      { zoneId: 'c0000000000000000000000000000002' },
-      { changed: ['zoneId'], replaces: ['zoneId'], deleteBeforeReplace: false },
-    ],
-    [
-      'another timeout',
-      {},
-      { timeoutSeconds: 60 },
-      { changed: ['timeoutSeconds'], replaces: [], deleteBeforeReplace: false },
-    ],
-    [
-      'moved (found by refresh)',
-      { status: 'moved' },
-      {},
-      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
-    ],
+    ['another zone', {}, { zoneId: 'c0000000000000000000000000000002' }, { changed: ['zoneId'], replaces: ['zoneId'] }],
+    ['another timeout', {}, { timeoutSeconds: 60 }, { changed: ['timeoutSeconds'], replaces: [] }],
+    ['moved (found by refresh)', { status: 'moved' }, {}, { changed: ['status'], replaces: [] }],
     [
       'pending (a timeout kept in the state)',
       { status: 'pending', sslStatus: 'pending_validation' },
       {},
-      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
+      { changed: ['status'], replaces: [] },
     ],
-    [
-      'caa_error',
-      { status: 'caa_error', sslStatus: 'caa_error' },
-      {},
-      { changed: ['status'], replaces: [], deleteBeforeReplace: false },
-    ],
+    ['caa_error', { status: 'caa_error', sslStatus: 'caa_error' }, {}, { changed: ['status'], replaces: [] }],
     [
       'active with the certificate pending',
       { sslStatus: 'pending_validation' },
       {},
-      { changed: ['sslStatus'], replaces: [], deleteBeforeReplace: false },
+      { changed: ['sslStatus'], replaces: [] },
     ],
   ])('%s', (_name, oldOverrides, newOverrides, expected) => {
-    expect(diffValidation({ ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
+    expect(decideDiff(described, { ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
   });
 });
 
@@ -332,7 +314,7 @@ describe('against the emulator', () => {
       verificationErrors: [expect.stringContaining('permit neither google')],
       __provider: SERIALIZED,
     });
-    expect(diffValidation(error.properties, news).changed).toEqual(['status']);
+    expect(diffValidation(error.properties, news)).toEqual(['status']);
 
     // The owner adds the record the message names; the next `pulumi up` updates the validation.
     await publish('caa.customer.net', [
@@ -430,7 +412,7 @@ describe('against the emulator', () => {
       props: { ...outs, status: 'moved', verificationErrors: ['custom hostname does not CNAME to this zone.'] },
       inputs: news,
     });
-    expect(diffValidation(read.props as CustomHostnameValidationOutputs, news).changed).toEqual(['status']);
+    expect(diffValidation(read.props as CustomHostnameValidationOutputs, news)).toEqual(['status']);
 
     // Back into the zone: `moved` stays until an edit restarts validation (spec 3).
     await publish('moving.customer.net', []);

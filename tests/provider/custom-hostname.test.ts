@@ -5,11 +5,13 @@ import {
   CustomHostnameNotReadyError,
   diffCustomHostname,
   provider as runtime,
+  runtime as described,
   type CustomHostnameInputs,
   type CustomHostnameOutputs,
 } from '../../provider/runtime/custom-hostname';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import type { RuntimeDiff } from '../../provider/runtime/define';
+import type { RuntimeDiff } from '../../provider/runtime/contract';
+import { decideDiff } from '../../provider/runtime/host';
 import { configureProvider } from '../helpers/provider';
 
 /**
@@ -257,7 +259,7 @@ describe('diff', () => {
       { changed: ['status'], replaces: [], deleteBeforeReplace: false },
     ],
   ])('%s', (_name, oldOverrides, newOverrides, expected) => {
-    expect(diffCustomHostname({ ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
+    expect(decideDiff(described, { ...olds, ...oldOverrides }, { ...news, ...newOverrides })).toEqual(expected);
   });
 });
 
@@ -421,9 +423,7 @@ describe('against the emulator', () => {
       waitForActive: false,
       waitTimeoutSeconds: 300,
     });
-    expect(
-      diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs).changed,
-    ).toEqual([]);
+    expect(diffCustomHostname(read.props as CustomHostnameOutputs, read.inputs as CustomHostnameInputs)).toEqual([]);
   });
 
   test('drift: a certificate authority changed through the API shows on read, and update PATCHes it back', async () => {

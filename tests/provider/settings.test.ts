@@ -1,4 +1,4 @@
-import { configure, currentSettings } from '../../provider/runtime/context';
+import { configure, currentSettings } from '../../provider/dynamic/context';
 import { resolveSettings, SETTINGS, SettingsError, type SettingName, type Settings } from '../../provider/settings';
 
 const URL = 'http://127.0.0.1:8787/client/v4';

@@ -16,11 +16,11 @@ import (
 type CspPolicy struct {
 	pulumi.CustomResourceState
 
-	// `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them. Required; a change updates in place.
+	// `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them.
 	Action pulumi.StringOutput `pulumi:"action"`
-	// What the policy is for; may be empty, at most 1024 characters. Required; a change updates in place.
+	// What the policy is for; may be empty, at most 1024 characters.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Whether the policy is in force. Default `true`; a change updates in place.
+	// Whether the policy is in force.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
 	// The expression as the service stores it.
 	Expression pulumi.StringOutput `pulumi:"expression"`
@@ -28,7 +28,7 @@ type CspPolicy struct {
 	PolicyId pulumi.StringOutput `pulumi:"policyId"`
 	// The directive as the service stores it.
 	Value pulumi.StringOutput `pulumi:"value"`
-	// The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+	// The zone the policy belongs to: its 32-character hexadecimal id.
 	ZoneId pulumi.StringOutput `pulumi:"zoneId"`
 }
 
@@ -102,11 +102,11 @@ type cspPolicyArgs struct {
 	Description string `pulumi:"description"`
 	// Whether the policy is in force. Default `true`; a change updates in place.
 	Enabled *bool `pulumi:"enabled"`
-	// The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional). Required; a change updates in place; writing the same hostname differently is no change.
+	// The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional); writing the same hostname differently is no change. Required; a change updates in place.
 	Expression string `pulumi:"expression"`
-	// The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`. Required; a change updates in place; reordering sources or changing whitespace is no change.
+	// The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`; reordering sources or changing whitespace is no change. Required; a change updates in place.
 	Value string `pulumi:"value"`
-	// The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+	// The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the resource.
 	ZoneId string `pulumi:"zoneId"`
 }
 
@@ -120,11 +120,11 @@ type CspPolicyArgs struct {
 	Description pulumi.StringInput
 	// Whether the policy is in force. Default `true`; a change updates in place.
 	Enabled pulumi.BoolPtrInput
-	// The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional). Required; a change updates in place; writing the same hostname differently is no change.
+	// The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional); writing the same hostname differently is no change. Required; a change updates in place.
 	Expression pulumi.StringInput
-	// The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`. Required; a change updates in place; reordering sources or changing whitespace is no change.
+	// The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`; reordering sources or changing whitespace is no change. Required; a change updates in place.
 	Value pulumi.StringInput
-	// The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+	// The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the resource.
 	ZoneId pulumi.StringInput
 }
 
@@ -215,17 +215,17 @@ func (o CspPolicyOutput) ToCspPolicyOutputWithContext(ctx context.Context) CspPo
 	return o
 }
 
-// `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them. Required; a change updates in place.
+// `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them.
 func (o CspPolicyOutput) Action() pulumi.StringOutput {
 	return o.ApplyT(func(v *CspPolicy) pulumi.StringOutput { return v.Action }).(pulumi.StringOutput)
 }
 
-// What the policy is for; may be empty, at most 1024 characters. Required; a change updates in place.
+// What the policy is for; may be empty, at most 1024 characters.
 func (o CspPolicyOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *CspPolicy) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Whether the policy is in force. Default `true`; a change updates in place.
+// Whether the policy is in force.
 func (o CspPolicyOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *CspPolicy) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
@@ -245,7 +245,7 @@ func (o CspPolicyOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v *CspPolicy) pulumi.StringOutput { return v.Value }).(pulumi.StringOutput)
 }
 
-// The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+// The zone the policy belongs to: its 32-character hexadecimal id.
 func (o CspPolicyOutput) ZoneId() pulumi.StringOutput {
 	return o.ApplyT(func(v *CspPolicy) pulumi.StringOutput { return v.ZoneId }).(pulumi.StringOutput)
 }

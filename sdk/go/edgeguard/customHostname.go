@@ -16,11 +16,12 @@ import (
 type CustomHostname struct {
 	pulumi.CustomResourceState
 
-	// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+	// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469).
 	Branding pulumi.BoolOutput `pulumi:"branding"`
 	// The certificate authority in use: for a requested `""`, the one the service chose.
 	CertificateAuthorityInUse pulumi.StringOutput `pulumi:"certificateAuthorityInUse"`
-	CreatedAt                 pulumi.StringOutput `pulumi:"createdAt"`
+	// When the hostname was created (ISO 8601).
+	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// The id the service gave the hostname (also the resource id).
 	CustomHostnameId pulumi.StringOutput `pulumi:"customHostnameId"`
 	// The hostname as the service stores it (lowercase).
@@ -29,7 +30,7 @@ type CustomHostname struct {
 	OwnershipRecordName pulumi.StringOutput `pulumi:"ownershipRecordName"`
 	// Value of the TXT record that proves ownership.
 	OwnershipRecordValue pulumi.StringOutput `pulumi:"ownershipRecordValue"`
-	// The certificate settings. Required; a change updates in place (the service restarts validation).
+	// The certificate settings as requested (not as chosen: see `certificateAuthorityInUse`).
 	Ssl CustomHostnameSslOutput `pulumi:"ssl"`
 	// The certificate's state: `pending_validation`, `active` or `caa_error`.
 	SslStatus pulumi.StringOutput `pulumi:"sslStatus"`
@@ -37,11 +38,11 @@ type CustomHostname struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Why validation has not succeeded yet (empty when active).
 	VerificationErrors pulumi.StringArrayOutput `pulumi:"verificationErrors"`
-	// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+	// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service.
 	WaitForActive pulumi.BoolOutput `pulumi:"waitForActive"`
-	// How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+	// How long `waitForActive` waits, in seconds, 1 to 3600.
 	WaitTimeoutSeconds pulumi.IntOutput `pulumi:"waitTimeoutSeconds"`
-	// The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+	// The zone that serves the hostname: its 32-character hexadecimal id.
 	ZoneId pulumi.StringOutput `pulumi:"zoneId"`
 }
 
@@ -110,37 +111,37 @@ func (CustomHostnameState) ElementType() reflect.Type {
 }
 
 type customHostnameArgs struct {
-	// The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change. A create refused because the hostname exists names the id to set here.
+	// The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. A create refused because the hostname exists names the id to set here. Optional; it matters only at create, so changing or removing it later is no change.
 	AdoptId *string `pulumi:"adoptId"`
-	// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+	// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the resource.
 	Branding *bool `pulumi:"branding"`
-	// The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the hostname.
+	// The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the resource.
 	Hostname string `pulumi:"hostname"`
-	// The certificate settings. Required; a change updates in place (the service restarts validation).
+	// The certificate settings; the service restarts validation when they change. Required; a change updates in place.
 	Ssl CustomHostnameSsl `pulumi:"ssl"`
-	// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+	// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service. Default `false`; a change updates in place.
 	WaitForActive *bool `pulumi:"waitForActive"`
-	// How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+	// How long `waitForActive` waits, in seconds, 1 to 3600. Default `300`; a change updates in place.
 	WaitTimeoutSeconds *int `pulumi:"waitTimeoutSeconds"`
-	// The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+	// The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
 	ZoneId string `pulumi:"zoneId"`
 }
 
 // The set of arguments for constructing a CustomHostname resource.
 type CustomHostnameArgs struct {
-	// The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change. A create refused because the hostname exists names the id to set here.
+	// The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. A create refused because the hostname exists names the id to set here. Optional; it matters only at create, so changing or removing it later is no change.
 	AdoptId pulumi.StringPtrInput
-	// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+	// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the resource.
 	Branding pulumi.BoolPtrInput
-	// The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the hostname.
+	// The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the resource.
 	Hostname pulumi.StringInput
-	// The certificate settings. Required; a change updates in place (the service restarts validation).
+	// The certificate settings; the service restarts validation when they change. Required; a change updates in place.
 	Ssl CustomHostnameSslInput
-	// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+	// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service. Default `false`; a change updates in place.
 	WaitForActive pulumi.BoolPtrInput
-	// How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+	// How long `waitForActive` waits, in seconds, 1 to 3600. Default `300`; a change updates in place.
 	WaitTimeoutSeconds pulumi.IntPtrInput
-	// The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+	// The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
 	ZoneId pulumi.StringInput
 }
 
@@ -231,7 +232,7 @@ func (o CustomHostnameOutput) ToCustomHostnameOutputWithContext(ctx context.Cont
 	return o
 }
 
-// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+// Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469).
 func (o CustomHostnameOutput) Branding() pulumi.BoolOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.BoolOutput { return v.Branding }).(pulumi.BoolOutput)
 }
@@ -241,6 +242,7 @@ func (o CustomHostnameOutput) CertificateAuthorityInUse() pulumi.StringOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.StringOutput { return v.CertificateAuthorityInUse }).(pulumi.StringOutput)
 }
 
+// When the hostname was created (ISO 8601).
 func (o CustomHostnameOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
@@ -265,7 +267,7 @@ func (o CustomHostnameOutput) OwnershipRecordValue() pulumi.StringOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.StringOutput { return v.OwnershipRecordValue }).(pulumi.StringOutput)
 }
 
-// The certificate settings. Required; a change updates in place (the service restarts validation).
+// The certificate settings as requested (not as chosen: see `certificateAuthorityInUse`).
 func (o CustomHostnameOutput) Ssl() CustomHostnameSslOutput {
 	return o.ApplyT(func(v *CustomHostname) CustomHostnameSslOutput { return v.Ssl }).(CustomHostnameSslOutput)
 }
@@ -285,17 +287,17 @@ func (o CustomHostnameOutput) VerificationErrors() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.StringArrayOutput { return v.VerificationErrors }).(pulumi.StringArrayOutput)
 }
 
-// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+// Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service.
 func (o CustomHostnameOutput) WaitForActive() pulumi.BoolOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.BoolOutput { return v.WaitForActive }).(pulumi.BoolOutput)
 }
 
-// How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+// How long `waitForActive` waits, in seconds, 1 to 3600.
 func (o CustomHostnameOutput) WaitTimeoutSeconds() pulumi.IntOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.IntOutput { return v.WaitTimeoutSeconds }).(pulumi.IntOutput)
 }
 
-// The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+// The zone that serves the hostname: its 32-character hexadecimal id.
 func (o CustomHostnameOutput) ZoneId() pulumi.StringOutput {
 	return o.ApplyT(func(v *CustomHostname) pulumi.StringOutput { return v.ZoneId }).(pulumi.StringOutput)
 }

@@ -12,33 +12,33 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Outputs are the fields as the API reads them back, lists sorted.
+// An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Its lists are sets: their order and repeats never make a change. Outputs are the fields as the API reads them back, lists sorted.
 type HealthNotification struct {
 	pulumi.CustomResourceState
 
-	// The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+	// The account that owns the pools (32 hexadecimal characters).
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
 	// When the policy was created (ISO 8601).
 	Created pulumi.StringOutput `pulumi:"created"`
-	// Free text shown with the notification. Default `""`. Changes in place.
+	// Free text shown with the notification.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// E-mail addresses that receive it. Default none. Changes in place.
+	// E-mail addresses that receive it.
 	Emails pulumi.StringArrayOutput `pulumi:"emails"`
-	// Whether the notification fires. Default `true`. Changes in place.
+	// Whether the notification fires.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
-	// What is watched: `pool` and/or `origin`. Default both. Changes in place.
+	// What is watched: `pool` and/or `origin`.
 	EventSource pulumi.StringArrayOutput `pulumi:"eventSource"`
 	// When the policy was last written (ISO 8601).
 	Modified pulumi.StringOutput `pulumi:"modified"`
-	// The notification's name, at most 256 characters. Changes in place.
+	// The notification's name, at most 256 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+	// The health states that fire it: `Unhealthy` and/or `Healthy`.
 	NewHealth pulumi.StringArrayOutput `pulumi:"newHealth"`
 	// The notification policy's id (also the resource's id).
 	NotificationId pulumi.StringOutput `pulumi:"notificationId"`
-	// The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+	// The pools whose health changes fire it: at least one pool id of the account.
 	PoolIds pulumi.StringArrayOutput `pulumi:"poolIds"`
-	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+	// Ids of the account's webhooks (32 hexadecimal characters) that receive it.
 	WebhookIds pulumi.StringArrayOutput `pulumi:"webhookIds"`
 }
 
@@ -101,49 +101,49 @@ func (HealthNotificationState) ElementType() reflect.Type {
 }
 
 type healthNotificationArgs struct {
-	// The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+	// The account that owns the pools (32 hexadecimal characters). Required; a change replaces the resource.
 	AccountId string `pulumi:"accountId"`
 	// The id of an existing `load_balancing_health_alert` policy of the account to adopt: create then takes it over instead of making one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up` prints that it was adopted. A policy of another account or alert type, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change.
 	AdoptId *string `pulumi:"adoptId"`
-	// Free text shown with the notification. Default `""`. Changes in place.
+	// Free text shown with the notification. Default `""`; a change updates in place.
 	Description *string `pulumi:"description"`
-	// E-mail addresses that receive it. Default none. Changes in place.
+	// E-mail addresses that receive it. Default `[]`; a change updates in place.
 	Emails []string `pulumi:"emails"`
-	// Whether the notification fires. Default `true`. Changes in place.
+	// Whether the notification fires. Default `true`; a change updates in place.
 	Enabled *bool `pulumi:"enabled"`
-	// What is watched: `pool` and/or `origin`. Default both. Changes in place.
+	// What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
 	EventSource []string `pulumi:"eventSource"`
-	// The notification's name, at most 256 characters. Changes in place.
+	// The notification's name, at most 256 characters. Required; a change updates in place.
 	Name string `pulumi:"name"`
-	// The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+	// The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
 	NewHealth []string `pulumi:"newHealth"`
-	// The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+	// The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
 	PoolIds []string `pulumi:"poolIds"`
-	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
 	WebhookIds []string `pulumi:"webhookIds"`
 }
 
 // The set of arguments for constructing a HealthNotification resource.
 type HealthNotificationArgs struct {
-	// The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+	// The account that owns the pools (32 hexadecimal characters). Required; a change replaces the resource.
 	AccountId pulumi.StringInput
 	// The id of an existing `load_balancing_health_alert` policy of the account to adopt: create then takes it over instead of making one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up` prints that it was adopted. A policy of another account or alert type, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change.
 	AdoptId pulumi.StringPtrInput
-	// Free text shown with the notification. Default `""`. Changes in place.
+	// Free text shown with the notification. Default `""`; a change updates in place.
 	Description pulumi.StringPtrInput
-	// E-mail addresses that receive it. Default none. Changes in place.
+	// E-mail addresses that receive it. Default `[]`; a change updates in place.
 	Emails pulumi.StringArrayInput
-	// Whether the notification fires. Default `true`. Changes in place.
+	// Whether the notification fires. Default `true`; a change updates in place.
 	Enabled pulumi.BoolPtrInput
-	// What is watched: `pool` and/or `origin`. Default both. Changes in place.
+	// What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
 	EventSource pulumi.StringArrayInput
-	// The notification's name, at most 256 characters. Changes in place.
+	// The notification's name, at most 256 characters. Required; a change updates in place.
 	Name pulumi.StringInput
-	// The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+	// The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
 	NewHealth pulumi.StringArrayInput
-	// The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+	// The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
 	PoolIds pulumi.StringArrayInput
-	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
 	WebhookIds pulumi.StringArrayInput
 }
 
@@ -234,7 +234,7 @@ func (o HealthNotificationOutput) ToHealthNotificationOutputWithContext(ctx cont
 	return o
 }
 
-// The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+// The account that owns the pools (32 hexadecimal characters).
 func (o HealthNotificationOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
@@ -244,22 +244,22 @@ func (o HealthNotificationOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
 }
 
-// Free text shown with the notification. Default `""`. Changes in place.
+// Free text shown with the notification.
 func (o HealthNotificationOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// E-mail addresses that receive it. Default none. Changes in place.
+// E-mail addresses that receive it.
 func (o HealthNotificationOutput) Emails() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.Emails }).(pulumi.StringArrayOutput)
 }
 
-// Whether the notification fires. Default `true`. Changes in place.
+// Whether the notification fires.
 func (o HealthNotificationOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
 
-// What is watched: `pool` and/or `origin`. Default both. Changes in place.
+// What is watched: `pool` and/or `origin`.
 func (o HealthNotificationOutput) EventSource() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.EventSource }).(pulumi.StringArrayOutput)
 }
@@ -269,12 +269,12 @@ func (o HealthNotificationOutput) Modified() pulumi.StringOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringOutput { return v.Modified }).(pulumi.StringOutput)
 }
 
-// The notification's name, at most 256 characters. Changes in place.
+// The notification's name, at most 256 characters.
 func (o HealthNotificationOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+// The health states that fire it: `Unhealthy` and/or `Healthy`.
 func (o HealthNotificationOutput) NewHealth() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.NewHealth }).(pulumi.StringArrayOutput)
 }
@@ -284,12 +284,12 @@ func (o HealthNotificationOutput) NotificationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringOutput { return v.NotificationId }).(pulumi.StringOutput)
 }
 
-// The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+// The pools whose health changes fire it: at least one pool id of the account.
 func (o HealthNotificationOutput) PoolIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.PoolIds }).(pulumi.StringArrayOutput)
 }
 
-// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+// Ids of the account's webhooks (32 hexadecimal characters) that receive it.
 func (o HealthNotificationOutput) WebhookIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.WebhookIds }).(pulumi.StringArrayOutput)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `PageSecuritySetting.enabledBeforeCreate` and put back on delete.
+// Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `enabledBeforeCreate` and put back on delete.
 //
 // A zone has exactly one setting, so there is nothing to adopt and no `adoptId`: create always takes over the zone's existing setting, writing only when `enabled` differs from it.
 type PageSecuritySetting struct {
@@ -84,7 +84,7 @@ func (PageSecuritySettingState) ElementType() reflect.Type {
 type pageSecuritySettingArgs struct {
 	// Whether page security is on for the zone. Required; a change updates in place.
 	Enabled bool `pulumi:"enabled"`
-	// The zone whose page security this sets: its 32-character hexadecimal id. Required; a change replaces the resource (the old zone gets its earlier value back).
+	// The zone whose page security this sets: its 32-character hexadecimal id. Another zone's setting is another object: the old zone gets its earlier value back. Required; a change replaces the resource.
 	ZoneId string `pulumi:"zoneId"`
 }
 
@@ -92,7 +92,7 @@ type pageSecuritySettingArgs struct {
 type PageSecuritySettingArgs struct {
 	// Whether page security is on for the zone. Required; a change updates in place.
 	Enabled pulumi.BoolInput
-	// The zone whose page security this sets: its 32-character hexadecimal id. Required; a change replaces the resource (the old zone gets its earlier value back).
+	// The zone whose page security this sets: its 32-character hexadecimal id. Another zone's setting is another object: the old zone gets its earlier value back. Required; a change replaces the resource.
 	ZoneId pulumi.StringInput
 }
 

@@ -14,23 +14,23 @@ import (
 
 // Removes the legacy `notification_email` from every load-balancing pool of an account (spec 4, 6.2: deprecation e-mails keep coming while any pool has one), and verifies with a full list that none is left. Make it depend on the `HealthNotification` that takes over the alerts (`dependsOn`), so that alerts are never lost in between.
 //
-// Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
+// Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. An update (a change of `perPage` or `maxRounds`) runs the migration again. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
 type PoolNotificationMigration struct {
 	pulumi.CustomResourceState
 
-	// The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+	// The account whose pools to migrate (32 hexadecimal characters); another account is another migration.
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
-	// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+	// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10.
 	MaxRounds pulumi.IntOutput `pulumi:"maxRounds"`
-	// Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+	// Pools per bulk edit, 1 to 1000 (the default makes the fewest requests).
 	PerPage pulumi.IntOutput `pulumi:"perPage"`
-	// Pools whose e-mail the last run removed.
-	PoolsCleared pulumi.Float64Output `pulumi:"poolsCleared"`
-	// Pools of the account seen by the last run.
-	PoolsSeen pulumi.Float64Output `pulumi:"poolsSeen"`
+	// Pools whose e-mail the last run's bulk edits removed.
+	PoolsCleared pulumi.IntOutput `pulumi:"poolsCleared"`
+	// Pools of the account seen by the lists of the last run.
+	PoolsSeen pulumi.IntOutput `pulumi:"poolsSeen"`
 	// Pools that carry an e-mail: 0 after a run, counted again by `pulumi refresh`.
-	PoolsWithEmail pulumi.Float64Output `pulumi:"poolsWithEmail"`
-	// Pool name → the last e-mail removed from it: every pool this resource ever cleared, with the address a later run removed replacing an earlier one.
+	PoolsWithEmail pulumi.IntOutput `pulumi:"poolsWithEmail"`
+	// Pool name → the last e-mail removed from it, as the list showed it before the edit: every pool this resource ever cleared, with the address a later run removed replacing an earlier one (pools sharing a name share an entry). A pool created with an e-mail between a list and the edit of its page is cleared without its address being known, so it is missing here: the bulk edit does not say what it overwrote.
 	RemovedEmails pulumi.StringMapOutput `pulumi:"removedEmails"`
 }
 
@@ -87,21 +87,21 @@ func (PoolNotificationMigrationState) ElementType() reflect.Type {
 }
 
 type poolNotificationMigrationArgs struct {
-	// The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+	// The account whose pools to migrate (32 hexadecimal characters); another account is another migration. Required; a change replaces the resource.
 	AccountId string `pulumi:"accountId"`
-	// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+	// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10. Default `3`; a change updates in place.
 	MaxRounds *int `pulumi:"maxRounds"`
-	// Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+	// Pools per bulk edit, 1 to 1000 (the default makes the fewest requests). Default `1000`; a change updates in place.
 	PerPage *int `pulumi:"perPage"`
 }
 
 // The set of arguments for constructing a PoolNotificationMigration resource.
 type PoolNotificationMigrationArgs struct {
-	// The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+	// The account whose pools to migrate (32 hexadecimal characters); another account is another migration. Required; a change replaces the resource.
 	AccountId pulumi.StringInput
-	// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+	// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10. Default `3`; a change updates in place.
 	MaxRounds pulumi.IntPtrInput
-	// Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+	// Pools per bulk edit, 1 to 1000 (the default makes the fewest requests). Default `1000`; a change updates in place.
 	PerPage pulumi.IntPtrInput
 }
 
@@ -192,37 +192,37 @@ func (o PoolNotificationMigrationOutput) ToPoolNotificationMigrationOutputWithCo
 	return o
 }
 
-// The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+// The account whose pools to migrate (32 hexadecimal characters); another account is another migration.
 func (o PoolNotificationMigrationOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+// Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10.
 func (o PoolNotificationMigrationOutput) MaxRounds() pulumi.IntOutput {
 	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.IntOutput { return v.MaxRounds }).(pulumi.IntOutput)
 }
 
-// Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+// Pools per bulk edit, 1 to 1000 (the default makes the fewest requests).
 func (o PoolNotificationMigrationOutput) PerPage() pulumi.IntOutput {
 	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.IntOutput { return v.PerPage }).(pulumi.IntOutput)
 }
 
-// Pools whose e-mail the last run removed.
-func (o PoolNotificationMigrationOutput) PoolsCleared() pulumi.Float64Output {
-	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.Float64Output { return v.PoolsCleared }).(pulumi.Float64Output)
+// Pools whose e-mail the last run's bulk edits removed.
+func (o PoolNotificationMigrationOutput) PoolsCleared() pulumi.IntOutput {
+	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.IntOutput { return v.PoolsCleared }).(pulumi.IntOutput)
 }
 
-// Pools of the account seen by the last run.
-func (o PoolNotificationMigrationOutput) PoolsSeen() pulumi.Float64Output {
-	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.Float64Output { return v.PoolsSeen }).(pulumi.Float64Output)
+// Pools of the account seen by the lists of the last run.
+func (o PoolNotificationMigrationOutput) PoolsSeen() pulumi.IntOutput {
+	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.IntOutput { return v.PoolsSeen }).(pulumi.IntOutput)
 }
 
 // Pools that carry an e-mail: 0 after a run, counted again by `pulumi refresh`.
-func (o PoolNotificationMigrationOutput) PoolsWithEmail() pulumi.Float64Output {
-	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.Float64Output { return v.PoolsWithEmail }).(pulumi.Float64Output)
+func (o PoolNotificationMigrationOutput) PoolsWithEmail() pulumi.IntOutput {
+	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.IntOutput { return v.PoolsWithEmail }).(pulumi.IntOutput)
 }
 
-// Pool name → the last e-mail removed from it: every pool this resource ever cleared, with the address a later run removed replacing an earlier one.
+// Pool name → the last e-mail removed from it, as the list showed it before the edit: every pool this resource ever cleared, with the address a later run removed replacing an earlier one (pools sharing a name share an entry). A pool created with an e-mail between a list and the edit of its page is cleared without its address being known, so it is missing here: the bulk edit does not say what it overwrote.
 func (o PoolNotificationMigrationOutput) RemovedEmails() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *PoolNotificationMigration) pulumi.StringMapOutput { return v.RemovedEmails }).(pulumi.StringMapOutput)
 }

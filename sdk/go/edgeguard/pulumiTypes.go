@@ -13,9 +13,9 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// The certificate settings of a `CustomHostname`.
+// The certificate settings; the service restarts validation when they change.
 type CustomHostnameSsl struct {
-	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
 	CertificateAuthority *string `pulumi:"certificateAuthority"`
 	// How ownership is proven for the certificate: `txt` or `http`. Required; a change updates in place.
 	Method string `pulumi:"method"`
@@ -47,9 +47,9 @@ type CustomHostnameSslInput interface {
 	ToCustomHostnameSslOutputWithContext(context.Context) CustomHostnameSslOutput
 }
 
-// The certificate settings of a `CustomHostname`.
+// The certificate settings; the service restarts validation when they change.
 type CustomHostnameSslArgs struct {
-	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+	// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
 	CertificateAuthority pulumi.StringPtrInput `pulumi:"certificateAuthority"`
 	// How ownership is proven for the certificate: `txt` or `http`. Required; a change updates in place.
 	Method pulumi.StringInput `pulumi:"method"`
@@ -80,7 +80,7 @@ func (i CustomHostnameSslArgs) ToCustomHostnameSslOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, i).(CustomHostnameSslOutput)
 }
 
-// The certificate settings of a `CustomHostname`.
+// The certificate settings; the service restarts validation when they change.
 type CustomHostnameSslOutput struct{ *pulumi.OutputState }
 
 func (CustomHostnameSslOutput) ElementType() reflect.Type {
@@ -95,7 +95,7 @@ func (o CustomHostnameSslOutput) ToCustomHostnameSslOutputWithContext(ctx contex
 	return o
 }
 
-// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+// The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
 func (o CustomHostnameSslOutput) CertificateAuthority() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CustomHostnameSsl) *string { return v.CertificateAuthority }).(pulumi.StringPtrOutput)
 }

@@ -8,11 +8,11 @@ import * as outputs from "../types/output";
 import * as utilities from "../utilities";
 
 /**
- * The certificate settings of a `CustomHostname`.
+ * The certificate settings; the service restarts validation when they change.
  */
 export interface CustomHostnameSslArgs {
     /**
-     * The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+     * The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
      */
     certificateAuthority?: pulumi.Input<string | undefined>;
     /**

@@ -21,7 +21,7 @@ __all__ = [
 
 class CustomHostnameSslArgsDict(TypedDict):
     """
-    The certificate settings of a `CustomHostname`.
+    The certificate settings; the service restarts validation when they change.
     """
     method: pulumi.Input[_builtins.str]
     """
@@ -33,7 +33,7 @@ class CustomHostnameSslArgsDict(TypedDict):
     """
     certificate_authority: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+    The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
     """
 
 @pulumi.input_type
@@ -43,11 +43,11 @@ class CustomHostnameSslArgs:
                  type: pulumi.Input[_builtins.str],
                  certificate_authority: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        The certificate settings of a `CustomHostname`.
+        The certificate settings; the service restarts validation when they change.
 
         :param pulumi.Input[_builtins.str] method: How ownership is proven for the certificate: `txt` or `http`. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] type: The certificate type: `dv`. Required; a change updates in place.
-        :param pulumi.Input[_builtins.str] certificate_authority: The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+        :param pulumi.Input[_builtins.str] certificate_authority: The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
         """
         pulumi.set(__self__, "method", method)
         pulumi.set(__self__, "type", type)
@@ -84,7 +84,7 @@ class CustomHostnameSslArgs:
     @pulumi.getter(name="certificateAuthority")
     def certificate_authority(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+        The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
         """
         return pulumi.get(self, "certificate_authority")
 

@@ -31,9 +31,9 @@ class CspPolicyArgs:
 
         :param pulumi.Input[_builtins.str] action: `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] description: What the policy is for; may be empty, at most 1024 characters. Required; a change updates in place.
-        :param pulumi.Input[_builtins.str] expression: The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional). Required; a change updates in place; writing the same hostname differently is no change.
-        :param pulumi.Input[_builtins.str] value: The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`. Required; a change updates in place; reordering sources or changing whitespace is no change.
-        :param pulumi.Input[_builtins.str] zone_id: The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+        :param pulumi.Input[_builtins.str] expression: The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional); writing the same hostname differently is no change. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] value: The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`; reordering sources or changing whitespace is no change. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] zone_id: The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing policy of the zone to adopt: create then takes it over instead of making one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up` prints that it was adopted. A policy of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change.
         :param pulumi.Input[_builtins.bool] enabled: Whether the policy is in force. Default `true`; a change updates in place.
         """
@@ -77,7 +77,7 @@ class CspPolicyArgs:
     @pulumi.getter
     def expression(self) -> pulumi.Input[_builtins.str]:
         """
-        The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional). Required; a change updates in place; writing the same hostname differently is no change.
+        The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional); writing the same hostname differently is no change. Required; a change updates in place.
         """
         return pulumi.get(self, "expression")
 
@@ -89,7 +89,7 @@ class CspPolicyArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`. Required; a change updates in place; reordering sources or changing whitespace is no change.
+        The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`; reordering sources or changing whitespace is no change. Required; a change updates in place.
         """
         return pulumi.get(self, "value")
 
@@ -101,7 +101,7 @@ class CspPolicyArgs:
     @pulumi.getter(name="zoneId")
     def zone_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+        The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the resource.
         """
         return pulumi.get(self, "zone_id")
 
@@ -157,9 +157,9 @@ class CspPolicy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing policy of the zone to adopt: create then takes it over instead of making one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up` prints that it was adopted. A policy of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change.
         :param pulumi.Input[_builtins.str] description: What the policy is for; may be empty, at most 1024 characters. Required; a change updates in place.
         :param pulumi.Input[_builtins.bool] enabled: Whether the policy is in force. Default `true`; a change updates in place.
-        :param pulumi.Input[_builtins.str] expression: The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional). Required; a change updates in place; writing the same hostname differently is no change.
-        :param pulumi.Input[_builtins.str] value: The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`. Required; a change updates in place; reordering sources or changing whitespace is no change.
-        :param pulumi.Input[_builtins.str] zone_id: The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+        :param pulumi.Input[_builtins.str] expression: The requests the policy covers: `http.host eq "shop.example.com"` (quotes optional); writing the same hostname differently is no change. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] value: The CSP directive, such as `script-src 'self' cdn.example.com https://js.example.net/app.js`; reordering sources or changing whitespace is no change. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] zone_id: The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the resource.
         """
         ...
     @overload
@@ -258,7 +258,7 @@ class CspPolicy(pulumi.CustomResource):
     @pulumi.getter
     def action(self) -> pulumi.Output[_builtins.str]:
         """
-        `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them. Required; a change updates in place.
+        `log` reports the scripts `value` does not allow without blocking them; `allow` blocks them.
         """
         return pulumi.get(self, "action")
 
@@ -266,7 +266,7 @@ class CspPolicy(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[_builtins.str]:
         """
-        What the policy is for; may be empty, at most 1024 characters. Required; a change updates in place.
+        What the policy is for; may be empty, at most 1024 characters.
         """
         return pulumi.get(self, "description")
 
@@ -274,7 +274,7 @@ class CspPolicy(pulumi.CustomResource):
     @pulumi.getter
     def enabled(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the policy is in force. Default `true`; a change updates in place.
+        Whether the policy is in force.
         """
         return pulumi.get(self, "enabled")
 
@@ -306,7 +306,7 @@ class CspPolicy(pulumi.CustomResource):
     @pulumi.getter(name="zoneId")
     def zone_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The zone the policy belongs to: its 32-character hexadecimal id. Required; a change replaces the policy.
+        The zone the policy belongs to: its 32-character hexadecimal id.
         """
         return pulumi.get(self, "zone_id")
 

@@ -31,13 +31,13 @@ class CustomHostnameArgs:
         """
         The set of arguments for constructing a CustomHostname resource.
 
-        :param pulumi.Input[_builtins.str] hostname: The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the hostname.
-        :param pulumi.Input['CustomHostnameSslArgs'] ssl: The certificate settings. Required; a change updates in place (the service restarts validation).
-        :param pulumi.Input[_builtins.str] zone_id: The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change. A create refused because the hostname exists names the id to set here.
-        :param pulumi.Input[_builtins.bool] branding: Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
-        :param pulumi.Input[_builtins.bool] wait_for_active: Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
-        :param pulumi.Input[_builtins.int] wait_timeout_seconds: How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+        :param pulumi.Input[_builtins.str] hostname: The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the resource.
+        :param pulumi.Input['CustomHostnameSslArgs'] ssl: The certificate settings; the service restarts validation when they change. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] zone_id: The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. A create refused because the hostname exists names the id to set here. Optional; it matters only at create, so changing or removing it later is no change.
+        :param pulumi.Input[_builtins.bool] branding: Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the resource.
+        :param pulumi.Input[_builtins.bool] wait_for_active: Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service. Default `false`; a change updates in place.
+        :param pulumi.Input[_builtins.int] wait_timeout_seconds: How long `waitForActive` waits, in seconds, 1 to 3600. Default `300`; a change updates in place.
         """
         pulumi.set(__self__, "hostname", hostname)
         pulumi.set(__self__, "ssl", ssl)
@@ -61,7 +61,7 @@ class CustomHostnameArgs:
     @pulumi.getter
     def hostname(self) -> pulumi.Input[_builtins.str]:
         """
-        The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the hostname.
+        The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the resource.
         """
         return pulumi.get(self, "hostname")
 
@@ -73,7 +73,7 @@ class CustomHostnameArgs:
     @pulumi.getter
     def ssl(self) -> pulumi.Input['CustomHostnameSslArgs']:
         """
-        The certificate settings. Required; a change updates in place (the service restarts validation).
+        The certificate settings; the service restarts validation when they change. Required; a change updates in place.
         """
         return pulumi.get(self, "ssl")
 
@@ -85,7 +85,7 @@ class CustomHostnameArgs:
     @pulumi.getter(name="zoneId")
     def zone_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+        The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
         """
         return pulumi.get(self, "zone_id")
 
@@ -97,7 +97,7 @@ class CustomHostnameArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change. A create refused because the hostname exists names the id to set here.
+        The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. A create refused because the hostname exists names the id to set here. Optional; it matters only at create, so changing or removing it later is no change.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -109,7 +109,7 @@ class CustomHostnameArgs:
     @pulumi.getter
     def branding(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+        Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the resource.
         """
         return pulumi.get(self, "branding")
 
@@ -121,7 +121,7 @@ class CustomHostnameArgs:
     @pulumi.getter(name="waitForActive")
     def wait_for_active(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+        Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service. Default `false`; a change updates in place.
         """
         return pulumi.get(self, "wait_for_active")
 
@@ -133,7 +133,7 @@ class CustomHostnameArgs:
     @pulumi.getter(name="waitTimeoutSeconds")
     def wait_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+        How long `waitForActive` waits, in seconds, 1 to 3600. Default `300`; a change updates in place.
         """
         return pulumi.get(self, "wait_timeout_seconds")
 
@@ -161,13 +161,13 @@ class CustomHostname(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change. A create refused because the hostname exists names the id to set here.
-        :param pulumi.Input[_builtins.bool] branding: Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
-        :param pulumi.Input[_builtins.str] hostname: The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the hostname.
-        :param pulumi.Input[Union['CustomHostnameSslArgs', 'CustomHostnameSslArgsDict']] ssl: The certificate settings. Required; a change updates in place (the service restarts validation).
-        :param pulumi.Input[_builtins.bool] wait_for_active: Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
-        :param pulumi.Input[_builtins.int] wait_timeout_seconds: How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
-        :param pulumi.Input[_builtins.str] zone_id: The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing custom hostname of the zone to adopt: create then takes it over instead of making one, so it keeps its ownership token and status, with one PATCH if the declared `ssl` differs (none if it is as declared), and `pulumi up` prints that it was adopted. Its `hostname` and `branding` must be the declared ones. A hostname of another zone, or none, fails the create and writes nothing. A create refused because the hostname exists names the id to set here. Optional; it matters only at create, so changing or removing it later is no change.
+        :param pulumi.Input[_builtins.bool] branding: Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the resource.
+        :param pulumi.Input[_builtins.str] hostname: The customer's hostname, such as `shop.customer.com` or `*.customer.com`; stored lowercase. Longer than 64 characters (a certificate Common Name's limit) it needs `branding`. Required; a change replaces the resource.
+        :param pulumi.Input[Union['CustomHostnameSslArgs', 'CustomHostnameSslArgsDict']] ssl: The certificate settings; the service restarts validation when they change. Required; a change updates in place.
+        :param pulumi.Input[_builtins.bool] wait_for_active: Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service. Default `false`; a change updates in place.
+        :param pulumi.Input[_builtins.int] wait_timeout_seconds: How long `waitForActive` waits, in seconds, 1 to 3600. Default `300`; a change updates in place.
+        :param pulumi.Input[_builtins.str] zone_id: The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the resource.
         """
         ...
     @overload
@@ -280,7 +280,7 @@ class CustomHostname(pulumi.CustomResource):
     @pulumi.getter
     def branding(self) -> pulumi.Output[_builtins.bool]:
         """
-        Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469). Default `false`; a change replaces the hostname.
+        Put a shared service hostname in the certificate's Common Name and this hostname in the Subject Alternative Name, which a hostname over 64 characters needs (else error 1469).
         """
         return pulumi.get(self, "branding")
 
@@ -295,6 +295,9 @@ class CustomHostname(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[_builtins.str]:
+        """
+        When the hostname was created (ISO 8601).
+        """
         return pulumi.get(self, "created_at")
 
     @_builtins.property
@@ -333,7 +336,7 @@ class CustomHostname(pulumi.CustomResource):
     @pulumi.getter
     def ssl(self) -> pulumi.Output['outputs.CustomHostnameSsl']:
         """
-        The certificate settings. Required; a change updates in place (the service restarts validation).
+        The certificate settings as requested (not as chosen: see `certificateAuthorityInUse`).
         """
         return pulumi.get(self, "ssl")
 
@@ -365,7 +368,7 @@ class CustomHostname(pulumi.CustomResource):
     @pulumi.getter(name="waitForActive")
     def wait_for_active(self) -> pulumi.Output[_builtins.bool]:
         """
-        Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Default `false`; a change updates in place without calling the service.
+        Make create and update wait until the hostname is `active`, and fail (keeping the hostname) if it is not within `waitTimeoutSeconds`. Ownership must then be proven by a record that does not wait for this resource's outputs (such as a CNAME into the zone), or the wait can only time out: when the stack publishes the ownership record from this resource's outputs, wait with a `CustomHostnameValidation` that depends on the record instead. Changing it calls nothing on the service.
         """
         return pulumi.get(self, "wait_for_active")
 
@@ -373,7 +376,7 @@ class CustomHostname(pulumi.CustomResource):
     @pulumi.getter(name="waitTimeoutSeconds")
     def wait_timeout_seconds(self) -> pulumi.Output[_builtins.int]:
         """
-        How long `waitForActive` waits, in seconds, 1 to 3600. Default 300; a change updates in place.
+        How long `waitForActive` waits, in seconds, 1 to 3600.
         """
         return pulumi.get(self, "wait_timeout_seconds")
 
@@ -381,7 +384,7 @@ class CustomHostname(pulumi.CustomResource):
     @pulumi.getter(name="zoneId")
     def zone_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The zone that serves the hostname: its 32-character hexadecimal id. Required; a change replaces the hostname.
+        The zone that serves the hostname: its 32-character hexadecimal id.
         """
         return pulumi.get(self, "zone_id")
 

@@ -32,16 +32,16 @@ class HealthNotificationArgs:
         """
         The set of arguments for constructing a HealthNotification resource.
 
-        :param pulumi.Input[_builtins.str] account_id: The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
-        :param pulumi.Input[_builtins.str] name: The notification's name, at most 256 characters. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pool_ids: The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+        :param pulumi.Input[_builtins.str] account_id: The account that owns the pools (32 hexadecimal characters). Required; a change replaces the resource.
+        :param pulumi.Input[_builtins.str] name: The notification's name, at most 256 characters. Required; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pool_ids: The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing `load_balancing_health_alert` policy of the account to adopt: create then takes it over instead of making one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up` prints that it was adopted. A policy of another account or alert type, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change.
-        :param pulumi.Input[_builtins.str] description: Free text shown with the notification. Default `""`. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: E-mail addresses that receive it. Default none. Changes in place.
-        :param pulumi.Input[_builtins.bool] enabled: Whether the notification fires. Default `true`. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] event_source: What is watched: `pool` and/or `origin`. Default both. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] new_health: The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+        :param pulumi.Input[_builtins.str] description: Free text shown with the notification. Default `""`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: E-mail addresses that receive it. Default `[]`; a change updates in place.
+        :param pulumi.Input[_builtins.bool] enabled: Whether the notification fires. Default `true`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] event_source: What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] new_health: The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
         """
         pulumi.set(__self__, "account_id", account_id)
         pulumi.set(__self__, "name", name)
@@ -69,7 +69,7 @@ class HealthNotificationArgs:
     @pulumi.getter(name="accountId")
     def account_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+        The account that owns the pools (32 hexadecimal characters). Required; a change replaces the resource.
         """
         return pulumi.get(self, "account_id")
 
@@ -81,7 +81,7 @@ class HealthNotificationArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        The notification's name, at most 256 characters. Changes in place.
+        The notification's name, at most 256 characters. Required; a change updates in place.
         """
         return pulumi.get(self, "name")
 
@@ -93,7 +93,7 @@ class HealthNotificationArgs:
     @pulumi.getter(name="poolIds")
     def pool_ids(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+        The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
         """
         return pulumi.get(self, "pool_ids")
 
@@ -117,7 +117,7 @@ class HealthNotificationArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Free text shown with the notification. Default `""`. Changes in place.
+        Free text shown with the notification. Default `""`; a change updates in place.
         """
         return pulumi.get(self, "description")
 
@@ -129,7 +129,7 @@ class HealthNotificationArgs:
     @pulumi.getter
     def emails(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        E-mail addresses that receive it. Default none. Changes in place.
+        E-mail addresses that receive it. Default `[]`; a change updates in place.
         """
         return pulumi.get(self, "emails")
 
@@ -141,7 +141,7 @@ class HealthNotificationArgs:
     @pulumi.getter
     def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether the notification fires. Default `true`. Changes in place.
+        Whether the notification fires. Default `true`; a change updates in place.
         """
         return pulumi.get(self, "enabled")
 
@@ -153,7 +153,7 @@ class HealthNotificationArgs:
     @pulumi.getter(name="eventSource")
     def event_source(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        What is watched: `pool` and/or `origin`. Default both. Changes in place.
+        What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
         """
         return pulumi.get(self, "event_source")
 
@@ -165,7 +165,7 @@ class HealthNotificationArgs:
     @pulumi.getter(name="newHealth")
     def new_health(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+        The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
         """
         return pulumi.get(self, "new_health")
 
@@ -177,7 +177,7 @@ class HealthNotificationArgs:
     @pulumi.getter(name="webhookIds")
     def webhook_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+        Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
         """
         return pulumi.get(self, "webhook_ids")
 
@@ -204,20 +204,20 @@ class HealthNotification(pulumi.CustomResource):
                  webhook_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Outputs are the fields as the API reads them back, lists sorted.
+        An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Its lists are sets: their order and repeats never make a change. Outputs are the fields as the API reads them back, lists sorted.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] account_id: The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+        :param pulumi.Input[_builtins.str] account_id: The account that owns the pools (32 hexadecimal characters). Required; a change replaces the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing `load_balancing_health_alert` policy of the account to adopt: create then takes it over instead of making one, with one PUT if a declared property differs (none if it is as declared), and `pulumi up` prints that it was adopted. A policy of another account or alert type, or none, fails the create and writes nothing. Optional; it matters only at create, so changing or removing it later is no change.
-        :param pulumi.Input[_builtins.str] description: Free text shown with the notification. Default `""`. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: E-mail addresses that receive it. Default none. Changes in place.
-        :param pulumi.Input[_builtins.bool] enabled: Whether the notification fires. Default `true`. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] event_source: What is watched: `pool` and/or `origin`. Default both. Changes in place.
-        :param pulumi.Input[_builtins.str] name: The notification's name, at most 256 characters. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] new_health: The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pool_ids: The pools whose health changes fire it: at least one pool id of the account. Changes in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+        :param pulumi.Input[_builtins.str] description: Free text shown with the notification. Default `""`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: E-mail addresses that receive it. Default `[]`; a change updates in place.
+        :param pulumi.Input[_builtins.bool] enabled: Whether the notification fires. Default `true`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] event_source: What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
+        :param pulumi.Input[_builtins.str] name: The notification's name, at most 256 characters. Required; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] new_health: The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pool_ids: The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
         """
         ...
     @overload
@@ -226,7 +226,7 @@ class HealthNotification(pulumi.CustomResource):
                  args: HealthNotificationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Outputs are the fields as the API reads them back, lists sorted.
+        An account-level load-balancing health notification (alert type `load_balancing_health_alert`, spec 2.8 and 6): the replacement of the pools' legacy `notification_email`. Put a `PoolNotificationMigration` after it (`dependsOn`) to remove the legacy e-mails once it exists. Its lists are sets: their order and repeats never make a change. Outputs are the fields as the API reads them back, lists sorted.
 
         :param str resource_name: The name of the resource.
         :param HealthNotificationArgs args: The arguments to use to populate this resource's properties.
@@ -327,7 +327,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter(name="accountId")
     def account_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The account that owns the pools (32 hexadecimal characters). Changing it replaces the notification.
+        The account that owns the pools (32 hexadecimal characters).
         """
         return pulumi.get(self, "account_id")
 
@@ -343,7 +343,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[_builtins.str]:
         """
-        Free text shown with the notification. Default `""`. Changes in place.
+        Free text shown with the notification.
         """
         return pulumi.get(self, "description")
 
@@ -351,7 +351,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter
     def emails(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        E-mail addresses that receive it. Default none. Changes in place.
+        E-mail addresses that receive it.
         """
         return pulumi.get(self, "emails")
 
@@ -359,7 +359,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter
     def enabled(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the notification fires. Default `true`. Changes in place.
+        Whether the notification fires.
         """
         return pulumi.get(self, "enabled")
 
@@ -367,7 +367,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter(name="eventSource")
     def event_source(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        What is watched: `pool` and/or `origin`. Default both. Changes in place.
+        What is watched: `pool` and/or `origin`.
         """
         return pulumi.get(self, "event_source")
 
@@ -383,7 +383,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        The notification's name, at most 256 characters. Changes in place.
+        The notification's name, at most 256 characters.
         """
         return pulumi.get(self, "name")
 
@@ -391,7 +391,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter(name="newHealth")
     def new_health(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        The health states that fire it: `Unhealthy` and/or `Healthy`. Default both. Changes in place.
+        The health states that fire it: `Unhealthy` and/or `Healthy`.
         """
         return pulumi.get(self, "new_health")
 
@@ -407,7 +407,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter(name="poolIds")
     def pool_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        The pools whose health changes fire it: at least one pool id of the account. Changes in place.
+        The pools whose health changes fire it: at least one pool id of the account.
         """
         return pulumi.get(self, "pool_ids")
 
@@ -415,7 +415,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter(name="webhookIds")
     def webhook_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default none. Changes in place.
+        Ids of the account's webhooks (32 hexadecimal characters) that receive it.
         """
         return pulumi.get(self, "webhook_ids")
 

@@ -21,7 +21,7 @@ __all__ = [
 @pulumi.output_type
 class CustomHostnameSsl(dict):
     """
-    The certificate settings of a `CustomHostname`.
+    The certificate settings; the service restarts validation when they change.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -45,11 +45,11 @@ class CustomHostnameSsl(dict):
                  type: _builtins.str,
                  certificate_authority: Optional[_builtins.str] = None):
         """
-        The certificate settings of a `CustomHostname`.
+        The certificate settings; the service restarts validation when they change.
 
         :param _builtins.str method: How ownership is proven for the certificate: `txt` or `http`. Required; a change updates in place.
         :param _builtins.str type: The certificate type: `dv`. Required; a change updates in place.
-        :param _builtins.str certificate_authority: The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+        :param _builtins.str certificate_authority: The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
         """
         pulumi.set(__self__, "method", method)
         pulumi.set(__self__, "type", type)
@@ -78,7 +78,7 @@ class CustomHostnameSsl(dict):
     @pulumi.getter(name="certificateAuthority")
     def certificate_authority(self) -> Optional[_builtins.str]:
         """
-        The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Default `""`, which any authority in use satisfies (so a hostname adopted or imported needs no edit); naming another authority updates in place and restarts validation.
+        The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
         """
         return pulumi.get(self, "certificate_authority")
 

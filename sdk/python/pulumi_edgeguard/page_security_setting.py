@@ -25,7 +25,7 @@ class PageSecuritySettingArgs:
         The set of arguments for constructing a PageSecuritySetting resource.
 
         :param pulumi.Input[_builtins.bool] enabled: Whether page security is on for the zone. Required; a change updates in place.
-        :param pulumi.Input[_builtins.str] zone_id: The zone whose page security this sets: its 32-character hexadecimal id. Required; a change replaces the resource (the old zone gets its earlier value back).
+        :param pulumi.Input[_builtins.str] zone_id: The zone whose page security this sets: its 32-character hexadecimal id. Another zone's setting is another object: the old zone gets its earlier value back. Required; a change replaces the resource.
         """
         pulumi.set(__self__, "enabled", enabled)
         pulumi.set(__self__, "zone_id", zone_id)
@@ -46,7 +46,7 @@ class PageSecuritySettingArgs:
     @pulumi.getter(name="zoneId")
     def zone_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The zone whose page security this sets: its 32-character hexadecimal id. Required; a change replaces the resource (the old zone gets its earlier value back).
+        The zone whose page security this sets: its 32-character hexadecimal id. Another zone's setting is another object: the old zone gets its earlier value back. Required; a change replaces the resource.
         """
         return pulumi.get(self, "zone_id")
 
@@ -65,14 +65,14 @@ class PageSecuritySetting(pulumi.CustomResource):
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `PageSecuritySetting.enabledBeforeCreate` and put back on delete.
+        Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `enabledBeforeCreate` and put back on delete.
 
         A zone has exactly one setting, so there is nothing to adopt and no `adoptId`: create always takes over the zone's existing setting, writing only when `enabled` differs from it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] enabled: Whether page security is on for the zone. Required; a change updates in place.
-        :param pulumi.Input[_builtins.str] zone_id: The zone whose page security this sets: its 32-character hexadecimal id. Required; a change replaces the resource (the old zone gets its earlier value back).
+        :param pulumi.Input[_builtins.str] zone_id: The zone whose page security this sets: its 32-character hexadecimal id. Another zone's setting is another object: the old zone gets its earlier value back. Required; a change replaces the resource.
         """
         ...
     @overload
@@ -81,7 +81,7 @@ class PageSecuritySetting(pulumi.CustomResource):
                  args: PageSecuritySettingArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `PageSecuritySetting.enabledBeforeCreate` and put back on delete.
+        Page security on or off for one zone (spec 2.2). The id is the zone id. The zone's value before creation is kept in `enabledBeforeCreate` and put back on delete.
 
         A zone has exactly one setting, so there is nothing to adopt and no `adoptId`: create always takes over the zone's existing setting, writing only when `enabled` differs from it.
 

@@ -25,9 +25,9 @@ class PoolNotificationMigrationArgs:
         """
         The set of arguments for constructing a PoolNotificationMigration resource.
 
-        :param pulumi.Input[_builtins.str] account_id: The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
-        :param pulumi.Input[_builtins.int] max_rounds: Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
-        :param pulumi.Input[_builtins.int] per_page: Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+        :param pulumi.Input[_builtins.str] account_id: The account whose pools to migrate (32 hexadecimal characters); another account is another migration. Required; a change replaces the resource.
+        :param pulumi.Input[_builtins.int] max_rounds: Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10. Default `3`; a change updates in place.
+        :param pulumi.Input[_builtins.int] per_page: Pools per bulk edit, 1 to 1000 (the default makes the fewest requests). Default `1000`; a change updates in place.
         """
         pulumi.set(__self__, "account_id", account_id)
         if max_rounds is None:
@@ -43,7 +43,7 @@ class PoolNotificationMigrationArgs:
     @pulumi.getter(name="accountId")
     def account_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+        The account whose pools to migrate (32 hexadecimal characters); another account is another migration. Required; a change replaces the resource.
         """
         return pulumi.get(self, "account_id")
 
@@ -55,7 +55,7 @@ class PoolNotificationMigrationArgs:
     @pulumi.getter(name="maxRounds")
     def max_rounds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+        Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10. Default `3`; a change updates in place.
         """
         return pulumi.get(self, "max_rounds")
 
@@ -67,7 +67,7 @@ class PoolNotificationMigrationArgs:
     @pulumi.getter(name="perPage")
     def per_page(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+        Pools per bulk edit, 1 to 1000 (the default makes the fewest requests). Default `1000`; a change updates in place.
         """
         return pulumi.get(self, "per_page")
 
@@ -89,13 +89,13 @@ class PoolNotificationMigration(pulumi.CustomResource):
         """
         Removes the legacy `notification_email` from every load-balancing pool of an account (spec 4, 6.2: deprecation e-mails keep coming while any pool has one), and verifies with a full list that none is left. Make it depend on the `HealthNotification` that takes over the alerts (`dependsOn`), so that alerts are never lost in between.
 
-        Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
+        Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. An update (a change of `perPage` or `maxRounds`) runs the migration again. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] account_id: The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
-        :param pulumi.Input[_builtins.int] max_rounds: Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
-        :param pulumi.Input[_builtins.int] per_page: Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+        :param pulumi.Input[_builtins.str] account_id: The account whose pools to migrate (32 hexadecimal characters); another account is another migration. Required; a change replaces the resource.
+        :param pulumi.Input[_builtins.int] max_rounds: Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10. Default `3`; a change updates in place.
+        :param pulumi.Input[_builtins.int] per_page: Pools per bulk edit, 1 to 1000 (the default makes the fewest requests). Default `1000`; a change updates in place.
         """
         ...
     @overload
@@ -106,7 +106,7 @@ class PoolNotificationMigration(pulumi.CustomResource):
         """
         Removes the legacy `notification_email` from every load-balancing pool of an account (spec 4, 6.2: deprecation e-mails keep coming while any pool has one), and verifies with a full list that none is left. Make it depend on the `HealthNotification` that takes over the alerts (`dependsOn`), so that alerts are never lost in between.
 
-        Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
+        Requests: one list, one bulk edit per page of `perPage` pools that holds an e-mail, one list to verify. An update (a change of `perPage` or `maxRounds`) runs the migration again. `pulumi refresh` counts the pools that carry an e-mail again (`poolsWithEmail`), and the next `pulumi up` clears them. Deleting the resource changes nothing in the account: removed e-mails are not put back (they are recorded in `removedEmails`).
 
         :param str resource_name: The name of the resource.
         :param PoolNotificationMigrationArgs args: The arguments to use to populate this resource's properties.
@@ -185,7 +185,7 @@ class PoolNotificationMigration(pulumi.CustomResource):
     @pulumi.getter(name="accountId")
     def account_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The account whose pools to migrate (32 hexadecimal characters). Changing it replaces the resource (migrates the other account).
+        The account whose pools to migrate (32 hexadecimal characters); another account is another migration.
         """
         return pulumi.get(self, "account_id")
 
@@ -193,7 +193,7 @@ class PoolNotificationMigration(pulumi.CustomResource):
     @pulumi.getter(name="maxRounds")
     def max_rounds(self) -> pulumi.Output[_builtins.int]:
         """
-        Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1..10. Default 3. A change runs the migration again.
+        Rounds of list-and-edit before failing on pools that keep getting an e-mail (or keep appearing) while the migration runs, 1 to 10.
         """
         return pulumi.get(self, "max_rounds")
 
@@ -201,29 +201,29 @@ class PoolNotificationMigration(pulumi.CustomResource):
     @pulumi.getter(name="perPage")
     def per_page(self) -> pulumi.Output[_builtins.int]:
         """
-        Pools per bulk edit, 1..1000. Default 1000 (the fewest requests). A change runs the migration again.
+        Pools per bulk edit, 1 to 1000 (the default makes the fewest requests).
         """
         return pulumi.get(self, "per_page")
 
     @_builtins.property
     @pulumi.getter(name="poolsCleared")
-    def pools_cleared(self) -> pulumi.Output[_builtins.float]:
+    def pools_cleared(self) -> pulumi.Output[_builtins.int]:
         """
-        Pools whose e-mail the last run removed.
+        Pools whose e-mail the last run's bulk edits removed.
         """
         return pulumi.get(self, "pools_cleared")
 
     @_builtins.property
     @pulumi.getter(name="poolsSeen")
-    def pools_seen(self) -> pulumi.Output[_builtins.float]:
+    def pools_seen(self) -> pulumi.Output[_builtins.int]:
         """
-        Pools of the account seen by the last run.
+        Pools of the account seen by the lists of the last run.
         """
         return pulumi.get(self, "pools_seen")
 
     @_builtins.property
     @pulumi.getter(name="poolsWithEmail")
-    def pools_with_email(self) -> pulumi.Output[_builtins.float]:
+    def pools_with_email(self) -> pulumi.Output[_builtins.int]:
         """
         Pools that carry an e-mail: 0 after a run, counted again by `pulumi refresh`.
         """
@@ -233,7 +233,7 @@ class PoolNotificationMigration(pulumi.CustomResource):
     @pulumi.getter(name="removedEmails")
     def removed_emails(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        Pool name → the last e-mail removed from it: every pool this resource ever cleared, with the address a later run removed replacing an earlier one.
+        Pool name → the last e-mail removed from it, as the list showed it before the edit: every pool this resource ever cleared, with the address a later run removed replacing an earlier one (pools sharing a name share an entry). A pool created with an e-mail between a list and the edit of its page is cleared without its address being known, so it is missing here: the bulk edit does not say what it overwrote.
         """
         return pulumi.get(self, "removed_emails")
 

@@ -1,30 +1,13 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { clientFrom } from '../clients';
-import type { HttpClient } from '../client/http';
+import type { RuntimeContext } from '../runtime/contract';
 import { resolveSettings, type Settings } from '../settings';
 
 /**
- * What a runtime acts through: the client of its provider's settings, and the engine's output.
- * Each host makes it: the dynamic host from the stack's `edgeguard:*` configuration (below), the
- * provider plugin from each provider instance's own configuration, so one program can hold
- * several accounts.
- */
-export interface RuntimeContext {
-  /** The client of the provider's settings (resolved when first asked for: a `SettingsError` says what to set). */
-  readonly client: HttpClient;
-  /**
-   * Shows `line` in the engine's output (`pulumi up`, `pulumi destroy`), as it comes and again
-   * under "Diagnostics". The dynamic host cannot say which resource a line is about, so the line
-   * must name it.
-   */
-  show(line: string): void;
-}
-
-/**
- * The dynamic host's side: every dynamic resource of a deployment shares one provider process and
- * the stack's `edgeguard:*` configuration, given once to `configure`. Settings are resolved from
- * it (then the environment) at call time, so nothing about them is in the serialized provider or
- * the state.
+ * The dynamic host's settings: every dynamic resource of a deployment shares one provider process
+ * and the stack's `edgeguard:*` configuration, given once to `configure`. Settings are resolved
+ * from it (then the environment) at call time, so nothing about them is in the serialized provider
+ * or the state. The provider plugin keeps its own per provider instance (provider/plugin/server.ts).
  */
 
 let stackConfig: ((key: string) => string | undefined) | undefined;
