@@ -19,7 +19,7 @@ import { jsonOf, nestedTypeName, type JsonSchema } from './schema';
  * default or is optional, documented by its metadata), the declared outputs (every input but a
  * create-only one, then the runtime's `outputs`), the class registered through `EdgeGuardResource`
  * and its read-only `get`. The files are checked in, as the SDKs are, and
- * tests/plugin/resources.test.ts fails when one differs from what this writes now (into a folder
+ * tests/unit/provider/resources.test.ts fails when one differs from what this writes now (into a folder
  * of its own: the test runs this script as `npm run generate` does, since prettier, which formats
  * the files, cannot run inside jest's module sandbox).
  *

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
  * executable, see policy-pack/) gets no `PULUMI_CONFIG` variable either. So {@link keepStackConfig}
  * wraps the pack server's `configureStack` handler as `@pulumi/policy` registers it with its gRPC
  * server, and keeps the configuration in this process's memory: it is never written or printed.
- * tests/e2e/csp-review.test.ts reviews with the settings in the stack's configuration alone, so a
+ * tests/engine/review/csp-review.test.ts reviews with the settings in the stack's configuration alone, so a
  * version of `@pulumi/policy` that registers its handlers otherwise fails there.
  */
 

@@ -16,6 +16,7 @@ import {
 import { EMULATOR_ADMIN_TOKEN, EMULATOR_CONTROL_URL } from '../../provider/helpers/emulator-dns';
 import { pulumiHome } from '../../scripts/pulumi-home';
 import type { TestEmulator } from './emulator';
+import { REPO } from './repo';
 
 /**
  * End-to-end tests drive the real `pulumi` binary (built by scripts/setup-pulumi.sh) through the
@@ -28,7 +29,6 @@ import type { TestEmulator } from './emulator';
  * (provider/helpers/emulator-dns.ts), unless `emulatorDns` is false.
  */
 
-export const REPO = path.resolve(__dirname, '..', '..');
 const WORK = path.join(REPO, '.edgeguard', 'e2e');
 const PASSPHRASE = 'e2e-passphrase-not-a-secret';
 

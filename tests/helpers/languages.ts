@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO } from './engine';
+import { REPO } from './repo';
 import { runToEnd } from './process';
 
 /** The folder of the plugin's single executable, as `npm run build` writes it. */

@@ -6,7 +6,7 @@ import type * as proto from '@pulumi/pulumi/proto/provider_pb';
 import type { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import type * as server from '../../provider/plugin/server';
-import { REPO } from './engine';
+import { REPO } from './repo';
 
 /**
  * The provider plugin in tests over its real gRPC interface: served in this process from the

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { DEMO } from '../../../emulator/seed/demo';
+import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * examples/custom-hostnames through the real engine, against a fresh demo emulator. The tests share

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { DEMO, demoSeed } from '../../emulator/seed/demo';
+import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { DEMO, demoSeed } from '../../../emulator/seed/demo';
 
 /**
  * The root project (the flagship program) through the real engine. The tests share one stack and

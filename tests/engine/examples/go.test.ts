@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { REPO } from '../helpers/engine';
-import { installPlugin } from '../helpers/languages';
-import { runToEnd } from '../helpers/process';
+import { DEMO } from '../../../emulator/seed/demo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { REPO } from '../../helpers/repo';
+import { installPlugin } from '../../helpers/languages';
+import { runToEnd } from '../../helpers/process';
 
 /**
  * examples/go, the Automation API program with an inline program over the generated Go SDK,

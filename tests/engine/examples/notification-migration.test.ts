@@ -1,7 +1,8 @@
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { REPO, engineStack, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { DEMO } from '../../../emulator/seed/demo';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * examples/notification-migration through the real engine, against a fresh demo emulator (60 pools

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { POLICY_PACK } from '../../provider/review/review-stack';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { usePluginBuild } from '../helpers/languages';
+import { DEMO } from '../../../emulator/seed/demo';
+import { POLICY_PACK } from '../../../provider/review/review-stack';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { usePluginBuild } from '../../helpers/languages';
 
 /**
  * examples/yaml through the real engine and the YAML language host the set-up builds, with the
@@ -150,7 +151,7 @@ describe('two explicit providers in one YAML program', () => {
     first = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [FIRST_TOKEN] });
     second = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [SECOND_TOKEN] });
     engine = await engineStack({
-      projectDir: path.join(REPO, 'tests', 'e2e', 'projects', 'yaml-two-providers'),
+      projectDir: path.join(__dirname, 'projects', 'yaml-two-providers'),
       emu: first,
       token: FIRST_TOKEN,
       config: {

@@ -1,7 +1,8 @@
-import { DEMO } from '../../emulator/seed/demo';
-import type { LoggedRequest } from '../../emulator/core/request-log';
-import { REPO, engineStack, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { DEMO } from '../../../emulator/seed/demo';
+import type { LoggedRequest } from '../../../emulator/core/request-log';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { apiPath, countFaults, pause, read, secondsSince, WRITE_METHODS, type FaultCount } from './support';
 
 /**

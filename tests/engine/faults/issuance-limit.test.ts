@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import type { LoggedRequest } from '../../emulator/core/request-log';
-import { engineStack, type EngineStack } from '../helpers/engine';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import type { LoggedRequest } from '../../../emulator/core/request-log';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { apiPath, read, secondsSince } from './support';
 
 /**

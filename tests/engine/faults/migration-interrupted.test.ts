@@ -3,10 +3,11 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import type { LoggedRequest } from '../../emulator/core/request-log';
-import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
-import { call, type Reply, type TestEmulator } from '../helpers/emulator';
+import { DEMO } from '../../../emulator/seed/demo';
+import type { LoggedRequest } from '../../../emulator/core/request-log';
+import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { call, type Reply, type TestEmulator } from '../../helpers/emulator';
 import { pause, secondsSince } from './support';
 
 /**

@@ -1,5 +1,5 @@
-import type { LoggedRequest } from '../../emulator/core/request-log';
-import type { TestEmulator } from '../helpers/emulator';
+import type { LoggedRequest } from '../../../emulator/core/request-log';
+import type { TestEmulator } from '../../helpers/emulator';
 
 /**
  * What the fault tests share: counting the faults the emulator injected (from its request log),

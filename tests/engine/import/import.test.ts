@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { copyProject, engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { runToEnd, type Finished } from '../helpers/process';
+import { copyProject, engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { runToEnd, type Finished } from '../../helpers/process';
 
 /**
  * `edgeguard-import` and the real engine: a zone with 3 CSP policies, 2 custom hostnames (one

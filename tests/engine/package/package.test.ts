@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { usePluginBuild } from '../helpers/languages';
-import { runToEnd } from '../helpers/process';
+import { DEMO } from '../../../emulator/seed/demo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { usePluginBuild } from '../../helpers/languages';
+import { runToEnd } from '../../helpers/process';
 
 /**
  * The package as npm publishes it: `npm pack` holds what a user needs and nothing else, and its

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPO } from '../helpers/engine';
-import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import { packageVersion, PLUGIN_BUILD, pluginArchive } from '../helpers/languages';
-import { runToEnd, type Finished } from '../helpers/process';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { packageVersion, PLUGIN_BUILD, pluginArchive } from '../../helpers/languages';
+import { runToEnd, type Finished } from '../../helpers/process';
 
 /**
  * The plugin as a user gets it: the release archive that `npm run build` writes, installed with

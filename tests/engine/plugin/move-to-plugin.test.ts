@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { usePluginBuild } from '../helpers/languages';
+import { DEMO } from '../../../emulator/seed/demo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { usePluginBuild } from '../../helpers/languages';
 
 /**
  * The README's move of a stack from the dynamic resources to the provider plugin, through the
- * real engine against a demo emulator (tests/e2e/projects/move): deployed as dynamic resources, the
+ * real engine against a demo emulator (tests/engine/plugin/projects/move): deployed as dynamic resources, the
  * declarations retained, then declared under a `Provider` with the `import` option. The objects keep
  * their ids and the service gets no write from the move (the emulator's request log); afterwards
  * the plugin owns them (no change at preview, destroy removes them).
@@ -23,7 +23,7 @@ beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
   const pools = await emu.api('GET', `accounts/${DEMO.accountId}/load_balancers/pools`);
   engine = await engineStack({
-    projectDir: path.join(REPO, 'tests', 'e2e', 'projects', 'move'),
+    projectDir: path.join(__dirname, 'projects', 'move'),
     emu,
     token: TOKEN,
     config: {

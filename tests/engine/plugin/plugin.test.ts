@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countFaults, read, WRITE_METHODS } from '../faults/support';
-import { copyProject, engineStack, failureOf, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { PLUGIN_BUILD, usePluginBuild } from '../helpers/languages';
-import { SECRET_SIG, SIG_KEY } from '../helpers/plugin';
-import { runToEnd, type Finished } from '../helpers/process';
+import { copyProject, engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { PLUGIN_BUILD, usePluginBuild } from '../../helpers/languages';
+import { SECRET_SIG, SIG_KEY } from '../../helpers/plugin';
+import { runToEnd, type Finished } from '../../helpers/process';
 
 /**
  * The provider plugin through the real engine, one stack taken through every step: two explicit

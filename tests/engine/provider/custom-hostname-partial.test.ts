@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { engineStack, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * A custom hostname whose create lands but cannot become active (here: under a held zone) fails

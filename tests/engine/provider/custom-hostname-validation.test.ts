@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { engineStack, failureOf, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * `CustomHostnameValidation` through the real engine, on a program that publishes no record (the

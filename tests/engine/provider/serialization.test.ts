@@ -1,17 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import * as edgeguard from '../../provider';
-import { EdgeGuardResource } from '../../provider/resources/registration';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import { engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { RUNTIME_OF } from '../helpers/runtimes';
+import * as edgeguard from '../../../provider';
+import { EdgeGuardResource } from '../../../provider/resources/registration';
+import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { RUNTIME_OF } from '../../helpers/runtimes';
 
 /**
  * What the engine stores as the provider of every resource (`__provider`, in its inputs and again
  * in its outputs) and runs on refresh and delete: the one-line module written by hand in
  * provider/resources/registration.ts. Read from a real state after `pulumi up` of one resource of
- * each kind (tests/e2e/projects/registration), with the registration behaviours a resource class
+ * each kind (tests/engine/provider/projects/registration), with the registration behaviours a resource class
  * must keep: an input unknown at preview, a secret input, an output made secret, a read-only get.
  */
 
@@ -47,7 +48,7 @@ beforeAll(async () => {
   });
   expect(seeded.status).toBe(200);
   engine = await engineStack({
-    projectDir: path.join(REPO, 'tests', 'e2e', 'projects', 'registration'),
+    projectDir: path.join(__dirname, 'projects', 'registration'),
     emu,
     token: TOKEN,
     config: {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { providerModule } from '../../provider/resources/registration';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { RUNTIME_OF } from '../helpers/runtimes';
+import { providerModule } from '../../../provider/resources/registration';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { RUNTIME_OF } from '../../helpers/runtimes';
 
 /**
  * A stack written by version 0.1.0, whose resources carry the provider the SDK's closure

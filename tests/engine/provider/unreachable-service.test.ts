@@ -1,5 +1,6 @@
-import { engineStack, failureOf, REPO, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * What a user reads when the service cannot be reached: the flagship program through the real

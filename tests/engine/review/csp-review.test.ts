@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { POLICY_PACK } from '../../provider/review/review-stack';
-import { engineStack, REPO, type EngineStack } from '../helpers/engine';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { runToEnd } from '../helpers/process';
-import { parseSarif } from '../helpers/sarif';
-import { DEMO } from '../../emulator/seed/demo';
+import { POLICY_PACK } from '../../../provider/review/review-stack';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { runToEnd } from '../../helpers/process';
+import { parseSarif } from '../../helpers/sarif';
+import { DEMO } from '../../../emulator/seed/demo';
 
 /**
  * The review before merge through the real engine, against the demo world (issue 9): the

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPO } from '../helpers/engine';
-import { packageVersion } from '../helpers/languages';
-import { runToEnd } from '../helpers/process';
+import { REPO } from '../../helpers/repo';
+import { packageVersion } from '../../helpers/languages';
+import { runToEnd } from '../../helpers/process';
 
 /**
  * The SDKs checked in under `sdk/` are what the plugin's schema generates today (`npm run sdk`, as

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO } from '../helpers/engine';
+import { REPO } from '../../helpers/repo';
 
 /**
  * scripts/setup-plugins.sh, run from a copy of the repository's set-up (its own `.tools/`, so the

@@ -1,13 +1,13 @@
 import * as net from 'node:net';
 import type * as pulumi from '@pulumi/pulumi';
-import { provider as cspPolicy } from '../../provider/runtime/csp-policy';
-import { provider as customHostname } from '../../provider/runtime/custom-hostname';
-import { provider as customHostnameValidation } from '../../provider/runtime/custom-hostname-validation';
-import { provider as healthNotification } from '../../provider/runtime/health-notification';
-import { provider as pageSecuritySetting } from '../../provider/runtime/page-security-setting';
-import { provider as poolNotificationMigration } from '../../provider/runtime/pool-notification-migration';
-import { APIConnectionError, AuthenticationError, PermissionDeniedError } from '../../provider/client/errors';
-import { SettingsError } from '../../provider/settings';
+import { provider as cspPolicy } from '../../../provider/runtime/csp-policy';
+import { provider as customHostname } from '../../../provider/runtime/custom-hostname';
+import { provider as customHostnameValidation } from '../../../provider/runtime/custom-hostname-validation';
+import { provider as healthNotification } from '../../../provider/runtime/health-notification';
+import { provider as pageSecuritySetting } from '../../../provider/runtime/page-security-setting';
+import { provider as poolNotificationMigration } from '../../../provider/runtime/pool-notification-migration';
+import { APIConnectionError, AuthenticationError, PermissionDeniedError } from '../../../provider/client/errors';
+import { SettingsError } from '../../../provider/settings';
 import {
   ACCOUNT_ID,
   startTestEmulator,
@@ -15,7 +15,7 @@ import {
   ZONE_ID,
   type CallOptions,
   type TestEmulator,
-} from '../helpers/emulator';
+} from '../../helpers/emulator';
 
 /**
  * Bad input, table-driven, at every layer a user can get it wrong: the resources' `check` (what

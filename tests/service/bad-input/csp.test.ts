@@ -1,18 +1,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import { runToEnd, type Finished } from '../helpers/process';
+import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { runToEnd, type Finished } from '../../helpers/process';
+import { REPO } from '../../helpers/repo';
 
 /**
  * Bad input to `edgeguard-csp` (the compiled bin, as a user runs it): bad flags (exit 2 with the
  * usage), a zone the service does not know and credentials it refuses (exit 1, naming what to
  * check, never echoing the credential), and no file written in either case. The good case writes
  * the program; what it holds is judged by tests/unit/review/csp-writer.test.ts and, through the
- * engine, by tests/e2e/csp-review.test.ts.
+ * engine, by tests/engine/review/csp-review.test.ts.
  */
 
-const BIN = path.resolve(__dirname, '..', '..', 'dist', 'provider', 'bin', 'csp.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'csp.js');
 const BAD_TOKEN = 'csp-bad-token-4c1d9e7a';
 const UNKNOWN = 'c00000000000000000000000000000ff';
 const HOST = 'checkout.example.com';

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import { runToEnd, type Finished } from '../helpers/process';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { runToEnd, type Finished } from '../../helpers/process';
+import { REPO } from '../../helpers/repo';
 
 /**
  * Bad input to `edgeguard-import` (the compiled bin, as a user runs it): a zone or account the
@@ -12,7 +13,7 @@ import { runToEnd, type Finished } from '../helpers/process';
  * complete or says what it left out, never echoes a credential, and writes nothing to the service.
  */
 
-const BIN = path.resolve(__dirname, '..', '..', 'dist', 'provider', 'bin', 'import.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'import.js');
 const BAD_TOKEN = 'import-bad-token-5e0f1c2b';
 const EMAIL = 'ops@example.com';
 const KEY = 'import-api-key-77d0c3e1';

@@ -5,25 +5,25 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { inspect } from 'node:util';
 import type * as pulumi from '@pulumi/pulumi';
-import { provider as cspPolicy } from '../../provider/runtime/csp-policy';
-import { provider as customHostname } from '../../provider/runtime/custom-hostname';
-import { provider as healthNotification } from '../../provider/runtime/health-notification';
-import { provider as pageSecuritySetting } from '../../provider/runtime/page-security-setting';
-import { provider as poolNotificationMigration } from '../../provider/runtime/pool-notification-migration';
-import { listPools, listScripts, maliciousScripts } from '../../provider';
-import { resolveSettings } from '../../provider/client';
+import { provider as cspPolicy } from '../../../provider/runtime/csp-policy';
+import { provider as customHostname } from '../../../provider/runtime/custom-hostname';
+import { provider as healthNotification } from '../../../provider/runtime/health-notification';
+import { provider as pageSecuritySetting } from '../../../provider/runtime/page-security-setting';
+import { provider as poolNotificationMigration } from '../../../provider/runtime/pool-notification-migration';
+import { listPools, listScripts, maliciousScripts } from '../../../provider';
+import { resolveSettings } from '../../../provider/client';
 import {
   APIConnectionError,
   AuthenticationError,
   BadRequestError,
   EdgeGuardError,
   PermissionDeniedError,
-} from '../../provider/client/errors';
-import { createPolicy } from '../../provider/client/page-security';
-import { dynamicContext } from '../../provider/dynamic/context';
-import { ResourceStateError } from '../../provider/runtime/contract';
-import { SettingsError } from '../../provider/settings';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+} from '../../../provider/client/errors';
+import { createPolicy } from '../../../provider/client/page-security';
+import { dynamicContext } from '../../../provider/dynamic/context';
+import { ResourceStateError } from '../../../provider/runtime/contract';
+import { SettingsError } from '../../../provider/settings';
+import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The credentials sweep: run operations that fail in every way a request can fail (401, 403 of
@@ -33,7 +33,7 @@ import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../he
  * JSON form and full inspection (causes included), every result, everything written to stdout,
  * stderr and the console, the emulator's request log and state, and every file of its data
  * directory. No credential may appear in any of it in plain text (nor base64- or URL-encoded).
- * The engine's side (state, preview and up output) is swept by tests/e2e/*.
+ * The engine's side (state, preview and up output) is swept by the engine tests (tests/engine/).
  */
 
 const TOKEN = 'sweep-token-d41c9a0e77b2';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ACCOUNT_ID, call, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { ACCOUNT_ID, call, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * Issue 2's promise, by property: a bad request to any endpoint — malformed JSON, JSON that is

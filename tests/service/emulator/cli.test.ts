@@ -2,15 +2,16 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEMO } from '../../emulator/seed/demo';
-import { call, type Reply } from '../helpers/emulator';
+import { DEMO } from '../../../emulator/seed/demo';
+import { call, type Reply } from '../../helpers/emulator';
+import { REPO } from '../../helpers/repo';
 
 /**
  * The `edgeguard-emulator` bin as a user runs it: flags, the start-up line, signals, and the
  * durability promise under `kill -9`. Runs the compiled bin (`npm test` builds before jest).
  */
 
-const BIN = path.resolve(__dirname, '..', '..', 'dist', 'emulator', 'cli.js');
+const BIN = path.join(REPO, 'dist', 'emulator', 'cli.js');
 const TOKEN = 'cli-test-token-123';
 const ACCOUNT = 'a00000000000000000000000000000c1';
 const ZONE = 'c00000000000000000000000000000c1';

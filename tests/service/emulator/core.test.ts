@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client, request } from 'undici';
-import { DEMO } from '../../emulator/seed/demo';
-import { ACCOUNT_ID, call, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { DEMO } from '../../../emulator/seed/demo';
+import { ACCOUNT_ID, call, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * What every service shares: the envelope, credentials, routing errors, the request log, fault

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type Reply, type TestEmulator } from '../helpers/emulator';
+import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type Reply, type TestEmulator } from '../../helpers/emulator';
 
 const EMAIL = 'ops@example.com';
 const KEY = 'global-api-key-0123';

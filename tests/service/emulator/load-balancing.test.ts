@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * Load-balancing pools (spec 2.7, 4, 8; contract "Load balancing pools"): the ordered list, the

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * Account-level notification policies (spec 2.8, 6; contract "Account-level notifications"):

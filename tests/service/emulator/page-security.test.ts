@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type Reply, type TestEmulator } from '../helpers/emulator';
+import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type Reply, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * Page security over HTTP (spec 2.2 to 2.6, 3, 4, 5.3; contract "Page security"). Each test that

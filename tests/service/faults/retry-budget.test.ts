@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { HttpClient } from '../../provider/client/http';
-import { resolveSettings } from '../../provider/settings';
-import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+import { HttpClient } from '../../../provider/client/http';
+import { resolveSettings } from '../../../provider/settings';
+import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * Is the retry policy's default number of attempts enough for the fault budget EdgeGuard is

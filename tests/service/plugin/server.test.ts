@@ -5,9 +5,9 @@ import type * as grpc from '@grpc/grpc-js';
 import * as proto from '@pulumi/pulumi/proto/provider_pb';
 import * as statusProto from '@pulumi/pulumi/proto/status_pb';
 import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import { REPO } from '../helpers/engine';
-import { secret, startPlugin, struct, UNKNOWN, type TestPlugin } from '../helpers/plugin';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { REPO } from '../../helpers/repo';
+import { secret, startPlugin, struct, UNKNOWN, type TestPlugin } from '../../helpers/plugin';
 
 /**
  * The provider plugin over its real gRPC interface, against the emulator: configuration, check,

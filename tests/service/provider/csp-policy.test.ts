@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { NotFoundError } from '../../provider/client/errors';
-import { UNKNOWN } from '../../provider/runtime/check';
+import { NotFoundError } from '../../../provider/client/errors';
+import { UNKNOWN } from '../../../provider/runtime/check';
 import {
   changedProperties,
   provider,
   type CspPolicyInputs,
   type CspPolicyOutputs,
-} from '../../provider/runtime/csp-policy';
-import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { configureProvider } from '../helpers/provider';
+} from '../../../provider/runtime/csp-policy';
+import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { configureProvider } from '../../helpers/provider';
 
 /**
  * `CspPolicy`: check and diff as pure functions with exact expectations, then every provider

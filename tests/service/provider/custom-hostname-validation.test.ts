@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { CustomHostnameValidation } from '../../provider/resources/custom-hostname-validation';
-import { UNKNOWN } from '../../provider/runtime/check';
+import { CustomHostnameValidation } from '../../../provider/resources/custom-hostname-validation';
+import { UNKNOWN } from '../../../provider/runtime/check';
 import {
   CustomHostnameNotValidatedError,
   diffValidation,
@@ -8,11 +8,11 @@ import {
   runtime as described,
   type CustomHostnameValidationInputs,
   type CustomHostnameValidationOutputs,
-} from '../../provider/runtime/custom-hostname-validation';
-import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import type { RuntimeDiff } from '../../provider/runtime/contract';
-import { decideDiff } from '../../provider/runtime/host';
-import { configureProvider } from '../helpers/provider';
+} from '../../../provider/runtime/custom-hostname-validation';
+import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import type { RuntimeDiff } from '../../../provider/runtime/contract';
+import { decideDiff } from '../../../provider/runtime/host';
+import { configureProvider } from '../../helpers/provider';
 
 /**
  * `CustomHostnameValidation`: check and diff tables, the class's registration, and every provider

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { CustomHostname } from '../../provider/resources/custom-hostname';
-import { UNKNOWN } from '../../provider/runtime/check';
+import { CustomHostname } from '../../../provider/resources/custom-hostname';
+import { UNKNOWN } from '../../../provider/runtime/check';
 import {
   CustomHostnameNotReadyError,
   diffCustomHostname,
@@ -8,11 +8,11 @@ import {
   runtime as described,
   type CustomHostnameInputs,
   type CustomHostnameOutputs,
-} from '../../provider/runtime/custom-hostname';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import type { RuntimeDiff } from '../../provider/runtime/contract';
-import { decideDiff } from '../../provider/runtime/host';
-import { configureProvider } from '../helpers/provider';
+} from '../../../provider/runtime/custom-hostname';
+import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import type { RuntimeDiff } from '../../../provider/runtime/contract';
+import { decideDiff } from '../../../provider/runtime/host';
+import { configureProvider } from '../../helpers/provider';
 
 /**
  * `CustomHostname`: check and diff tables, the pacing settings, and every provider method against

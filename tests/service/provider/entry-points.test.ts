@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
-import { REPO } from '../helpers/engine';
-import { RUNTIME_OF } from '../helpers/runtimes';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { REPO } from '../../helpers/repo';
+import { RUNTIME_OF } from '../../helpers/runtimes';
 
 /**
  * What loading the package costs, in its compiled form and by its name, as a Pulumi program and

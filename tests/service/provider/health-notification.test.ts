@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
-import { BadRequestError } from '../../provider/client/errors';
-import { sameFilters } from '../../provider/client/notifications';
-import { HealthNotification } from '../../provider/resources/health-notification';
-import { UNKNOWN } from '../../provider/runtime/check';
-import { provider } from '../../provider/runtime/health-notification';
-import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
-import { configureProvider } from '../helpers/provider';
+import { BadRequestError } from '../../../provider/client/errors';
+import { sameFilters } from '../../../provider/client/notifications';
+import { HealthNotification } from '../../../provider/resources/health-notification';
+import { UNKNOWN } from '../../../provider/runtime/check';
+import { provider } from '../../../provider/runtime/health-notification';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { configureProvider } from '../../helpers/provider';
 
 /**
  * `HealthNotification`: check and diff as pure tables, then every provider method against the

@@ -9,12 +9,12 @@ import {
   ConflictError,
   InternalServerError,
   RateLimitError,
-} from '../../provider/client/errors';
-import { HttpClient, type HttpOptions } from '../../provider/client/http';
-import { Pacer, type PaceLimit } from '../../provider/client/pacing';
-import { retryAfterMs } from '../../provider/client/retry';
-import { resolveSettings } from '../../provider/settings';
-import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../helpers/emulator';
+} from '../../../provider/client/errors';
+import { HttpClient, type HttpOptions } from '../../../provider/client/http';
+import { Pacer, type PaceLimit } from '../../../provider/client/pacing';
+import { retryAfterMs } from '../../../provider/client/retry';
+import { resolveSettings } from '../../../provider/settings';
+import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The one retry policy, against a real emulator: what is retried, what is not, how a create

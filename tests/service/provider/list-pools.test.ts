@@ -1,5 +1,5 @@
-import { listPools } from '../../provider/helpers/read';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
+import { listPools } from '../../../provider/helpers/read';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 let emu: TestEmulator;
 beforeAll(async () => {

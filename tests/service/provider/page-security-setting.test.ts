@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { APIResponseError } from '../../provider/client/errors';
-import { UNKNOWN } from '../../provider/runtime/check';
+import { APIResponseError } from '../../../provider/client/errors';
+import { UNKNOWN } from '../../../provider/runtime/check';
 import {
   changedProperties,
   provider,
   type PageSecuritySettingOutputs,
-} from '../../provider/runtime/page-security-setting';
-import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { configureProvider } from '../helpers/provider';
+} from '../../../provider/runtime/page-security-setting';
+import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { configureProvider } from '../../helpers/provider';
 
 /**
  * `PageSecuritySetting`: check and diff as pure functions, then every provider method against the

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { InternalServerError } from '../../provider/client/errors';
-import type { Pool } from '../../provider/client/load-balancing';
-import { UNKNOWN } from '../../provider/runtime/check';
-import { MigrationIncompleteError, pagesWithEmail, provider } from '../../provider/runtime/pool-notification-migration';
-import { PartialFailure } from '../../provider/runtime/partial';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator';
-import { configureProvider } from '../helpers/provider';
+import { InternalServerError } from '../../../provider/client/errors';
+import type { Pool } from '../../../provider/client/load-balancing';
+import { UNKNOWN } from '../../../provider/runtime/check';
+import {
+  MigrationIncompleteError,
+  pagesWithEmail,
+  provider,
+} from '../../../provider/runtime/pool-notification-migration';
+import { PartialFailure } from '../../../provider/runtime/partial';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { configureProvider } from '../../helpers/provider';
 
 /**
  * `PoolNotificationMigration`: check, diff and the page plan as pure tables, then every provider

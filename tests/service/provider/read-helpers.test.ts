@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { NotFoundError } from '../../provider/client/errors';
-import { scriptDetailSchema, scriptSchema } from '../../provider/client/page-security';
+import { NotFoundError } from '../../../provider/client/errors';
+import { scriptDetailSchema, scriptSchema } from '../../../provider/client/page-security';
 import {
   getConnection,
   getCookie,
@@ -12,9 +12,9 @@ import {
   MALICIOUS_SCORE_THRESHOLD,
   maliciousScripts,
   type ReadSettings,
-} from '../../provider/helpers/read';
-import { SettingsError } from '../../provider/settings';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
+} from '../../../provider/helpers/read';
+import { SettingsError } from '../../../provider/settings';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The read helpers against the emulator: paging through everything, the filters, the single

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { AuthenticationError } from '../../provider/client/errors';
-import { clientFrom } from '../../provider/clients';
-import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../provider/review/plan';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
+import { AuthenticationError } from '../../../provider/client/errors';
+import { clientFrom } from '../../../provider/clients';
+import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../../provider/review/plan';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The review's request plan against the emulator: exactly the requests it states (the zone's

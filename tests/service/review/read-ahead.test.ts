@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clientFrom } from '../../provider/clients';
-import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../provider/review/plan';
-import { ReadAhead, readAheadTargets } from '../../provider/review/read-ahead';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../helpers/emulator';
+import { clientFrom } from '../../../provider/clients';
+import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../../provider/review/plan';
+import { ReadAhead, readAheadTargets } from '../../../provider/review/read-ahead';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The review's read ahead (`provider/review/read-ahead.ts`) against the emulator: the listings of

@@ -1,10 +1,10 @@
-import type { DnsRecord, ZoneHold } from '../../emulator/core/world';
+import type { DnsRecord, ZoneHold } from '../../../emulator/core/world';
 import {
   decideIssuance,
   ISSUANCE_BLOCK_MS,
   ISSUANCE_WINDOW_MS,
-} from '../../emulator/services/custom-hostnames/issuance';
-import type { IssuanceState, StoredCustomHostname } from '../../emulator/services/custom-hostnames/records';
+} from '../../../emulator/services/custom-hostnames/issuance';
+import type { IssuanceState, StoredCustomHostname } from '../../../emulator/services/custom-hostnames/records';
 import {
   caaIssuerDomain,
   dnsLookup,
@@ -13,7 +13,7 @@ import {
   NOT_CNAMED_ERROR,
   parseCaaRecord,
   type Evaluation,
-} from '../../emulator/services/custom-hostnames/validation';
+} from '../../../emulator/services/custom-hostnames/validation';
 
 const ZONE = 'saas.example';
 const NOW = Date.UTC(2026, 0, 1);

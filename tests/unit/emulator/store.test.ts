@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Collection, Store } from '../../emulator/core/store';
+import { Collection, Store } from '../../../emulator/core/store';
 
 interface Item {
   name: string;

@@ -2,13 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import type { AlertPolicy } from '../../provider/client/notifications';
-import type { CustomHostname } from '../../provider/client/custom-hostnames';
-import type { PageSecurityPolicy } from '../../provider/client/page-security';
-import { stringLiteral } from '../../provider/import/code';
-import type { Live } from '../../provider/import/live';
-import { MAX_NAME, slug, uniqueNames } from '../../provider/import/names';
-import { importedProgram } from '../../provider/import/program';
+import type { AlertPolicy } from '../../../provider/client/notifications';
+import type { CustomHostname } from '../../../provider/client/custom-hostnames';
+import type { PageSecurityPolicy } from '../../../provider/client/page-security';
+import { stringLiteral } from '../../../provider/import/code';
+import type { Live } from '../../../provider/import/live';
+import { MAX_NAME, slug, uniqueNames } from '../../../provider/import/names';
+import { importedProgram } from '../../../provider/import/program';
+import { REPO } from '../../helpers/repo';
 
 /**
  * The program `edgeguard-import` writes, from objects as the client reads them: its exact text for
@@ -22,7 +23,6 @@ const ZONE = 'c0000000000000000000000000000001';
 const ACCOUNT = 'a0000000000000000000000000000001';
 const POOL_A = 'b0000000000000000000000000000001';
 const POOL_B = 'b0000000000000000000000000000002';
-const REPO = path.resolve(__dirname, '..', '..');
 
 /** An id as the service makes them: 32 hexadecimal characters that look random. */
 const id = (n: number) => createHash('md5').update(String(n)).digest('hex');

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { generateSchema, type SchemaProperty } from '../../scripts/schema';
-import { PLUGIN_RESOURCES } from '../../provider/plugin/resources';
-import type { ProviderArgs } from '../../provider/resources/provider';
-import { resourceToken as token } from '../../provider/plugin/tokens';
-import { SETTINGS, type SettingName } from '../../provider/settings';
-import { RUNTIME_OF } from '../helpers/runtimes';
+import { generateSchema, type SchemaProperty } from '../../../scripts/schema';
+import { PLUGIN_RESOURCES } from '../../../provider/plugin/resources';
+import type { ProviderArgs } from '../../../provider/resources/provider';
+import { resourceToken as token } from '../../../provider/plugin/tokens';
+import { SETTINGS, type SettingName } from '../../../provider/settings';
+import { RUNTIME_OF } from '../../helpers/runtimes';
 
 /**
  * The plugin's schema is generated from each runtime's description (provider/runtime/describe.ts),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Runtime } from '../../provider/runtime/contract';
-import { inputDoc, inputFields, markdown, outputFields, replacingInputs } from '../../provider/runtime/describe';
-import { decideDiff } from '../../provider/runtime/host';
+import type { Runtime } from '../../../provider/runtime/contract';
+import { inputDoc, inputFields, markdown, outputFields, replacingInputs } from '../../../provider/runtime/describe';
+import { decideDiff } from '../../../provider/runtime/host';
 
 /**
  * How a runtime's zod schemas describe a resource (provider/runtime/describe.ts), and the diff

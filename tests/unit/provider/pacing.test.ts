@@ -1,4 +1,4 @@
-import { Pacer } from '../../provider/client/pacing';
+import { Pacer } from '../../../provider/client/pacing';
 
 /** The pacer with a fake clock: its sleeps move the clock instead of waiting. */
 function fakePacer() {

@@ -3,27 +3,28 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as pulumi from '@pulumi/pulumi';
 import type { z } from 'zod';
-import type { CspPolicy, CspPolicyArgs } from '../../provider/resources/csp-policy';
-import type { CustomHostname, CustomHostnameArgs } from '../../provider/resources/custom-hostname';
+import type { CspPolicy, CspPolicyArgs } from '../../../provider/resources/csp-policy';
+import type { CustomHostname, CustomHostnameArgs } from '../../../provider/resources/custom-hostname';
 import type {
   CustomHostnameValidation,
   CustomHostnameValidationArgs,
-} from '../../provider/resources/custom-hostname-validation';
-import type { HealthNotification, HealthNotificationArgs } from '../../provider/resources/health-notification';
-import type { PageSecuritySetting, PageSecuritySettingArgs } from '../../provider/resources/page-security-setting';
+} from '../../../provider/resources/custom-hostname-validation';
+import type { HealthNotification, HealthNotificationArgs } from '../../../provider/resources/health-notification';
+import type { PageSecuritySetting, PageSecuritySettingArgs } from '../../../provider/resources/page-security-setting';
 import type {
   PoolNotificationMigration,
   PoolNotificationMigrationArgs,
-} from '../../provider/resources/pool-notification-migration';
-import type * as cspPolicy from '../../provider/runtime/csp-policy';
-import type * as customHostname from '../../provider/runtime/custom-hostname';
-import type * as customHostnameValidation from '../../provider/runtime/custom-hostname-validation';
-import type * as healthNotification from '../../provider/runtime/health-notification';
-import type * as pageSecuritySetting from '../../provider/runtime/page-security-setting';
-import type * as poolNotificationMigration from '../../provider/runtime/pool-notification-migration';
-import { PLUGIN_RESOURCES } from '../../provider/plugin/resources';
-import { runToEnd } from '../helpers/process';
-import { RUNTIME_OF } from '../helpers/runtimes';
+} from '../../../provider/resources/pool-notification-migration';
+import type * as cspPolicy from '../../../provider/runtime/csp-policy';
+import type * as customHostname from '../../../provider/runtime/custom-hostname';
+import type * as customHostnameValidation from '../../../provider/runtime/custom-hostname-validation';
+import type * as healthNotification from '../../../provider/runtime/health-notification';
+import type * as pageSecuritySetting from '../../../provider/runtime/page-security-setting';
+import type * as poolNotificationMigration from '../../../provider/runtime/pool-notification-migration';
+import { PLUGIN_RESOURCES } from '../../../provider/plugin/resources';
+import { runToEnd } from '../../helpers/process';
+import { RUNTIME_OF } from '../../helpers/runtimes';
+import { REPO } from '../../helpers/repo';
 
 /**
  * The resource classes of provider/resources/ are generated from their runtimes
@@ -33,7 +34,6 @@ import { RUNTIME_OF } from '../helpers/runtimes';
  * the compiler: `tsc`, which `npm test` runs first, type-checks this file; jest only strips types).
  */
 
-const REPO = path.resolve(__dirname, '..', '..');
 const RESOURCES = path.join('provider', 'resources');
 
 let scratch: string;

@@ -6,7 +6,7 @@ import {
   type RetryDecision,
   type RetryPolicy,
   type RetryState,
-} from '../../provider/client/retry';
+} from '../../../provider/client/retry';
 
 /**
  * The retry policy as a pure function: each row is a failure, what the request went through

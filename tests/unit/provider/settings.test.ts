@@ -1,5 +1,5 @@
-import { configure, currentSettings } from '../../provider/dynamic/context';
-import { resolveSettings, SETTINGS, SettingsError, type SettingName, type Settings } from '../../provider/settings';
+import { configure, currentSettings } from '../../../provider/dynamic/context';
+import { resolveSettings, SETTINGS, SettingsError, type SettingName, type Settings } from '../../../provider/settings';
 
 const URL = 'http://127.0.0.1:8787/client/v4';
 const DEFAULT_ISSUANCE = { limit: 15, windowMs: 60_000 };

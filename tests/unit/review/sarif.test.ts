@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { PACK_POLICIES } from '../../../provider/review/pack-policies';
 import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
 import { reviewSarif } from '../../../provider/review/sarif';
-import { REPO } from '../../helpers/engine';
+import { REPO } from '../../helpers/repo';
 import { parseSarif } from '../../helpers/sarif';
 
 /**
