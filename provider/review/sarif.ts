@@ -19,8 +19,8 @@ const PACKAGE = require('pulumi-edgeguard/package.json') as { version: string; r
 /** The project's page: the repository's web address (`git+https://github.com/o/r.git` -> `https://github.com/o/r`). */
 const HOME = PACKAGE.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 
-/** The README section that tells what each policy of the pack reports (its table), at this version. */
-const POLICIES_HELP = `${HOME}/blob/v${PACKAGE.version}/README.md#the-policy-pack`;
+/** The guide's section that tells what each policy of the pack reports (its table), at this version. */
+const POLICIES_HELP = `${HOME}/blob/v${PACKAGE.version}/docs/guides/reviewing.md#the-policy-pack`;
 
 /** A SARIF level for each enforcement level: what fails a check is an error, what informs a warning. */
 const LEVELS: Record<EnforcementLevel, sarif.ReportingConfiguration.level> = {

@@ -53,7 +53,7 @@ function sarifOf(r: ReviewReport, projectPath = '') {
   return parseSarif(JSON.parse(JSON.stringify(reviewSarif(r, projectPath))));
 }
 
-test("a rule per policy of the pack, in its order: the policy's name, title, description and level, and the README's table of policies", () => {
+test("a rule per policy of the pack, in its order: the policy's name, title, description and level, and the review guide's table of policies", () => {
   const run = sarifOf(report([])).runs[0]!;
   const rules = run.tool.driver.rules;
   expect(rules.map((rule) => rule.id)).toEqual(PACK_POLICIES.map((policy) => policy.name));
@@ -63,7 +63,7 @@ test("a rule per policy of the pack, in its order: the policy's name, title, des
     shortDescription: { text: 'CSP blocks detected scripts' },
     fullDescription: { text: PACK_POLICIES[0]!.description },
     defaultConfiguration: { level: 'error' },
-    helpUri: 'https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/README.md#the-policy-pack',
+    helpUri: 'https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/docs/guides/reviewing.md#the-policy-pack',
   });
   for (const policy of PACK_POLICIES) {
     const rule = rules.find((r) => r.id === policy.name)!;
@@ -73,8 +73,8 @@ test("a rule per policy of the pack, in its order: the policy's name, title, des
     ]);
   }
   // The help is true to its word: the section exists and its table names every policy.
-  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const section = readme.split('\n### The policy pack\n')[1]?.split('\n### ')[0] ?? '';
+  const guide = fs.readFileSync(path.join(REPO, 'docs', 'guides', 'reviewing.md'), 'utf8');
+  const section = guide.split('\n## The policy pack\n')[1]?.split('\n## ')[0] ?? '';
   for (const policy of PACK_POLICIES) expect(section).toContain(`| \`${policy.name}\` |`);
 });
 
