@@ -58,7 +58,7 @@ const customerHostname = new edgeguard.CustomHostname('customer-one', {
 // Against the local emulator (whose control API address the demo and the tests put in the
 // environment) a command publishes the record in the emulator's DNS, and removes it on destroy.
 // With a real service, the record belongs in your DNS provider: put its record resource here
-// (README, "The flagship program"); until then the hostname stays pending and the outputs give
+// (docs/guides/custom-hostnames.md); until then the hostname stays pending and the outputs give
 // the record to publish.
 let customerValidation: edgeguard.CustomHostnameValidation | undefined;
 if (edgeguard.emulatorDnsAvailable()) {

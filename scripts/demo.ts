@@ -142,7 +142,7 @@ function describe(outputs: OutputMap): string {
     `Custom hostname ${hostname.hostname}: ${hostname.status} (certificate authority ${hostname.certificateAuthority}).`,
     hostname.ownershipTxtRecord.published
       ? `  Its ownership record TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}" was published in the emulator's DNS by the command customer-one-ownership-record, and the validation waited until it was active.`
-      : `  To validate it, publish TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}" in the customer's DNS (README: your DNS provider's record resource in place of the emulator's command).`,
+      : `  To validate it, publish TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}" in the customer's DNS (docs/guides/custom-hostnames.md: your DNS provider's record resource in place of the emulator's command).`,
     `Health notification ${healthNotificationId} covers ${poolsCovered} pools.`,
     `Legacy pool e-mails: ${migration.poolsSeen} pools seen, ${migration.poolsCleared} cleared by this run, ${Object.keys(migration.removedEmails ?? {}).length} addresses removed in all.`,
     malicious.length > 0

@@ -5,7 +5,7 @@ import { engineStack, type EngineStack } from '../../helpers/engine';
 import { usePluginBuild } from '../../helpers/languages';
 
 /**
- * The README's move of a stack from the dynamic resources to the provider plugin, through the
+ * The move of a stack (docs/guides/moving-to-the-plugin.md) from the dynamic resources to the provider plugin, through the
  * real engine against a demo emulator (tests/engine/plugin/projects/move): deployed as dynamic resources, the
  * declarations retained, then declared under a `Provider` with the `import` option. The objects keep
  * their ids and the service gets no write from the move (the emulator's request log); afterwards

@@ -77,7 +77,7 @@ function packConfig(config: object | undefined): string {
 
 /**
  * `pulumi preview --policy-pack ...` of the stack, with the service's settings in the stack's
- * configuration alone, as the README has users keep them: no EDGEGUARD_* variable, so the pack
+ * configuration alone, as docs/guides/reviewing.md has users keep them: no EDGEGUARD_* variable, so the pack
  * reads the configuration the engine gives it. What it printed, and its failure if it failed.
  */
 async function previewWithPack(config?: string): Promise<{ failed: boolean; text: string }> {

@@ -2,7 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import * as edgeguard from 'pulumi-edgeguard';
 
 /**
- * The move of the README's "Moving a stack to the plugin", one step per value of `step`:
+ * The move of docs/guides/moving-to-the-plugin.md, one step per value of `step`:
  * - `dynamic`: the stack as it was deployed, dynamic resources;
  * - `retain`: the same declarations with `retainOnDelete`, so dropping them leaves the objects be;
  * - `plugin`: the same objects declared under an explicit `Provider`, each with the `import`
