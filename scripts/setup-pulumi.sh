@@ -123,4 +123,4 @@ if [ -n "$want_yaml" ] && ! built "$target/.built-language-yaml" "$target/bin/pu
   echo "$want" > "$target/.built-language-yaml"
   echo "setup-pulumi: built pulumi-language-yaml $yaml_version in $(( $(date +%s) - started )) s" >&2
 fi
-ln -sfn "$target" "$tools/pulumi"
+ln -sfn "pulumi-v$version" "$tools/pulumi"  # relative, so a worktree that shares .tools/ keeps it

@@ -83,5 +83,7 @@ test('written: exit 0, the program in the file, the summary on stderr', async ()
   expect(result.stderr).toMatch(
     /^edgeguard-csp: wrote .*: a log policy for checkout\.example\.com allowing 1 of 1 scripts and 1 of 1 connections detected\n$/,
   );
-  expect(fs.readFileSync(out, 'utf8')).toContain(`"script-src js.stripe.com; connect-src api.stripe.com"`);
+  expect(fs.readFileSync(out, 'utf8')).toContain(
+    `"script-src js.stripe.com; connect-src api.stripe.com; object-src 'none'; base-uri 'self'"`,
+  );
 });
