@@ -126,7 +126,8 @@ function importSection(token: string): string[] {
   const entry = PLUGIN_RESOURCES.get(token);
   if (entry === undefined) throw new Error(`${token} is in the schema but not in the plugin's resource table`);
   const name = resourceName(token);
-  if (entry.noImport !== undefined) return [`A ${name} cannot be imported: ${entry.noImport}.`];
+  if (entry.noImport !== undefined)
+    return [`\`pulumi import\` refuses it, and so does the \`import\` resource option: ${entry.noImport}.`];
   const form = idForm(entry);
   return [
     `In the provider plugin a ${name}'s id, and its import id, is \`${form}\`:`,

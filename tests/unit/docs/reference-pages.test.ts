@@ -60,7 +60,7 @@ test('a page states what the schema says of each property', () => {
   expect(hostname).toContain('| `verificationErrors` | list of string |');
   const migration = generatedPages(schema, REPO).get(path.join(RESOURCE_PAGES, 'PoolNotificationMigration.md'))!;
   expect(migration).toContain(
-    'A PoolNotificationMigration cannot be imported: a PoolNotificationMigration is an action',
+    '`pulumi import` refuses it, and so does the `import` resource option: a PoolNotificationMigration is an action',
   );
 });
 
