@@ -75,7 +75,8 @@ export function pathMatches(pattern: string, apiPath: string): boolean {
   return want.length === have.length;
 }
 
-function mulberry32(seed: number): () => number {
+/** mulberry32: a small seeded generator, so what it drives depends on the seed alone (also the browser cases of tests/browser). */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

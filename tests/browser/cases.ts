@@ -10,6 +10,7 @@
  */
 
 import type { LoadKind } from './observe';
+import { mulberry32 } from '../../emulator/core/faults';
 
 /** The seed the recorded truth was generated with. */
 export const TRUTH_SEED = 1;
@@ -511,18 +512,6 @@ function sourceListScenario(random: () => number): Scenario {
   };
 }
 
-/** mulberry32: a small seeded generator, so the cases depend on the seed alone. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The directive governing a load of this kind, for `{d}` in policy templates. */
 const DIRECTIVE: Readonly<Record<LoadKind, string>> = { script: 'script-src', connection: 'connect-src' };
 
@@ -536,7 +525,7 @@ function loadable(kind: LoadKind, url: string): boolean {
  * URLs, sampled to its count, in a stable order; ids `c0001`, `c0002`, ...
  */
 export function generateCases(seed: number = TRUTH_SEED): TruthCase[] {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const cases: Omit<TruthCase, 'id'>[] = [];
   for (const scenario of [...SCENARIOS, sourceListScenario(random)]) {
     const product: Omit<TruthCase, 'id'>[] = [];
