@@ -46,6 +46,11 @@ test('every generated page is as `npm run docs` writes it now', () => {
   ).toEqual([]);
 });
 
+test("the README's table of resources links every resource's page", () => {
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  expect(resources.filter((name) => !readme.includes(`| [${name}](docs/resources/${name}.md) |`))).toEqual([]);
+});
+
 test('a page states what the schema says of each property', () => {
   const page = generatedPages(schema, REPO).get(path.join(RESOURCE_PAGES, 'CspPolicy.md'))!;
   expect(page).toMatch(/^# CspPolicy$/m);
