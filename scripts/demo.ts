@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveSettings } from '../provider/settings';
+import { MALICIOUS_SCRIPT_RULE } from '../rules/malicious';
 import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
 import { reviewFlagship } from './demo-review';
 import { EMULATOR_CONTROL_URL } from '../provider/helpers/emulator-dns';
@@ -146,7 +147,7 @@ function describe(outputs: OutputMap): string {
     `Health notification ${healthNotificationId} covers ${poolsCovered} pools.`,
     `Legacy pool e-mails: ${migration.poolsSeen} pools seen, ${migration.poolsCleared} cleared by this run, ${Object.keys(migration.removedEmails ?? {}).length} addresses removed in all.`,
     malicious.length > 0
-      ? `Malicious scripts (js_integrity_score below 10), to review:\n${malicious.map((m) => `  ${m}`).join('\n')}`
+      ? `Malicious scripts (${MALICIOUS_SCRIPT_RULE}), to review:\n${malicious.map((m) => `  ${m}`).join('\n')}`
       : 'No malicious scripts detected.',
   ].join('\n');
 }

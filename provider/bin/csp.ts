@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { validateHostname } from '../../rules/hostname';
+import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { clientFrom } from '../clients';
 import type { HttpClient } from '../client/http';
 import { cspProgram, writePolicy } from '../review/csp-writer';
@@ -33,8 +34,9 @@ const USAGE = `usage: edgeguard-csp --zone ZONE_ID --host HOST [--action allow|l
 ${settingsSynopsis(21)}
 
 Writes a TypeScript Pulumi program declaring one CspPolicy for HOST whose value allows every script
-(script-src) and connection (connect-src) page security detected on HOST that is not malicious,
-each as tightly as its sources allow, and nothing malicious; a script on a host serving JSONP
+(script-src) and connection (connect-src) page security detected on HOST that is not malicious
+(a script with ${MALICIOUS_SCRIPT_RULE}, a connection the service reports malicious), each as
+tightly as its sources allow, and nothing malicious; a script on a host serving JSONP
 endpoints or AngularJS by its full URL, and object-src 'none' and base-uri 'self', so that the
 policy has no weakness of high severity. What it left out, and why, is in comments. It only reads
 from the service.

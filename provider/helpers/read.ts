@@ -2,6 +2,7 @@ import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import type { Pool } from '../client/load-balancing';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
+import { isMaliciousScore } from '../../rules/malicious';
 import type { SettingName } from '../settings';
 import { clientLayer, type ClientLayer } from './client-layer';
 
@@ -15,8 +16,8 @@ import { clientLayer, type ClientLayer } from './client-layer';
 export type { Connection, Cookie, Script, ScriptDetail, ScriptVersion } from '../client/page-security';
 export type { Pool } from '../client/load-balancing';
 
-/** Spec 1.2 and 8: a script whose `js_integrity_score` is below this is malicious. */
-export const MALICIOUS_SCORE_THRESHOLD = 10;
+/** Spec 1.2 and 8: a script whose `js_integrity_score` is below this is malicious (`rules/malicious.ts`). */
+export { MALICIOUS_SCORE_THRESHOLD } from '../../rules/malicious';
 
 /**
  * Explicit settings, by their names in the settings table (`SETTINGS` of `provider/settings.ts`:
@@ -139,7 +140,7 @@ export function getCookie(zoneId: string, cookieId: string, settings?: ReadSetti
  * score (a plan without scores) is not.
  */
 export function isMalicious(script: Pick<Script, 'js_integrity_score'>): boolean {
-  return script.js_integrity_score !== undefined && script.js_integrity_score < MALICIOUS_SCORE_THRESHOLD;
+  return isMaliciousScore(script.js_integrity_score);
 }
 
 /** The statuses of spec 3; lists return only `active` ones unless asked for another. */

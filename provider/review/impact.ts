@@ -17,7 +17,7 @@ import {
   type PageHeader,
 } from '../../rules/csp-match';
 import { parsePolicyExpression } from '../../rules/expression';
-import { isMalicious } from '../helpers/read';
+import { isMaliciousScore } from '../../rules/malicious';
 
 /**
  * The impact of a change to a zone's CSP policies on what page security detected on their hosts
@@ -39,7 +39,7 @@ import { isMalicious } from '../helpers/read';
  * blocks or newly allows on the host, which malicious items it lets load, which of its governing
  * directive's sources allow nothing detected. A line names the headers that block or report its
  * item, and the browser when only one of the two does. Pure: it judges what it is given, with the
- * malicious rule of spec 1.2 for scripts (`isMalicious`) and the service's reports for connections
+ * malicious rule of spec 1.2 for scripts (`rules/malicious.ts`) and the service's reports for connections
  * ({@link connectionReports}); reading the service is `./plan.ts`'s job.
  *
  * Items are judged on the pages they were seen on, which are pages of the policy's host (its
@@ -113,9 +113,7 @@ export function connectionReports(connection: {
 /** Why a detected item is malicious, or `undefined`: spec 1.2's score for a script, the service's reports for a connection. */
 export function maliciousBecause(kind: CspFetchKind, item: Detected): string | undefined {
   if (kind === 'script')
-    return isMalicious({ js_integrity_score: item.jsIntegrityScore })
-      ? `js_integrity_score ${item.jsIntegrityScore}`
-      : undefined;
+    return isMaliciousScore(item.jsIntegrityScore) ? `js_integrity_score ${item.jsIntegrityScore}` : undefined;
   return item.reports !== undefined && item.reports.length > 0 ? item.reports.join('; ') : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MALICIOUS_SCORE_THRESHOLD } from '../../../rules/malicious';
 import { isoTime } from '../../core/clock';
 import { newId, sha256Hex, stableId } from '../../core/ids';
 import type { SeedSection } from '../../core/seeding';
@@ -193,12 +194,15 @@ function seenTimes(
 }
 
 /**
- * Plausible scores in 10..99 (above the malicious threshold of spec 8), one byte of the URL's
- * SHA-256 each, so that the same URL always scores the same.
+ * Plausible scores from the malicious threshold of spec 8 (`rules/malicious.ts`) to 99, so that
+ * no script is malicious unless its seed says so; one byte of the URL's SHA-256 each, so that the
+ * same URL always scores the same.
  */
 function derivedScores(url: string): Record<keyof typeof scoreShape, number> {
   const digest = sha256Hex(`scores\u0000${url}`);
-  const byte = (index: number) => 10 + (Number.parseInt(digest.slice(index * 2, index * 2 + 2), 16) % 90);
+  const byte = (index: number) =>
+    MALICIOUS_SCORE_THRESHOLD +
+    (Number.parseInt(digest.slice(index * 2, index * 2 + 2), 16) % (100 - MALICIOUS_SCORE_THRESHOLD));
   return {
     js_integrity_score: byte(0),
     obfuscation_score: byte(1),
