@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningEmulator } from '../emulator/server';
-import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV, type PackOutput } from '../provider/review/pack-policies';
+import { REVIEW_OUTPUT_ENV, type PackOutput } from '../provider/review/pack-analysis';
+import { REVIEW_BASELINE_ENV } from '../provider/review/pack-input';
 import { POLICY_PACK } from '../provider/review/review-stack';
 import { call, TOKEN, withEmulator, ZONE } from './common';
 import { benchStack, PARALLEL, type BenchStack } from './engine';
@@ -210,6 +211,7 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
       count: String(policies),
       variant: 'before',
     });
+    const headers = 1 + OTHER_TEAMS_POLICIES.length;
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-review-'));
     try {
       await bench.up();
@@ -251,7 +253,6 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
         if (reviewed.review?.policies.length !== policies)
           throw new Error(`the pack reviewed ${reviewed.review?.policies.length} policies, not ${policies}`);
-        const headers = 1 + OTHER_TEAMS_POLICIES.length;
         const fewer = reviewed.review.policies.find((policy) => policy.hostHeaders.length !== headers);
         if (fewer !== undefined)
           throw new Error(
@@ -264,18 +265,29 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
       // Not execFileSync: the emulator answering the child runs in this process's event loop.
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--expose-gc', path.join(__dirname, 'review-child.js'), emulator.baseUrl, TOKEN, ZONE, String(policies)],
+        [
+          '--expose-gc',
+          path.join(__dirname, 'review-child.js'),
+          emulator.baseUrl,
+          TOKEN,
+          ZONE,
+          String(policies),
+          baseline,
+        ],
         { encoding: 'utf8' },
       );
       const child = JSON.parse(stdout) as {
         retainedPeakBytes: number;
         maxRssKiB: number;
         requests: number;
+        hostHeaders: number[];
         ms: number;
         readAhead: { ms: number; requests: number; retainedPeakBytes: number };
       };
       for (const made of [child.requests, child.readAhead.requests])
         if (made !== figures.made) throw new Error(`the child made ${made} requests, not ${figures.made}`);
+      if (child.hostHeaders.join() !== String(headers))
+        throw new Error(`the child judged with ${child.hostHeaders.join(' or ')} headers per host, not ${headers}`);
       figures.retained = {
         heapBytes: child.retainedPeakBytes,
         rssKiB: child.maxRssKiB,

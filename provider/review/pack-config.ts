@@ -1,8 +1,13 @@
 import { createRequire } from 'node:module';
+import type { PolicyConfigSchema, StackValidationArgs } from '@pulumi/policy';
+import type * as zod from 'zod';
+import type { Acceptance } from './impact';
+import type { Kind } from './statements';
 
 /**
- * The stack's configuration inside the policy pack, so that the pack reads the service with the
- * same `edgeguard:*` settings as the stack's resources.
+ * The policy pack's configuration: the stack's, so that the pack reads the service with the
+ * same `edgeguard:*` settings as the stack's resources, and each CSP policy's own, the scripts or
+ * connections a team accepts ({@link acceptedConfigSchema}).
  *
  * The engine gives a policy pack the stack's configuration in the `ConfigureStack` call it makes
  * before any analysis (secrets decrypted, as it gives them to a program). `@pulumi/policy` 1.21,
@@ -79,4 +84,54 @@ export function keepStackConfig(configured?: () => void): void {
         });
     addService.call(this, service, { ...implementation, ...wrapped });
   };
+}
+
+// ---- Each CSP policy's configuration: what the team accepts ----
+
+/** The configuration key of each kind's accepted items. */
+export const ACCEPTED_KEY = { scripts: 'acceptedScripts', connections: 'acceptedConnections' } as const;
+
+/** An accepted script or connection of the pack configuration: its URL or a URL prefix, and why. */
+type AcceptedItem = { url: string; reason: string } | { prefix: string; reason: string };
+
+/** The JSON schema the engine checks the configuration of a CSP policy of `kind` against. */
+export function acceptedConfigSchema(kind: Kind): PolicyConfigSchema {
+  const noun = kind === 'scripts' ? 'Script' : 'Connection';
+  return {
+    properties: {
+      [ACCEPTED_KEY[kind]]: {
+        type: 'array',
+        description: `${noun} URLs ({"url"}) or URL prefixes ({"prefix"}) the team accepts here, each with a "reason".`,
+        items: {
+          type: 'object',
+          properties: {
+            url: { type: 'string', minLength: 1 },
+            prefix: { type: 'string', minLength: 1 },
+            reason: { type: 'string', minLength: 1 },
+          },
+          required: ['reason'],
+          minProperties: 2,
+          maxProperties: 2,
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}
+
+/** The items of `kind` a policy's configuration accepts. */
+export function acceptanceOf(args: StackValidationArgs, kind: Kind): Acceptance {
+  // Not at the pack's start: the review's modules load it with the client (reviewModules of ./pack-analysis.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { z } = require('zod') as typeof zod;
+  const item = z.union([
+    z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
+    z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
+  ]);
+  const config = z.object({ [ACCEPTED_KEY[kind]]: z.array(item).default([]) }).parse(args.getConfig()) as Record<
+    string,
+    AcceptedItem[]
+  >;
+  const entries = config[ACCEPTED_KEY[kind]] ?? [];
+  return (url) => entries.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
 }

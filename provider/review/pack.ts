@@ -1,7 +1,8 @@
 import './pack-start';
 import { PolicyPack } from '@pulumi/policy';
 import { keepStackConfig } from './pack-config';
-import { PACK_POLICIES, warmReview } from './pack-policies';
+import { warmReview } from './pack-analysis';
+import { PACK_POLICIES } from './pack-policies';
 
 /**
  * EdgeGuard's policy pack: loading this module serves it to the engine (it prints the port the

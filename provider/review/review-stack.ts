@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CommandError, LocalWorkspace, Stack, type EngineEvent, type PulumiCommand } from '@pulumi/pulumi/automation';
 import { meaningOf, nameOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
-import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV, type PackOutput } from './pack-policies';
+import { REVIEW_OUTPUT_ENV, type PackOutput } from './pack-analysis';
+import { REVIEW_BASELINE_ENV } from './pack-input';
 import { locateViolations, mainFileOf } from './program-location';
 import type { ReportedViolation, ReviewReport } from './report';
 

@@ -369,7 +369,7 @@ test('credentials the service refuses fail the review with that reason; the revi
     const run = await review();
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/edgeguard-review: the review could not be done: list CSP policies .* HTTP 401/);
-    expect(run.stdout).toContain('**The review could not be done**');
+    expect(run.stdout).toContain('**The EdgeGuard review could not be done**');
     expect(run.stdout).not.toContain(REFUSED);
     expect(run.stderr).not.toContain(REFUSED);
   } finally {

@@ -2,12 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { unknownCheckingProxy, type PolicyResource, type StackValidationArgs } from '@pulumi/policy';
-import {
-  PACK_POLICIES,
-  POLICY_NAMES,
-  REVIEW_OUTPUT_ENV,
-  type PackOutput,
-} from '../../../provider/review/pack-policies';
+import { REVIEW_OUTPUT_ENV, type PackOutput } from '../../../provider/review/pack-analysis';
+import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
 import { renderMarkdown } from '../../../provider/review/report';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 

@@ -13,7 +13,7 @@ import {
   type ProposedPolicy,
   type ZonePolicies,
 } from '../../../provider/review/impact';
-import { impactSummary } from '../../../provider/review/pack-policies';
+import { impactText } from '../../../provider/review/as-text';
 import { renderMarkdown } from '../../../provider/review/report';
 
 /**
@@ -510,12 +510,12 @@ describe('connections: the same judgement under connect-src, else default-src', 
     const value = "script-src 'self'";
     const impact = judge(value);
     const review = { ...impact, key: 'urn', name: 'checkout', zoneId: 'z', action: 'allow', enabled: true, value };
-    const summary = impactSummary(review);
+    const summary = impactText(review);
     expect(summary).toContain(
-      `Connections detected on ${HOST}: ${CONNECTIONS.length}.\nThe policy has none of connect-src, default-src: it restricts no connection.`,
+      `${CONNECTIONS.length} connections detected on ${HOST}.\nThe policy has none of connect-src, default-src: it restricts no connection.`,
     );
     expect(summary).not.toMatch(/Blocks \d+ connection/);
-    expect(impactSummary({ ...review, ...judge("connect-src 'self'"), value: "connect-src 'self'" })).toMatch(
+    expect(impactText({ ...review, ...judge("connect-src 'self'"), value: "connect-src 'self'" })).toMatch(
       /Blocks \d+ connections:/,
     );
   });
@@ -807,7 +807,7 @@ describe("the words: csp-change-impact's message and the review's Markdown", () 
     const value = "script-src 'self' js.stripe.com legacy.example.org:80";
     const review = { ...result!, key: 'urn', name: NAME, zoneId: 'z', action: 'allow', enabled: true, value };
 
-    const summary = impactSummary(review);
+    const summary = impactText(review);
     expect(summary).toContain(
       `Judged with every CSP header of ${HOST} after the change, in Chromium and Firefox: this policy (enforced), "strict" (enforced); a fetch loads only if every enforced one allows it.`,
     );
@@ -820,7 +820,7 @@ describe("the words: csp-change-impact's message and the review's Markdown", () 
     expect(summary).toContain(`Other policies of the host block 1 script this one does not:\n  - ${STRIPE.url}`);
     expect(summary).toContain(`(last seen ${STRIPE.lastSeenAt}; blocked by "strict")`);
     expect(summary).toContain(
-      `Blocked by the browser as mixed content whatever the policies say (http: or ws: from an https: page, not upgraded; neither allowed nor a policy's block): 1 script:\n  - ${OVER_HTTP.url}`,
+      `Blocked by the browser as mixed content, whatever the policies say: 1 script (http: or ws: from an https: page that no upgrade-insecure-requests rewrites; neither allowed nor a policy's block):\n  - ${OVER_HTTP.url}`,
     );
 
     const markdown = renderMarkdown({

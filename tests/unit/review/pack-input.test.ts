@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { unknownCheckingProxy, type PolicyResource } from '@pulumi/policy';
-import { REVIEW_BASELINE_ENV, reviewInputOf } from '../../../provider/review/pack-policies';
+import { REVIEW_BASELINE_ENV, reviewInputOf } from '../../../provider/review/pack-input';
 
 /**
  * What the policy pack reads from the stack's resources as the engine gives them to a stack

@@ -1,0 +1,60 @@
+import type { ItemList, Phrase, PolicyStatement, Span } from './statements';
+
+/**
+ * What a review says (`./statements.ts`) as Markdown, for edgeguard-review's report: values and
+ * names as code, stressed words in bold, a list under its title in bold, a policy under a heading
+ * and each kind under one of its own.
+ */
+
+/** Text for a Markdown table cell: no line break, no unescaped `|`. */
+export function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** A value as inline code. */
+export function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
+function spanMarkdown(span: Span): string {
+  // A line break would end a list item or a paragraph: what the service or a team wrote stays on its line.
+  if (typeof span === 'string') return span.replace(/\r?\n/g, ' ');
+  if ('value' in span) return code(span.value);
+  if ('name' in span) return code(span.name);
+  return `**${span.stress}**`;
+}
+
+/** A phrase as Markdown. */
+export function markdown(phrase: Phrase): string {
+  return phrase.map(spanMarkdown).join('');
+}
+
+/** A list: its title in bold, then an item per line, each a paragraph's lines apart from what follows. */
+function listMarkdown(list: ItemList): string[] {
+  return [
+    `**${markdown(list.title)}**`,
+    '',
+    ...list.lines.map((line) => `- ${code(line.url)} ${line.pages}; ${line.notes.map(markdown).join('; ')}`),
+    ...(list.more > 0 ? [`- and ${list.more} more`] : []),
+    '',
+  ];
+}
+
+/** A policy's part of the report: a heading, its sentences and lists, and a heading for each kind. */
+export function policyMarkdown(statement: PolicyStatement): string[] {
+  const paragraph = (phrase: Phrase) => [markdown(phrase), ''];
+  const lines = [
+    `#### ${code(statement.name)}: ${statement.state} on ${markdown(statement.host)} (${statement.effect})`,
+    '',
+    ...statement.comparison.flatMap(paragraph),
+  ];
+  if (statement.problem !== undefined) return [...lines, ...paragraph(statement.problem)];
+  lines.push(...statement.changes.flatMap(paragraph));
+  for (const kind of statement.kinds)
+    lines.push(
+      `##### ${markdown(kind.heading)}`,
+      '',
+      ...kind.parts.flatMap((part) => ('title' in part ? listMarkdown(part) : paragraph(part))),
+    );
+  return lines;
+}

@@ -1,0 +1,49 @@
+import type { PolicyReview } from './plan';
+import { hostPhrase, named, policyStatement, say, stateOf, type ItemList, type Phrase, type Span } from './statements';
+
+/**
+ * What a review says (`./statements.ts`) as plain text, for the policy pack's messages, which the
+ * engine prints as they are: a list's lines indented under its title, a line's notes in
+ * parentheses, names quoted.
+ */
+
+function spanText(span: Span): string {
+  if (typeof span === 'string') return span;
+  if ('value' in span) return span.value;
+  if ('name' in span) return `"${span.name}"`;
+  return span.stress;
+}
+
+/** A phrase as text. */
+export function text(phrase: Phrase): string {
+  return phrase.map(spanText).join('');
+}
+
+/** A list as its title, then a line per item: URL, pages and notes. */
+export function listText(list: ItemList): string {
+  return [
+    `${text(list.title)}:`,
+    ...list.lines.map((line) => `  - ${line.url} ${line.pages} (${line.notes.map(text).join('; ')})`),
+    ...(list.more > 0 ? [`  - and ${list.more} more`] : []),
+  ].join('\n');
+}
+
+/** A CSP policy of the stack, for a message about it: `CspPolicy "checkout" (allow on checkout.example.com)`. */
+export function policyText(review: Pick<PolicyReview, 'name' | 'action' | 'enabled' | 'hostname'>): string {
+  return text(say`CspPolicy ${named(review.name)} (${stateOf(review)} on ${hostPhrase(review.hostname)})`);
+}
+
+/** What `csp-change-impact` says of a policy: what it is compared with, what changes, and what it does to each kind. */
+export function impactText(review: PolicyReview): string {
+  const statement = policyStatement(review);
+  const paragraphs = [
+    ...statement.comparison,
+    ...(statement.problem !== undefined ? [statement.problem] : []),
+    ...statement.changes,
+    ...statement.kinds.flatMap((kind) => kind.parts),
+  ];
+  return [
+    `${policyText(review)} ${statement.effect}.`,
+    ...paragraphs.map((part) => ('title' in part ? listText(part) : text(part))),
+  ].join('\n');
+}

@@ -1,0 +1,151 @@
+import * as fs from 'node:fs';
+import type { PolicyResource } from '@pulumi/policy';
+import { clientLayer } from '../helpers/client-layer';
+import type { Acceptance } from './impact';
+import { stackConfigValue } from './pack-config';
+import { previousState, reviewInputOf, type Unjudged } from './pack-input';
+import type * as plan from './plan';
+import type { ReviewInput, ReviewResult } from './plan';
+import type * as readAhead from './read-ahead';
+import type * as weaknesses from './weaknesses';
+
+/**
+ * The policy pack's one analysis of a stack: every policy of the pack asks for it, and the first
+ * to ask reads the service (`./plan.ts`), from the listings read ahead while the program ran when
+ * there are some ({@link warmReview}); the others get the same. After each policy it is written to
+ * {@link REVIEW_OUTPUT_ENV}, with the violations reported so far.
+ */
+
+/** A file the pack writes its review to, as JSON ({@link PackOutput}), after each policy. */
+export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
+
+/** One violation the pack reported. */
+export interface PackViolation {
+  policy: string;
+  /** The resource, or none for the stack as a whole. */
+  urn?: string;
+  message: string;
+}
+
+/** What the pack writes to {@link REVIEW_OUTPUT_ENV}. */
+export interface PackOutput {
+  /** Why the review could not be done; absent when it was. */
+  error?: string;
+  review?: ReviewResult;
+  unjudged: Unjudged[];
+  violations: PackViolation[];
+}
+
+/**
+ * The review's plan, with the API client and undici, and the weaknesses with the CSP Evaluator,
+ * loaded once the engine has configured the pack ({@link warmReview}) or at the first analysis,
+ * not before the pack serves: the engine waits for the pack to serve before it runs the program,
+ * and these modules cost about 0.15 s of CPU to load (bench/RESULTS.md, issue 20). Node loads them
+ * once and returns them from its cache.
+ */
+export function reviewModules(): { plan: typeof plan; readAhead: typeof readAhead; weaknesses: typeof weaknesses } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
+  return {
+    plan: require('./plan') as typeof plan,
+    readAhead: require('./read-ahead') as typeof readAhead,
+    weaknesses: require('./weaknesses') as typeof weaknesses,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** The client of the stack's `edgeguard:*` settings, else the environment's. */
+function packClient() {
+  return clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) });
+}
+
+/** The listings read ahead from the previous state, once the engine has configured the pack. */
+let readingAhead: readAhead.ReadAhead | undefined;
+
+/**
+ * Once the engine has configured the pack, while it runs the program: loads the review's modules
+ * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
+ * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
+ * name (`./read-ahead.ts`). Without settings to read with, or a previous state to read, nothing is
+ * read ahead: the review reads at the analysis, and says what is missing.
+ */
+export function warmReview(): void {
+  const modules = reviewModules();
+  const state = previousState();
+  if ('reason' in state || readingAhead !== undefined) return;
+  const targets = modules.readAhead.readAheadTargets(state.exported);
+  if (targets.size === 0) return;
+  let client;
+  try {
+    client = packClient();
+  } catch {
+    return;
+  }
+  readingAhead = new modules.readAhead.ReadAhead(client, targets, modules.plan.REVIEW_PER_PAGE).start();
+  const reading = readingAhead;
+  process.once('exit', () => reading.dispose());
+}
+
+/** The analysis of a stack's resources that the pack's policies share. */
+export interface Analysis {
+  key: string;
+  input: ReviewInput;
+  unjudged: Unjudged[];
+  review?: ReviewResult;
+  error?: string;
+  violations: PackViolation[];
+}
+
+let current: { key: string; analysis: Promise<Analysis> } | undefined;
+
+/** Why the review could not be done, as a person should read it. */
+function reasonOf(error: unknown): string {
+  clientLayer().withSettingHint(error);
+  return error instanceof Error ? error.message : String(error);
+}
+
+function emptyReview(): ReviewResult {
+  return { policies: [], pools: [], requests: { made: 0, bound: 0, plan: 'nothing to read' } };
+}
+
+/**
+ * The analysis of `resources`: read once per set of resources, whichever policy asks first. The
+ * blocked scripts the team accepts are those of the policy that asks first
+ * (`csp-blocks-detected-scripts`, which runs first).
+ */
+export function analysisOf(resources: readonly PolicyResource[], acceptBlocked?: Acceptance): Promise<Analysis> {
+  const { input, unjudged } = reviewInputOf(resources);
+  const key = JSON.stringify(input);
+  if (current?.key === key) return current.analysis;
+  const analysis = (async (): Promise<Analysis> => {
+    const base = { key, input, unjudged, violations: [] };
+    if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
+    try {
+      const review = await reviewModules().plan.reviewService(packClient(), input, {
+        ...(acceptBlocked ? { acceptBlocked } : {}),
+        ...(readingAhead !== undefined ? { readAhead: readingAhead } : {}),
+      });
+      return { ...base, review };
+    } catch (error) {
+      return { ...base, error: reasonOf(error) };
+    } finally {
+      // Used by the first analysis alone: its requests are counted once.
+      readingAhead?.dispose();
+      readingAhead = undefined;
+    }
+  })();
+  current = { key, analysis };
+  return analysis;
+}
+
+/** Writes `analysis` to {@link REVIEW_OUTPUT_ENV}, when it names a file. */
+export function writeOutput(analysis: Analysis): void {
+  const file = process.env[REVIEW_OUTPUT_ENV];
+  if (file === undefined || file === '') return;
+  const output: PackOutput = {
+    ...(analysis.error !== undefined ? { error: analysis.error } : {}),
+    ...(analysis.review !== undefined ? { review: analysis.review } : {}),
+    unjudged: analysis.unjudged,
+    violations: analysis.violations,
+  };
+  fs.writeFileSync(file, JSON.stringify(output, null, 2));
+}

@@ -1,0 +1,155 @@
+import * as fs from 'node:fs';
+import { UnknownValueError, type PolicyResource } from '@pulumi/policy';
+import { resourceOf } from './meaning';
+import type { MigrationUnderReview, NotificationUnderReview, PolicyUnderReview, ReviewInput } from './plan';
+
+/**
+ * What the policy pack reviews: the stack's resources as the engine gives them to a stack policy,
+ * read into the review's input (`ReviewInput` of `./plan.ts`), with the live policy each CSP policy
+ * replaces taken from the stack's state before the change ({@link REVIEW_BASELINE_ENV}), and the
+ * resources it cannot judge at preview.
+ */
+
+/**
+ * A file holding `pulumi stack export` of the stack as it is before the change. With it, a policy
+ * that the change modifies is compared with the live policy it replaces (the engine gives a
+ * policy pack only the new inputs of a changed resource, not its id).
+ */
+export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
+
+/** A resource the review could not judge, and why. */
+export interface Unjudged {
+  urn: string;
+  name: string;
+  /** Its kind. */
+  resource: 'CspPolicy' | 'PoolNotificationMigration' | 'HealthNotification';
+  reason: string;
+}
+
+/** `read(props)`, or why it cannot be known yet (a value computed during the update). */
+function known<T>(read: () => T): T | { unknown: string } {
+  try {
+    return read();
+  } catch (error) {
+    // @pulumi/policy declares no type for UnknownValueError, so the check does not narrow.
+    if (error instanceof UnknownValueError) return { unknown: (error as Error).message };
+    throw error;
+  }
+}
+
+function isUnknown(value: unknown): value is { unknown: string } {
+  return typeof value === 'object' && value !== null && 'unknown' in value;
+}
+
+/** The last previous state read, by its file: the read ahead and the analysis both need it. */
+let previousRead: { file: string; state: { exported: unknown } | { reason: string } } | undefined;
+
+/** The `pulumi stack export` of {@link REVIEW_BASELINE_ENV} (read once per file), or why it could not be read. */
+export function previousState(): { exported: unknown } | { reason: string } {
+  const file = process.env[REVIEW_BASELINE_ENV];
+  if (file === undefined || file === '')
+    return {
+      reason: `the previous state is not known (the engine gives a policy pack only the new inputs of a changed resource); set ${REVIEW_BASELINE_ENV} to a file of \`pulumi stack export\` to compare with the live policy, as edgeguard-review does`,
+    };
+  if (previousRead?.file !== file) {
+    let state: { exported: unknown } | { reason: string };
+    try {
+      state = { exported: JSON.parse(fs.readFileSync(file, 'utf8')) as unknown };
+    } catch (error) {
+      state = { reason: `${REVIEW_BASELINE_ENV} (${file}) could not be read: ${(error as Error).message}` };
+    }
+    previousRead = { file, state };
+  }
+  return previousRead.state;
+}
+
+/** The ids of the CSP policies a `pulumi stack export` holds, by URN: the live policies the stack manages. */
+export function stackPolicyIds(exported: unknown): Map<string, string> {
+  const ids = new Map<string, string>();
+  const resources = (exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
+  for (const resource of Array.isArray(resources) ? resources : []) {
+    const { urn, outputs } = (resource ?? {}) as { urn?: unknown; outputs?: { policyId?: unknown } };
+    const id = outputs?.policyId;
+    if (typeof urn === 'string' && typeof id === 'string') ids.set(urn, id);
+  }
+  return ids;
+}
+
+/** The policy ids by URN of the previous state, or why it could not be read. */
+function baselineIds(): Map<string, string> | string {
+  const state = previousState();
+  return 'reason' in state ? state.reason : stackPolicyIds(state.exported);
+}
+
+/** What the review needs from the stack's resources, and those it cannot judge. */
+export function reviewInputOf(resources: readonly PolicyResource[]): { input: ReviewInput; unjudged: Unjudged[] } {
+  const policies: PolicyUnderReview[] = [];
+  const migrations: MigrationUnderReview[] = [];
+  const notifications: NotificationUnderReview[] = [];
+  const unjudged: Unjudged[] = [];
+  const unknownUntilUpdate = (resource: PolicyResource, kind: Unjudged['resource'], what: string) =>
+    unjudged.push({
+      urn: resource.urn,
+      name: resource.name,
+      resource: kind,
+      reason: `not known until the update: ${what}`,
+    });
+  let baseline: Map<string, string> | string | undefined;
+
+  for (const resource of resources) {
+    const props = resource.props;
+    // By kind, not by a type token made with the resource classes' module: that loads all of
+    // @pulumi/pulumi, which the pack's start spares (./pack-start.ts).
+    const kind = resourceOf(resource.type);
+    if (kind === 'CspPolicy') {
+      const read = known(() => ({
+        zoneId: String(props.zoneId).toLowerCase(),
+        policy: {
+          action: String(props.action),
+          enabled: props.enabled !== false,
+          expression: String(props.expression),
+          value: String(props.value),
+        },
+        policyId: typeof props.policyId === 'string' && props.policyId !== '' ? props.policyId : undefined,
+      }));
+      if (isUnknown(read)) {
+        unknownUntilUpdate(resource, 'CspPolicy', read.unknown);
+        continue;
+      }
+      let replaces: PolicyUnderReview['replaces'];
+      if (read.policyId !== undefined) replaces = { id: read.policyId };
+      else {
+        baseline ??= baselineIds();
+        if (typeof baseline === 'string') replaces = { unknown: baseline };
+        else {
+          const id = baseline.get(resource.urn);
+          replaces = id === undefined ? 'none' : { id };
+        }
+      }
+      policies.push({ key: resource.urn, name: resource.name, zoneId: read.zoneId, policy: read.policy, replaces });
+    } else if (kind === 'PoolNotificationMigration') {
+      const accountId = known(() => String(props.accountId).toLowerCase());
+      if (isUnknown(accountId)) {
+        unknownUntilUpdate(resource, 'PoolNotificationMigration', accountId.unknown);
+        continue;
+      }
+      migrations.push({ key: resource.urn, name: resource.name, accountId });
+    } else if (kind === 'HealthNotification') {
+      const read = known(() => ({
+        accountId: String(props.accountId).toLowerCase(),
+        poolIds: (props.poolIds as unknown[]).map((id) => String(id).toLowerCase()),
+        enabled: props.enabled !== false,
+      }));
+      if (isUnknown(read)) {
+        unknownUntilUpdate(resource, 'HealthNotification', read.unknown);
+        continue;
+      }
+      notifications.push(read);
+    }
+  }
+  // Every CSP policy the stack manages before the change, the deleted ones too: the zone's other
+  // live policies stay, headers beside the stack's (./impact.ts).
+  if (policies.length > 0) baseline ??= baselineIds();
+  const managed = typeof baseline === 'object' ? { managedPolicyIds: [...baseline.values()] } : {};
+  return { input: { policies, ...managed, migrations, notifications }, unjudged };
+}
