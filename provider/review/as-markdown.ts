@@ -1,4 +1,4 @@
-import type { ItemList, Phrase, PolicyStatement, Span } from './statements';
+import { isList, type ItemList, type Phrase, type PolicyStatement, type Span } from './statements';
 
 /**
  * What a review says (`./statements.ts`) as Markdown, for edgeguard-review's report: values and
@@ -54,7 +54,7 @@ export function policyMarkdown(statement: PolicyStatement): string[] {
     lines.push(
       `##### ${markdown(kind.heading)}`,
       '',
-      ...kind.parts.flatMap((part) => ('title' in part ? listMarkdown(part) : paragraph(part))),
+      ...kind.parts.flatMap((part) => (isList(part) ? listMarkdown(part) : paragraph(part))),
     );
   return lines;
 }

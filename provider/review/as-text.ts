@@ -1,5 +1,15 @@
 import type { PolicyReview } from './plan';
-import { hostPhrase, named, policyStatement, say, stateOf, type ItemList, type Phrase, type Span } from './statements';
+import {
+  hostPhrase,
+  isList,
+  named,
+  policyStatement,
+  say,
+  stateOf,
+  type ItemList,
+  type Phrase,
+  type Span,
+} from './statements';
 
 /**
  * What a review says (`./statements.ts`) as plain text, for the policy pack's messages, which the
@@ -44,6 +54,6 @@ export function impactText(review: PolicyReview): string {
   ];
   return [
     `${policyText(review)} ${statement.effect}.`,
-    ...paragraphs.map((part) => ('title' in part ? listText(part) : text(part))),
+    ...paragraphs.map((part) => (isList(part) ? listText(part) : text(part))),
   ].join('\n');
 }

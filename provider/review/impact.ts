@@ -39,8 +39,8 @@ import { isMaliciousScore } from '../../rules/malicious';
  * blocks or newly allows on the host, which malicious items it lets load, which of its governing
  * directive's sources allow nothing detected. A line names the headers that block or report its
  * item, and the browser when only one of the two does. Pure: it judges what it is given, with the
- * malicious rule of spec 1.2 for scripts (`rules/malicious.ts`) and the service's reports for connections
- * ({@link connectionReports}); reading the service is `./plan.ts`'s job.
+ * malicious rule of spec 1.2 for scripts (`rules/malicious.ts`) and the service's reports for
+ * connections ({@link connectionReports}); reading the service is `./plan.ts`'s job.
  *
  * Items are judged on the pages they were seen on, which are pages of the policy's host (its
  * expression's `http.host`): `'self'` and scheme-less sources are relative to the page. Memory

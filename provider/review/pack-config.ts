@@ -9,15 +9,18 @@ import type { Kind } from './statements';
  * same `edgeguard:*` settings as the stack's resources, and each CSP policy's own, the scripts or
  * connections a team accepts ({@link acceptedConfigSchema}).
  *
- * The engine gives a policy pack the stack's configuration in the `ConfigureStack` call it makes
- * before any analysis (secrets decrypted, as it gives them to a program). `@pulumi/policy` 1.21,
- * the latest, keeps only the stack's tags from that call, and the form of pack this engine runs (an
- * executable, see policy-pack/) gets no `PULUMI_CONFIG` variable either. So {@link keepStackConfig}
- * wraps the pack server's `configureStack` handler as `@pulumi/policy` registers it with its gRPC
- * server, and keeps the configuration in this process's memory: it is never written or printed.
- * tests/engine/review/csp-review.test.ts reviews with the settings in the stack's configuration alone, so a
- * version of `@pulumi/policy` that registers its handlers otherwise fails there.
+ * The stack's: the engine gives a policy pack the stack's configuration in the `ConfigureStack`
+ * call it makes before any analysis (secrets decrypted, as it gives them to a program).
+ * `@pulumi/policy` 1.21, the latest, keeps only the stack's tags from that call, and the form of
+ * pack this engine runs (an executable, see policy-pack/) gets no `PULUMI_CONFIG` variable either.
+ * So {@link keepStackConfig} wraps the pack server's `configureStack` handler as `@pulumi/policy`
+ * registers it with its gRPC server, and keeps the configuration in this process's memory: it is
+ * never written or printed. tests/engine/review/csp-review.test.ts reviews with the settings in the
+ * stack's configuration alone, so a version of `@pulumi/policy` that registers its handlers
+ * otherwise fails there.
  */
+
+// ---- The stack's configuration ----
 
 /** The map of a `ConfigureStack` request, as the generated protobuf code gives it. */
 interface ConfigMap {

@@ -114,6 +114,11 @@ export interface ItemList {
   more: number;
 }
 
+/** Whether a part of a kind's statement is a list, not a sentence. */
+export function isList(part: Phrase | ItemList): part is ItemList {
+  return 'title' in part;
+}
+
 /** Where a line applies, in words: the pages, or the first page and what it stands for. */
 function pagesText(line: DetectedLine): string {
   const pages = line.pages.join(', ');

@@ -5,13 +5,12 @@ import { ZoneImpactEvaluator, type Detected, type DetectedLine } from '../../../
 import type { PolicyReview } from '../../../provider/review/plan';
 import { renderMarkdown } from '../../../provider/review/report';
 import {
+  isList,
   itemList,
   notDonePhrase,
   policyStatement,
   poolsPhrase,
   unjudgedPhrase,
-  type ItemList,
-  type Phrase,
 } from '../../../provider/review/statements';
 
 /**
@@ -84,8 +83,6 @@ function markdownOf(review: PolicyReview): string {
     violations: [],
   });
 }
-
-const isList = (part: Phrase | ItemList): part is ItemList => 'title' in part;
 
 test('every sentence, list and line of a policy reaches both the text and the Markdown', () => {
   const review = reviewed();
