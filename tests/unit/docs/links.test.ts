@@ -19,7 +19,7 @@ function documentation(): string[] {
 
 /** Markdown without its fenced code blocks and code spans, where brackets are no links. */
 function prose(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^]*?^\1\s*$/gm, '').replace(/`+[^`\n]*`+/g, '');
+  return markdown.replace(/^(`{3,}|~{3,})[^]*?^\1\s*$/gm, '').replace(/`+[^`\n]*`+/g, '');
 }
 
 /**
@@ -28,7 +28,7 @@ function prose(markdown: string): string {
  */
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
-  const withoutCode = markdown.replace(/^(```|~~~)[^]*?^\1\s*$/gm, '');
+  const withoutCode = markdown.replace(/^(`{3,}|~{3,})[^]*?^\1\s*$/gm, '');
   for (const [, heading] of withoutCode.matchAll(/^#{1,6}\s+(.*?)\s*#*\s*$/gm)) {
     const text = heading!.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '');
     const slug = text
@@ -54,6 +54,8 @@ test('the anchors of headings are those GitHub makes', () => {
     ),
   ]).toEqual(['edgeguard', 'the-two-commands', 'edgeguard-import-the-program-from-a-live-zone', 'ab', 'ab-1']);
   expect([...anchorsOf('```sh\n# not a heading\n```\n## [Linked](x.md) heading')]).toEqual(['linked-heading']);
+  // A longer fence holds shorter ones (a Markdown sample with code blocks in it).
+  expect([...anchorsOf('````markdown\n```\ncode\n```\n# sample\n````\n## After')]).toEqual(['after']);
   expect(linksOf('[a](b.md#c) `[d](e.md)` [f](https://g.example) ![h](i.png "title")')).toEqual([
     'b.md#c',
     'https://g.example',
