@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { UnknownValueError, type PolicyResource } from '@pulumi/policy';
 import { resourceOf } from './meaning';
+import { stackPolicyIds } from './stack-export';
 import type { MigrationUnderReview, NotificationUnderReview, PolicyUnderReview, ReviewInput } from './plan';
 
 /**
@@ -61,18 +62,6 @@ export function previousState(): { exported: unknown } | { reason: string } {
     previousRead = { file, state };
   }
   return previousRead.state;
-}
-
-/** The ids of the CSP policies a `pulumi stack export` holds, by URN: the live policies the stack manages. */
-export function stackPolicyIds(exported: unknown): Map<string, string> {
-  const ids = new Map<string, string>();
-  const resources = (exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
-  for (const resource of Array.isArray(resources) ? resources : []) {
-    const { urn, outputs } = (resource ?? {}) as { urn?: unknown; outputs?: { policyId?: unknown } };
-    const id = outputs?.policyId;
-    if (typeof urn === 'string' && typeof id === 'string') ids.set(urn, id);
-  }
-  return ids;
 }
 
 /** The policy ids by URN of the previous state, or why it could not be read. */
