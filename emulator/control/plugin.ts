@@ -8,14 +8,16 @@ import { sha256Hex } from '../core/ids';
 import type { RequestLog } from '../core/request-log';
 import { routes } from '../core/routing';
 import { zones, type EmulatorContext } from '../core/tenancy';
+import { scriptDetailView } from '../services/page-security/records';
+import { addScriptVersion, scriptVersionBody } from '../services/page-security/script-versions';
 import { parseBody, parseQuery, pathId, queryInteger } from '../core/validation';
 import { applySeed } from '../seed/seed';
 import { clockState, dnsRecords, zoneHolds } from '../core/world';
 
 /**
  * The control API of the contract, under `/__emulator/`: what tests and demos use to set the
- * world up (seed, DNS, zone holds), move time, inject faults and read the request log. It is not
- * part of the vendor API and is never logged or faulted.
+ * world up (seed, DNS, zone holds, a detected script's new version), move time, inject faults and
+ * read the request log. It is not part of the vendor API and is never logged or faulted.
  */
 
 export interface ControlOptions {
@@ -128,6 +130,15 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
       const zone = knownZone(ctx, (request.params as { zone_id: string }).zone_id);
       ctx.store.write((tx) => tx.delete(zoneHolds, zone.id));
       return { result: { zone_id: zone.id, held: false } };
+    },
+  });
+
+  routes(app, '/zones/:zone_id/page_security/scripts/:script_id/versions', {
+    POST: (request) => {
+      const params = request.params as { zone_id: string; script_id: string };
+      const zone = knownZone(ctx, params.zone_id);
+      const body = parseBody(scriptVersionBody, request.body);
+      return { result: scriptDetailView(addScriptVersion(ctx, zone, params.script_id, body)) };
     },
   });
 

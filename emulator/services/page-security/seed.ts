@@ -56,7 +56,9 @@ const statusSchema = z.enum(DETECTED_STATUSES, {
 
 const categoriesSchema = z.array(z.string().min(1, 'must not be empty').max(100)).max(50);
 
-const contentHash = z.string().regex(/^[0-9a-f]{8,128}$/, 'must be 8 to 128 lowercase hexadecimal characters');
+const HASH_RULE = 'must be 8 to 128 lowercase hexadecimal characters';
+/** Spec 2.3: a version's content hash, hexadecimal like the SHA-256 the seed generates. */
+export const contentHash = z.string({ error: HASH_RULE }).regex(/^[0-9a-f]{8,128}$/, HASH_RULE);
 
 /** Spec 2.5: `first_page_url` and `page_urls` of cookies are URLs without their scheme. */
 const schemelessUrl = z
@@ -68,7 +70,8 @@ const schemelessUrl = z
     'must be a URL without its scheme, like example.com/checkout',
   );
 
-const scoreShape = {
+/** Spec 2.3: a script's or version's scores, each optional. */
+export const scoreShape = {
   js_integrity_score: scoreSchema.optional(),
   obfuscation_score: scoreSchema.optional(),
   dataflow_score: scoreSchema.optional(),

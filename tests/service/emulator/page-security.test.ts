@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type Reply, type TestEmulator } from '../../helpers/emulator';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ACCOUNT_ID, call, startTestEmulator, ZONE_ID, type Reply, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * Page security over HTTP (spec 2.2 to 2.6, 3, 4, 5.3; contract "Page security"). Each test that
@@ -645,6 +648,182 @@ describe('detected scripts (spec 2.3, 3, 4)', () => {
     const reply = await emu.api('POST', ps(ZONE_ID, '/scripts'), { body: {} });
     expect(reply.status).toBe(405);
     expect(reply.headers.allow).toBe('GET');
+  });
+});
+
+describe('a detected script changes: POST /__emulator/.../scripts/{id}/versions (contract, control API)', () => {
+  const URL_A = 'https://cdn.example.net/checkout.js';
+  const OLD_HASH = 'aa'.repeat(32);
+  const NEW_HASH = 'bb'.repeat(32);
+
+  function versions(zone: string, id: string): string {
+    return `zones/${zone}/page_security/scripts/${id}/versions`;
+  }
+
+  /** A zone with one script seeded with known scores; its id and the script as the single GET shows it. */
+  async function seededScript(on: TestEmulator = emu): Promise<{ zone: string; id: string; before: any }> {
+    const zone = on === emu ? await newZone() : ZONE_ID;
+    const seeded = await on.control('POST', 'seed', {
+      scripts: [
+        {
+          zone_id: zone,
+          url: URL_A,
+          hash: OLD_HASH,
+          js_integrity_score: 80,
+          obfuscation_score: 70,
+          dataflow_score: 60,
+          malware_score: 50,
+          cryptomining_score: 40,
+          magecart_score: 30,
+          first_seen_at: '2025-01-01T00:00:00.000Z',
+          fetched_at: '2025-01-01T00:00:00.000Z',
+        },
+      ],
+    });
+    expect(seeded.status).toBe(200);
+    const id = (await on.api('GET', ps(zone, '/scripts'))).body.result[0].id as string;
+    const before = (await on.api('GET', ps(zone, `/scripts/${id}`))).body.result;
+    return { zone, id, before };
+  }
+
+  test('the new version is the current one in the single GET and the list, first in versions; scores left out are kept', async () => {
+    const { zone, id, before } = await seededScript();
+    // Read the list first, so that its kept JSON of the old script exists and must not be served again.
+    expect((await emu.api('GET', ps(zone, '/scripts'))).body.result[0].hash).toBe(OLD_HASH);
+
+    const fetchedAt = '2025-03-04T05:06:07.890Z';
+    const posted = await emu.control('POST', versions(zone, id), {
+      hash: NEW_HASH,
+      js_integrity_score: 5,
+      magecart_score: 9,
+      fetched_at: fetchedAt,
+    });
+    expect(posted.status).toBe(200);
+    expect(posted.body.success).toBe(true);
+
+    const newVersion = {
+      hash: NEW_HASH,
+      js_integrity_score: 5,
+      obfuscation_score: 70,
+      dataflow_score: 60,
+      malware_score: 50,
+      cryptomining_score: 40,
+      magecart_score: 9,
+      fetched_at: fetchedAt,
+    };
+    const single = await emu.api('GET', ps(zone, `/scripts/${id}`));
+    expect(single.body.result).toEqual({
+      ...before,
+      ...newVersion,
+      last_seen_at: fetchedAt,
+      versions: [newVersion, ...before.versions],
+    });
+    expect(posted.body.result).toEqual(single.body.result);
+
+    const list = await emu.api('GET', ps(zone, '/scripts'));
+    expect(list.body.result).toHaveLength(1);
+    const { page_urls: _pages, versions: _versions, ...listed } = single.body.result;
+    expect(list.body.result[0]).toEqual(listed);
+
+    // A second change stacks on the first: newest first, scores carried from the current version.
+    const third = 'cc'.repeat(32);
+    await emu.control('POST', versions(zone, id), { hash: third, fetched_at: '2025-03-05T00:00:00.000Z' });
+    const after = (await emu.api('GET', ps(zone, `/scripts/${id}`))).body.result;
+    expect(after.versions.map((v: { hash: string }) => v.hash)).toEqual([third, NEW_HASH, OLD_HASH]);
+    expect(after.js_integrity_score).toBe(5);
+    expect(after.magecart_score).toBe(9);
+  });
+
+  test("fetched_at left out is the emulator's clock, which POST /__emulator/clock moves", async () => {
+    const { zone, id } = await seededScript();
+    await emu.control('POST', 'clock', { advance_seconds: 86400 });
+    const now = await emulatorNow();
+    const posted = await emu.control('POST', versions(zone, id), { hash: NEW_HASH });
+    expect(posted.status).toBe(200);
+    const after = (await emu.api('GET', ps(zone, `/scripts/${id}`))).body.result;
+    expect(after.fetched_at).toMatch(ISO);
+    expect(after.fetched_at >= now && after.fetched_at <= (await emulatorNow())).toBe(true);
+    expect(after.last_seen_at).toBe(after.fetched_at);
+    expect(after.versions[0].fetched_at).toBe(after.fetched_at);
+  });
+
+  test('an unknown script or zone is a 404, a script of another zone too, and nothing changes', async () => {
+    const { zone, id, before } = await seededScript();
+    const state = (await emu.control('GET', 'state')).body.result;
+    expectError(await emu.control('POST', versions(zone, hexId()), { hash: NEW_HASH }), 404, 1001, 'script ');
+    expectError(await emu.control('POST', versions(otherZone, id), { hash: NEW_HASH }), 404, 1001, 'script ');
+    expectError(await emu.control('POST', versions(hexId(), id), { hash: NEW_HASH }), 404, 7003, 'zone ');
+    expectError(await emu.control('POST', versions(zone, 'XYZ'), { hash: NEW_HASH }), 400, 7003, 'script_id: ');
+    expect((await emu.control('GET', 'state')).body.result).toEqual(state);
+    expect((await emu.api('GET', ps(zone, `/scripts/${id}`))).body.result).toEqual(before);
+  });
+
+  const HASH = 'bb'.repeat(32);
+  test.each([
+    ['no hash', {}, 'hash: must be 8 to 128'],
+    ['a hash that is not hexadecimal', { hash: 'not-hex!' }, 'hash: must be 8 to 128'],
+    ['an uppercase hash', { hash: 'AB'.repeat(16) }, 'hash: must be 8 to 128'],
+    ['a score of 0', { hash: HASH, js_integrity_score: 0 }, 'js_integrity_score: must be a whole number from 1 to 99'],
+    ['a fractional score', { hash: HASH, magecart_score: 12.5 }, 'magecart_score: must be a whole number from 1 to 99'],
+    ['a fetched_at that is no timestamp', { hash: HASH, fetched_at: 'yesterday' }, 'fetched_at: must be an ISO 8601'],
+    [
+      'a fetched_at before first_seen_at',
+      { hash: HASH, fetched_at: '2024-12-31T23:59:59.999Z' },
+      "fetched_at: must not be before the script's first_seen_at",
+    ],
+    [
+      'a field of the script, not of a version',
+      { hash: HASH, url: 'https://elsewhere.example/x.js' },
+      'body: Unrecognized key: "url"',
+    ],
+  ])('%s is a 400 naming the field, and changes nothing', async (_label, body, message) => {
+    const { zone, id, before } = await seededScript();
+    expectError(await emu.control('POST', versions(zone, id), body), 400, 1004, message);
+    expect((await emu.api('GET', ps(zone, `/scripts/${id}`))).body.result).toEqual(before);
+  });
+
+  test('with --admin-token the call needs it', async () => {
+    const guarded = await startTestEmulator({ adminToken: 'admin-secret-versions' });
+    try {
+      const { zone, id } = await seededScript(guarded);
+      const url = `${guarded.emulator.controlUrl}/${versions(zone, id)}`;
+      expect((await call('POST', url, { body: { hash: NEW_HASH } })).status).toBe(401);
+      const wrong = await call('POST', url, { body: { hash: NEW_HASH }, headers: { authorization: 'Bearer nope' } });
+      expect(wrong.status).toBe(401);
+      expect((await guarded.api('GET', ps(zone, `/scripts/${id}`))).body.result.hash).toBe(OLD_HASH);
+      expect((await guarded.control('POST', versions(zone, id), { hash: NEW_HASH })).status).toBe(200);
+      expect((await guarded.api('GET', ps(zone, `/scripts/${id}`))).body.result.hash).toBe(NEW_HASH);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  test('a restart on the same data directory keeps the new version', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-versions-'));
+    try {
+      const first = await startTestEmulator({ dataDir });
+      let expected: any;
+      try {
+        const { zone, id } = await seededScript(first);
+        expect((await first.control('POST', versions(zone, id), { hash: NEW_HASH, malware_score: 3 })).status).toBe(
+          200,
+        );
+        expected = (await first.api('GET', ps(zone, `/scripts/${id}`))).body.result;
+      } finally {
+        await first.close();
+      }
+      const second = await startTestEmulator({ dataDir, fixture: false });
+      try {
+        const single = await second.api('GET', ps(ZONE_ID, `/scripts/${expected.id}`));
+        expect(single.body.result).toEqual(expected);
+        expect(single.body.result.versions.map((v: { hash: string }) => v.hash)).toEqual([NEW_HASH, OLD_HASH]);
+        expect((await second.api('GET', ps(ZONE_ID, '/scripts'))).body.result[0].hash).toBe(NEW_HASH);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
