@@ -501,7 +501,8 @@ function pathMatches(sourcePath: string | undefined, path: string): boolean {
   return expected.endsWith('/') ? actual.startsWith(expected) : actual === expected;
 }
 
-function decodePath(path: string): string {
+/** A URL path percent-decoded, or as it is when it does not decode, as both browsers compare paths. */
+export function decodePath(path: string): string {
   if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);

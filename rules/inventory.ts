@@ -18,6 +18,7 @@
  */
 
 import { normalizeCspValue, parseCspValue } from './csp';
+import { decodePath } from './csp-match';
 import { validateHostname } from './hostname';
 import { failure, quoteForMessage, type ParseResult, type RuleError } from './result';
 
@@ -217,7 +218,7 @@ function parseScriptAddress(text: string, kind: 'url' | 'prefix'): ParseResult<S
   }
   return {
     ok: true,
-    value: { text: url.href, origin: url.origin, path: decodedPath(url.pathname), query: url.search, cspSource },
+    value: { text: url.href, origin: url.origin, path: decodePath(url.pathname), query: url.search, cspSource },
   };
 }
 
@@ -298,16 +299,6 @@ function cspPath(pathname: string): string {
   return out;
 }
 
-/** A path percent-decoded, or as it is when it does not decode (as both browsers do). */
-function decodedPath(path: string): string {
-  if (!path.includes('%')) return path;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * Parses a page of the inventory: `host` (every page of the host) or `host/path-prefix` (the pages
  * at that path and under it, by whole segments: `shop.example.com/checkout` covers `/checkout` and
@@ -355,8 +346,7 @@ export function parseInventoryPage(text: string): ParseResult<InventoryPage> {
     return failure('page', pathProblem.part, slash + pathProblem.offset, pathProblem.reason);
   }
   // The path is made as the URL parser would make a page's path, so both compare alike.
-  const path =
-    rawPath === '' ? '' : decodedPath(new URL(`https://${host.value}${rawPath}`).pathname).replace(/\/$/, '');
+  const path = rawPath === '' ? '' : decodePath(new URL(`https://${host.value}${rawPath}`).pathname).replace(/\/$/, '');
   return { ok: true, value: { host: host.value, path, text: `${host.value}${path}` } };
 }
 
@@ -577,7 +567,7 @@ export function inventoryPageOf(inventory: ScriptInventory, pageUrl: string): In
   } catch {
     return undefined;
   }
-  const path = decodedPath(url.pathname);
+  const path = decodePath(url.pathname);
   let found: InventoryPage | undefined;
   for (const page of inventory.pages) {
     if (
@@ -633,7 +623,7 @@ export function authorizingEntry(inventory: ScriptInventory, scriptUrl: string):
   } catch {
     return undefined;
   }
-  const address = { origin: url.origin, path: decodedPath(url.pathname), query: url.search };
+  const address = { origin: url.origin, path: decodePath(url.pathname), query: url.search };
   const index = indexOf(inventory);
   const exact = index.urls.get(matchKey('url', address));
   if (exact !== undefined) return exact;
