@@ -18,6 +18,7 @@ export * from './resources/custom-hostname';
 export * from './resources/custom-hostname-validation';
 export * from './resources/health-notification';
 export * from './resources/pool-notification-migration';
+export * from './resources/script-inventory';
 export { Provider, type ProviderArgs } from './resources/provider';
 export * from './helpers/read';
 export * from './helpers/emulator-dns';

@@ -101,12 +101,19 @@ function outputTable(outputs: Record<string, SchemaProperty>): string[] {
   return ['| output | type | description |', '| --- | --- | --- |', ...rows];
 }
 
-/** The nested types a resource's inputs name, by token, in the order they are named. */
-function nestedTypes(resource: SchemaObject): string[] {
-  const refs = Object.values(resource.inputProperties ?? {}).flatMap((property) =>
+/** The nested types `properties` name, by token, in the order they are named. */
+function nestedTypes(properties: Record<string, SchemaProperty>): string[] {
+  const refs = Object.values(properties).flatMap((property) =>
     [property, property.items, property.additionalProperties].flatMap((p) => (p?.$ref ? [p.$ref] : [])),
   );
   return [...new Set(refs.map((ref) => ref.replace(/^#\/types\//, '')))];
+}
+
+/** The nested type `type` of the resource `token`, or an error naming both when the schema lacks it. */
+function nestedType(schema: PackageSchema, token: string, type: string): PackageSchema['types'][string] {
+  const nested = schema.types[type];
+  if (nested === undefined) throw new Error(`${token} names the type ${type}, which the schema does not define`);
+  return nested;
 }
 
 /** A resource's example files, read from `examples/resources/<Resource>/`; a missing one is an error naming it. */
@@ -169,14 +176,22 @@ export function resourcePage(
     ...inputTable(resource, resource.inputProperties ?? {}, resource.requiredInputs ?? []),
     '',
   );
-  for (const type of nestedTypes(resource)) {
-    const nested = schema.types[type];
-    if (nested === undefined) throw new Error(`${token} names the type ${type}, which the schema does not define`);
+  const inputTypes = nestedTypes(resource.inputProperties ?? {});
+  for (const type of inputTypes) {
+    const nested = nestedType(schema, token, type);
     lines.push(`### ${resourceName(type)}`, '');
     if (nested.description) lines.push(nested.description.trim(), '');
     lines.push(...inputTable(nested, nested.properties, nested.required ?? []), '');
   }
-  lines.push('## Outputs', '', ...outputTable(resource.properties), '', '## Import', '', ...importSection(token), '');
+  lines.push('## Outputs', '', ...outputTable(resource.properties), '');
+  // A type only the outputs name (ScriptInventory's `detected`) has fields no program sets: an output table.
+  for (const type of nestedTypes(resource.properties).filter((name) => !inputTypes.includes(name))) {
+    const nested = nestedType(schema, token, type);
+    lines.push(`### ${resourceName(type)}`, '');
+    if (nested.description) lines.push(nested.description.trim(), '');
+    lines.push(...outputTable(nested.properties), '');
+  }
+  lines.push('## Import', '', ...importSection(token), '');
   return lines.join('\n');
 }
 

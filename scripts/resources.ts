@@ -8,6 +8,7 @@ import {
   markdown,
   outputFields,
   type InputField,
+  type OutputField,
 } from '../provider/runtime/describe';
 import { PLUGIN_RESOURCES, type PluginResource } from '../provider/plugin/resources';
 import { jsonOf, nestedTypeName, type JsonSchema } from './schema';
@@ -91,7 +92,7 @@ function tsType(json: JsonSchema, side: 'args' | 'output', where: string, named?
       return 'boolean';
     case 'array': {
       if (!json.items) throw new Error(`${where}: an array without items`);
-      const item = input(tsType(json.items, side, `${where}[]`));
+      const item = input(tsType(json.items, side, `${where}[]`, named));
       return item.includes(' | ') ? `Array<${item}>` : `${item}[]`;
     }
     case 'object':
@@ -131,13 +132,26 @@ function nestedInterfaces(resource: string, field: InputField): string {
   const outputs = field.fields
     .map(
       (sub) =>
-        `${tsdoc(inputOutputDoc(sub), '  ')}  ${sub.name}: ${tsType(jsonOf(sub.schema, 'input'), 'output', `${where}.${sub.name}`)};\n`,
+        `${tsdoc(inputOutputDoc(sub), '  ')}  ${sub.name}${sub.required || sub.default !== undefined ? '' : '?'}: ${tsType(jsonOf(sub.schema, 'input'), 'output', `${where}.${sub.name}`)};\n`,
     )
     .join('');
   return (
     `${tsdoc(`The argument \`${field.name}\` of {@link ${resource}}.`, '')}export interface ${names.args} {\n${args}}\n\n` +
     `${tsdoc(inputOutputDoc(field), '')}export interface ${names.output} {\n${outputs}}\n\n`
   );
+}
+
+/** The interface of an object output that is not an input, or of the items of a list of objects. */
+function outputInterface(resource: string, output: OutputField): string {
+  if (!output.fields) return '';
+  const where = `${resource}.${output.name}`;
+  const members = output.fields
+    .map((sub) => {
+      const optional = sub.schema.safeParse(undefined).success;
+      return `${tsdoc(sub.description, '  ')}  ${sub.name}${optional ? '?' : ''}: ${tsType(jsonOf(sub.schema, 'output'), 'output', `${where}.${sub.name}`)};\n`;
+    })
+    .join('');
+  return `${tsdoc(output.description, '')}export interface ${nestedTypeName(resource, output)} {\n${members}}\n\n`;
 }
 
 /** The module text of one resource, before formatting. */
@@ -162,7 +176,7 @@ function resourceModule(entry: PluginResource): string {
     }),
     ...outputs.map(
       (output) =>
-        `${tsdoc(output.description, '  ')}  declare public readonly ${output.name}: pulumi.Output<${tsType(jsonOf(output.schema, 'output'), 'output', `${resource}.${output.name}`)}>;\n`,
+        `${tsdoc(output.description, '  ')}  declare public readonly ${output.name}: pulumi.Output<${tsType(jsonOf(output.schema, 'output'), 'output', `${resource}.${output.name}`, output.fields ? nestedTypeName(resource, output) : undefined)}>;\n`,
     ),
   ].join('');
   const registered = [
@@ -176,7 +190,7 @@ function resourceModule(entry: PluginResource): string {
 import * as pulumi from '@pulumi/pulumi';
 import { EdgeGuardResource } from './registration';
 
-${inputs.map((field) => nestedInterfaces(resource, field)).join('')}/** Arguments of {@link ${resource}}. */
+${inputs.map((field) => nestedInterfaces(resource, field)).join('')}${outputs.map((output) => outputInterface(resource, output)).join('')}/** Arguments of {@link ${resource}}. */
 export interface ${resource}Args {
 ${inputs.map((field) => argsMember(resource, field, '  ')).join('')}}
 

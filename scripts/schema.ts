@@ -9,6 +9,7 @@ import {
   markdown,
   outputFields,
   type InputField,
+  type OutputField,
 } from '../provider/runtime/describe';
 import { SETTINGS, type SettingName } from '../provider/settings';
 import { schemaLanguages } from '../provider/plugin/languages';
@@ -85,9 +86,14 @@ export function jsonOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return z.toJSONSchema(schema, { io }) as JsonSchema;
 }
 
-/** The name of the type of an object input: `CustomHostname`'s `ssl` is `CustomHostnameSsl`. */
-export function nestedTypeName(resource: string, field: InputField): string {
-  return `${resource}${field.name.charAt(0).toUpperCase()}${field.name.slice(1)}`;
+/**
+ * The name of the type of an object input or output: `CustomHostname`'s `ssl` is
+ * `CustomHostnameSsl`; the items of a list are named in the singular, as one of them is what the
+ * type describes (`ScriptInventory`'s `scripts` hold `ScriptInventoryScript`s).
+ */
+export function nestedTypeName(resource: string, field: { name: string; schema: z.ZodType }): string {
+  const name = field.schema instanceof z.ZodArray ? field.name.replace(/s$/, '') : field.name;
+  return `${resource}${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }
 
 /**
@@ -103,7 +109,7 @@ function typeOf(json: JsonSchema, where: string, nested?: string): SchemaPropert
       return { type: json.type };
     case 'array':
       if (!json.items) throw new Error(`${where}: an array without items`);
-      return { type: 'array', items: typeOf(json.items, `${where}[]`) };
+      return { type: 'array', items: typeOf(json.items, `${where}[]`, nested) };
     case 'object':
       if (nested !== undefined) return { $ref: `#/types/${resourceToken(nested)}` };
       if (typeof json.additionalProperties === 'object')
@@ -151,6 +157,29 @@ function inputProperty(resource: string, field: InputField, types: PackageSchema
   };
 }
 
+/**
+ * One output that is not an input as a schema property. An object output, or a list of objects,
+ * becomes its nested type, which `types` (given) receives; its fields are required unless optional.
+ */
+function outputProperty(resource: string, output: OutputField, types: PackageSchema['types']): SchemaProperty {
+  const where = `${resource} output ${output.name}`;
+  const nested = output.fields ? nestedTypeName(resource, output) : undefined;
+  if (nested !== undefined && output.fields) {
+    types[resourceToken(nested)] = {
+      type: 'object',
+      description: output.description,
+      properties: Object.fromEntries(
+        output.fields.map((sub) => [
+          sub.name,
+          { ...typeOf(jsonOf(sub.schema, 'output'), `${where}.${sub.name}`), description: sub.description },
+        ]),
+      ),
+      required: output.fields.filter((sub) => !sub.schema.safeParse(undefined).success).map((sub) => sub.name),
+    };
+  }
+  return { ...typeOf(jsonOf(output.schema, 'output'), where, nested), description: output.description };
+}
+
 /** One resource of the schema, from its runtime. */
 export function resourceSchema(runtime: Runtime<object, object>, types: PackageSchema['types']): SchemaObject {
   const inputs = inputFields(runtime.resource, runtime.inputs);
@@ -163,10 +192,7 @@ export function resourceSchema(runtime: Runtime<object, object>, types: PackageS
     properties[field.name] = { ...typed, description: inputOutputDoc(field) };
   }
   for (const output of outputFields(runtime.resource, runtime.outputs))
-    properties[output.name] = {
-      ...typeOf(jsonOf(output.schema, 'output'), `${runtime.resource} output ${output.name}`),
-      description: output.description,
-    };
+    properties[output.name] = outputProperty(runtime.resource, output, types);
   return {
     description: markdown(runtime.description),
     properties,

@@ -5,6 +5,7 @@ import { runtime as customHostnameValidation } from '../runtime/custom-hostname-
 import { runtime as healthNotification } from '../runtime/health-notification';
 import { runtime as pageSecuritySetting } from '../runtime/page-security-setting';
 import { runtime as poolNotificationMigration } from '../runtime/pool-notification-migration';
+import { runtime as scriptInventory } from '../runtime/script-inventory';
 import { resourceToken } from './tokens';
 
 /**
@@ -39,6 +40,12 @@ const TABLE: PluginResource[] = [
     owner: 'accountId',
     noImport:
       'a PoolNotificationMigration is an action on the pools of an account, not an object the service holds: declare it in the program, and pulumi up runs it (again, harmlessly, when the pools carry no e-mail)',
+  },
+  {
+    runtime: scriptInventory,
+    owner: 'zoneId',
+    noImport:
+      'a ScriptInventory is held in the stack, not by the service, which has no inventory to read from the zone id: declare it in the program, and pulumi up records it, writing nothing to the service',
   },
 ];
 

@@ -50,7 +50,7 @@ export interface InputField {
   required: boolean;
   /** The value `check` gives it when it is left out, if any. */
   default?: unknown;
-  /** The fields of an input that is an object. */
+  /** The fields of an input that is an object, or a list of objects ({@link objectOf}). */
   fields?: InputField[];
 }
 
@@ -59,6 +59,18 @@ export interface OutputField {
   name: string;
   schema: z.ZodType;
   description: string;
+  /** The fields of an output that is an object, or a list of objects ({@link objectOf}), each described. */
+  fields?: OutputField[];
+}
+
+/**
+ * The object whose fields a field holds: the field itself when it is an object, its items when it
+ * is a list of objects (`ScriptInventory`'s `scripts`); each becomes a nested type of its own.
+ */
+export function objectOf(schema: z.ZodType): z.ZodObject | undefined {
+  if (schema instanceof z.ZodObject) return schema;
+  if (schema instanceof z.ZodArray && schema.element instanceof z.ZodObject) return schema.element;
+  return undefined;
 }
 
 /** A shape whose metadata is read: `where` names it in errors, such as `CspPolicy.enabled`. */
@@ -78,13 +90,14 @@ function shapeOf(object: z.ZodObject): Array<[string, z.ZodType]> {
 function fieldsOf(object: z.ZodObject, where: string): InputField[] {
   return shapeOf(object).map(([name, schema]) => {
     const path = `${where}.${name}`;
+    const nested = objectOf(schema);
     return {
       name,
       schema,
       meta: metaOf(schema, inputMetaSchema, path),
       required: !schema.safeParse(undefined).success,
       ...(schema instanceof z.ZodDefault ? { default: (schema.def as { defaultValue: unknown }).defaultValue } : {}),
-      ...(schema instanceof z.ZodObject ? { fields: fieldsOf(schema, path) } : {}),
+      ...(nested !== undefined ? { fields: fieldsOf(nested, path) } : {}),
     };
   });
 }
@@ -110,11 +123,15 @@ export function replacingInputs(resource: string, inputs: z.ZodObject): string[]
 
 /** The outputs of `resource` that are not inputs, as its schema `outputs` describes them. */
 export function outputFields(resource: string, outputs: z.ZodObject): OutputField[] {
-  return shapeOf(outputs).map(([name, schema]) => ({
-    name,
-    schema,
-    description: markdown(metaOf(schema, outputMetaSchema, `${resource} output ${name}`).description),
-  }));
+  return shapeOf(outputs).map(([name, schema]) => {
+    const nested = objectOf(schema);
+    return {
+      name,
+      schema,
+      description: markdown(metaOf(schema, outputMetaSchema, `${resource} output ${name}`).description),
+      ...(nested !== undefined ? { fields: outputFields(`${resource} output ${name}`, nested) } : {}),
+    };
+  });
 }
 
 /**

@@ -40,6 +40,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { ScriptInventoryArgs } from "./scriptInventory";
+export type ScriptInventory = import("./scriptInventory").ScriptInventory;
+export const ScriptInventory: typeof import("./scriptInventory").ScriptInventory = null as any;
+utilities.lazyLoad(exports, ["ScriptInventory"], () => require("./scriptInventory"));
+
 
 // Export sub-modules:
 import * as config from "./config";
@@ -66,6 +71,8 @@ const _module = {
                 return new PageSecuritySetting(name, <any>undefined, { urn })
             case "edgeguard:index:PoolNotificationMigration":
                 return new PoolNotificationMigration(name, <any>undefined, { urn })
+            case "edgeguard:index:ScriptInventory":
+                return new ScriptInventory(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

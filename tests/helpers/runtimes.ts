@@ -6,4 +6,5 @@ export const RUNTIME_OF: Readonly<Record<string, string>> = {
   'pulumi-nodejs:dynamic/edgeguard:HealthNotification': 'health-notification',
   'pulumi-nodejs:dynamic/edgeguard:PoolNotificationMigration': 'pool-notification-migration',
   'pulumi-nodejs:dynamic/edgeguard:CustomHostnameValidation': 'custom-hostname-validation',
+  'pulumi-nodejs:dynamic/edgeguard:ScriptInventory': 'script-inventory',
 };

@@ -33,6 +33,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &PageSecuritySetting{}
 	case "edgeguard:index:PoolNotificationMigration":
 		r = &PoolNotificationMigration{}
+	case "edgeguard:index:ScriptInventory":
+		r = &ScriptInventory{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

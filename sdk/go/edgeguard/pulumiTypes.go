@@ -110,7 +110,223 @@ func (o CustomHostnameSslOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v CustomHostnameSsl) string { return v.Type }).(pulumi.StringOutput)
 }
 
+// What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
+type ScriptInventoryDetected struct {
+	// The `url` or `prefix` of the entry that authorizes the script; absent when none does.
+	Entry *string `pulumi:"entry"`
+	// The hash of the script's current version (absent on plans without hashes).
+	Hash *string `pulumi:"hash"`
+	// The script's id in page security.
+	Id string `pulumi:"id"`
+	// The inventory's pages the script was seen on, as reported.
+	Pages []string `pulumi:"pages"`
+	// The script as page security reports it.
+	Url string `pulumi:"url"`
+}
+
+// What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
+type ScriptInventoryDetectedOutput struct{ *pulumi.OutputState }
+
+func (ScriptInventoryDetectedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScriptInventoryDetected)(nil)).Elem()
+}
+
+func (o ScriptInventoryDetectedOutput) ToScriptInventoryDetectedOutput() ScriptInventoryDetectedOutput {
+	return o
+}
+
+func (o ScriptInventoryDetectedOutput) ToScriptInventoryDetectedOutputWithContext(ctx context.Context) ScriptInventoryDetectedOutput {
+	return o
+}
+
+// The `url` or `prefix` of the entry that authorizes the script; absent when none does.
+func (o ScriptInventoryDetectedOutput) Entry() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryDetected) *string { return v.Entry }).(pulumi.StringPtrOutput)
+}
+
+// The hash of the script's current version (absent on plans without hashes).
+func (o ScriptInventoryDetectedOutput) Hash() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryDetected) *string { return v.Hash }).(pulumi.StringPtrOutput)
+}
+
+// The script's id in page security.
+func (o ScriptInventoryDetectedOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v ScriptInventoryDetected) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The inventory's pages the script was seen on, as reported.
+func (o ScriptInventoryDetectedOutput) Pages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ScriptInventoryDetected) []string { return v.Pages }).(pulumi.StringArrayOutput)
+}
+
+// The script as page security reports it.
+func (o ScriptInventoryDetectedOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v ScriptInventoryDetected) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type ScriptInventoryDetectedArrayOutput struct{ *pulumi.OutputState }
+
+func (ScriptInventoryDetectedArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScriptInventoryDetected)(nil)).Elem()
+}
+
+func (o ScriptInventoryDetectedArrayOutput) ToScriptInventoryDetectedArrayOutput() ScriptInventoryDetectedArrayOutput {
+	return o
+}
+
+func (o ScriptInventoryDetectedArrayOutput) ToScriptInventoryDetectedArrayOutputWithContext(ctx context.Context) ScriptInventoryDetectedArrayOutput {
+	return o
+}
+
+func (o ScriptInventoryDetectedArrayOutput) Index(i pulumi.IntInput) ScriptInventoryDetectedOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ScriptInventoryDetected {
+		return vs[0].([]ScriptInventoryDetected)[vs[1].(int)]
+	}).(ScriptInventoryDetectedOutput)
+}
+
+// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+type ScriptInventoryScript struct {
+	// The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+	Hash *string `pulumi:"hash"`
+	// Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+	Justification string `pulumi:"justification"`
+	// Who answers for the script: a person or a team. Optional; a change updates in place.
+	Owner *string `pulumi:"owner"`
+	// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+	Prefix *string `pulumi:"prefix"`
+	// The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+	Url *string `pulumi:"url"`
+}
+
+// ScriptInventoryScriptInput is an input type that accepts ScriptInventoryScriptArgs and ScriptInventoryScriptOutput values.
+// You can construct a concrete instance of `ScriptInventoryScriptInput` via:
+//
+//	ScriptInventoryScriptArgs{...}
+type ScriptInventoryScriptInput interface {
+	pulumi.Input
+
+	ToScriptInventoryScriptOutput() ScriptInventoryScriptOutput
+	ToScriptInventoryScriptOutputWithContext(context.Context) ScriptInventoryScriptOutput
+}
+
+// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+type ScriptInventoryScriptArgs struct {
+	// The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+	Hash pulumi.StringPtrInput `pulumi:"hash"`
+	// Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+	Justification pulumi.StringInput `pulumi:"justification"`
+	// Who answers for the script: a person or a team. Optional; a change updates in place.
+	Owner pulumi.StringPtrInput `pulumi:"owner"`
+	// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+	Prefix pulumi.StringPtrInput `pulumi:"prefix"`
+	// The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+	Url pulumi.StringPtrInput `pulumi:"url"`
+}
+
+func (ScriptInventoryScriptArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScriptInventoryScript)(nil)).Elem()
+}
+
+func (i ScriptInventoryScriptArgs) ToScriptInventoryScriptOutput() ScriptInventoryScriptOutput {
+	return i.ToScriptInventoryScriptOutputWithContext(context.Background())
+}
+
+func (i ScriptInventoryScriptArgs) ToScriptInventoryScriptOutputWithContext(ctx context.Context) ScriptInventoryScriptOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScriptInventoryScriptOutput)
+}
+
+// ScriptInventoryScriptArrayInput is an input type that accepts ScriptInventoryScriptArray and ScriptInventoryScriptArrayOutput values.
+// You can construct a concrete instance of `ScriptInventoryScriptArrayInput` via:
+//
+//	ScriptInventoryScriptArray{ ScriptInventoryScriptArgs{...} }
+type ScriptInventoryScriptArrayInput interface {
+	pulumi.Input
+
+	ToScriptInventoryScriptArrayOutput() ScriptInventoryScriptArrayOutput
+	ToScriptInventoryScriptArrayOutputWithContext(context.Context) ScriptInventoryScriptArrayOutput
+}
+
+type ScriptInventoryScriptArray []ScriptInventoryScriptInput
+
+func (ScriptInventoryScriptArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScriptInventoryScript)(nil)).Elem()
+}
+
+func (i ScriptInventoryScriptArray) ToScriptInventoryScriptArrayOutput() ScriptInventoryScriptArrayOutput {
+	return i.ToScriptInventoryScriptArrayOutputWithContext(context.Background())
+}
+
+func (i ScriptInventoryScriptArray) ToScriptInventoryScriptArrayOutputWithContext(ctx context.Context) ScriptInventoryScriptArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScriptInventoryScriptArrayOutput)
+}
+
+// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+type ScriptInventoryScriptOutput struct{ *pulumi.OutputState }
+
+func (ScriptInventoryScriptOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScriptInventoryScript)(nil)).Elem()
+}
+
+func (o ScriptInventoryScriptOutput) ToScriptInventoryScriptOutput() ScriptInventoryScriptOutput {
+	return o
+}
+
+func (o ScriptInventoryScriptOutput) ToScriptInventoryScriptOutputWithContext(ctx context.Context) ScriptInventoryScriptOutput {
+	return o
+}
+
+// The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+func (o ScriptInventoryScriptOutput) Hash() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Hash }).(pulumi.StringPtrOutput)
+}
+
+// Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+func (o ScriptInventoryScriptOutput) Justification() pulumi.StringOutput {
+	return o.ApplyT(func(v ScriptInventoryScript) string { return v.Justification }).(pulumi.StringOutput)
+}
+
+// Who answers for the script: a person or a team. Optional; a change updates in place.
+func (o ScriptInventoryScriptOutput) Owner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Owner }).(pulumi.StringPtrOutput)
+}
+
+// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+func (o ScriptInventoryScriptOutput) Prefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Prefix }).(pulumi.StringPtrOutput)
+}
+
+// The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+func (o ScriptInventoryScriptOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type ScriptInventoryScriptArrayOutput struct{ *pulumi.OutputState }
+
+func (ScriptInventoryScriptArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScriptInventoryScript)(nil)).Elem()
+}
+
+func (o ScriptInventoryScriptArrayOutput) ToScriptInventoryScriptArrayOutput() ScriptInventoryScriptArrayOutput {
+	return o
+}
+
+func (o ScriptInventoryScriptArrayOutput) ToScriptInventoryScriptArrayOutputWithContext(ctx context.Context) ScriptInventoryScriptArrayOutput {
+	return o
+}
+
+func (o ScriptInventoryScriptArrayOutput) Index(i pulumi.IntInput) ScriptInventoryScriptOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ScriptInventoryScript {
+		return vs[0].([]ScriptInventoryScript)[vs[1].(int)]
+	}).(ScriptInventoryScriptOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomHostnameSslInput)(nil)).Elem(), CustomHostnameSslArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScriptInventoryScriptInput)(nil)).Elem(), ScriptInventoryScriptArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScriptInventoryScriptArrayInput)(nil)).Elem(), ScriptInventoryScriptArray{})
 	pulumi.RegisterOutputType(CustomHostnameSslOutput{})
+	pulumi.RegisterOutputType(ScriptInventoryDetectedOutput{})
+	pulumi.RegisterOutputType(ScriptInventoryDetectedArrayOutput{})
+	pulumi.RegisterOutputType(ScriptInventoryScriptOutput{})
+	pulumi.RegisterOutputType(ScriptInventoryScriptArrayOutput{})
 }

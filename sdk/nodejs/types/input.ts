@@ -33,3 +33,29 @@ export function customHostnameSslArgsProvideDefaults(val: CustomHostnameSslArgs)
         certificateAuthority: (val.certificateAuthority) ?? "",
     };
 }
+
+/**
+ * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+ */
+export interface ScriptInventoryScriptArgs {
+    /**
+     * The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+     */
+    hash?: pulumi.Input<string | undefined>;
+    /**
+     * Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+     */
+    justification: pulumi.Input<string>;
+    /**
+     * Who answers for the script: a person or a team. Optional; a change updates in place.
+     */
+    owner?: pulumi.Input<string | undefined>;
+    /**
+     * Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+     */
+    prefix?: pulumi.Input<string | undefined>;
+    /**
+     * The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+     */
+    url?: pulumi.Input<string | undefined>;
+}

@@ -34,3 +34,55 @@ export function customHostnameSslProvideDefaults(val: CustomHostnameSsl): Custom
     };
 }
 
+/**
+ * What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
+ */
+export interface ScriptInventoryDetected {
+    /**
+     * The `url` or `prefix` of the entry that authorizes the script; absent when none does.
+     */
+    entry?: string;
+    /**
+     * The hash of the script's current version (absent on plans without hashes).
+     */
+    hash?: string;
+    /**
+     * The script's id in page security.
+     */
+    id: string;
+    /**
+     * The inventory's pages the script was seen on, as reported.
+     */
+    pages: string[];
+    /**
+     * The script as page security reports it.
+     */
+    url: string;
+}
+
+/**
+ * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+ */
+export interface ScriptInventoryScript {
+    /**
+     * The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+     */
+    hash?: string;
+    /**
+     * Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+     */
+    justification: string;
+    /**
+     * Who answers for the script: a person or a team. Optional; a change updates in place.
+     */
+    owner?: string;
+    /**
+     * Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+     */
+    prefix?: string;
+    /**
+     * The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+     */
+    url?: string;
+}
+

@@ -13,6 +13,7 @@ from .health_notification import *
 from .page_security_setting import *
 from .pool_notification_migration import *
 from .provider import *
+from .script_inventory import *
 from ._inputs import *
 from . import outputs
 
@@ -36,7 +37,8 @@ _utilities.register(
    "edgeguard:index:CustomHostnameValidation": "CustomHostnameValidation",
    "edgeguard:index:HealthNotification": "HealthNotification",
    "edgeguard:index:PageSecuritySetting": "PageSecuritySetting",
-   "edgeguard:index:PoolNotificationMigration": "PoolNotificationMigration"
+   "edgeguard:index:PoolNotificationMigration": "PoolNotificationMigration",
+   "edgeguard:index:ScriptInventory": "ScriptInventory"
   }
  }
 ]

@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'CustomHostnameSslArgs',
     'CustomHostnameSslArgsDict',
+    'ScriptInventoryScriptArgs',
+    'ScriptInventoryScriptArgsDict',
 ]
 
 class CustomHostnameSslArgsDict(TypedDict):
@@ -91,5 +93,118 @@ class CustomHostnameSslArgs:
     @certificate_authority.setter
     def certificate_authority(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "certificate_authority", value)
+
+
+class ScriptInventoryScriptArgsDict(TypedDict):
+    """
+    The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+    """
+    justification: pulumi.Input[_builtins.str]
+    """
+    Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+    """
+    hash: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+    """
+    owner: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Who answers for the script: a person or a team. Optional; a change updates in place.
+    """
+    prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+    """
+
+@pulumi.input_type
+class ScriptInventoryScriptArgs:
+    def __init__(__self__, *,
+                 justification: pulumi.Input[_builtins.str],
+                 hash: pulumi.Input[Optional[_builtins.str]] = None,
+                 owner: pulumi.Input[Optional[_builtins.str]] = None,
+                 prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+
+        :param pulumi.Input[_builtins.str] justification: Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] hash: The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+        :param pulumi.Input[_builtins.str] owner: Who answers for the script: a person or a team. Optional; a change updates in place.
+        :param pulumi.Input[_builtins.str] prefix: Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+        :param pulumi.Input[_builtins.str] url: The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        """
+        pulumi.set(__self__, "justification", justification)
+        if hash is not None:
+            pulumi.set(__self__, "hash", hash)
+        if owner is not None:
+            pulumi.set(__self__, "owner", owner)
+        if prefix is not None:
+            pulumi.set(__self__, "prefix", prefix)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def justification(self) -> pulumi.Input[_builtins.str]:
+        """
+        Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+        """
+        return pulumi.get(self, "justification")
+
+    @justification.setter
+    def justification(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "justification", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hash(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "hash")
+
+    @hash.setter
+    def hash(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "hash", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Who answers for the script: a person or a team. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "owner")
+
+    @owner.setter
+    def owner(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "owner", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "prefix")
+
+    @prefix.setter
+    def prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "prefix", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
 
 

@@ -16,6 +16,8 @@ from . import _utilities
 
 __all__ = [
     'CustomHostnameSsl',
+    'ScriptInventoryDetected',
+    'ScriptInventoryScript',
 ]
 
 @pulumi.output_type
@@ -81,5 +83,145 @@ class CustomHostnameSsl(dict):
         The certificate authority: `google`, `lets_encrypt`, or `""` to let the service choose (it prefers `google`, the more compatible one, unless CAA records forbid it). Any authority in use satisfies `""` (so a hostname adopted or imported needs no edit); naming another authority restarts validation. Default `""`; a change updates in place.
         """
         return pulumi.get(self, "certificate_authority")
+
+
+@pulumi.output_type
+class ScriptInventoryDetected(dict):
+    """
+    What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 pages: Sequence[_builtins.str],
+                 url: _builtins.str,
+                 entry: Optional[_builtins.str] = None,
+                 hash: Optional[_builtins.str] = None):
+        """
+        What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
+
+        :param _builtins.str id: The script's id in page security.
+        :param Sequence[_builtins.str] pages: The inventory's pages the script was seen on, as reported.
+        :param _builtins.str url: The script as page security reports it.
+        :param _builtins.str entry: The `url` or `prefix` of the entry that authorizes the script; absent when none does.
+        :param _builtins.str hash: The hash of the script's current version (absent on plans without hashes).
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "pages", pages)
+        pulumi.set(__self__, "url", url)
+        if entry is not None:
+            pulumi.set(__self__, "entry", entry)
+        if hash is not None:
+            pulumi.set(__self__, "hash", hash)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The script's id in page security.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def pages(self) -> Sequence[_builtins.str]:
+        """
+        The inventory's pages the script was seen on, as reported.
+        """
+        return pulumi.get(self, "pages")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        """
+        The script as page security reports it.
+        """
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def entry(self) -> Optional[_builtins.str]:
+        """
+        The `url` or `prefix` of the entry that authorizes the script; absent when none does.
+        """
+        return pulumi.get(self, "entry")
+
+    @_builtins.property
+    @pulumi.getter
+    def hash(self) -> Optional[_builtins.str]:
+        """
+        The hash of the script's current version (absent on plans without hashes).
+        """
+        return pulumi.get(self, "hash")
+
+
+@pulumi.output_type
+class ScriptInventoryScript(dict):
+    """
+    The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+    """
+    def __init__(__self__, *,
+                 justification: _builtins.str,
+                 hash: Optional[_builtins.str] = None,
+                 owner: Optional[_builtins.str] = None,
+                 prefix: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+
+        :param _builtins.str justification: Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+        :param _builtins.str hash: The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+        :param _builtins.str owner: Who answers for the script: a person or a team. Optional; a change updates in place.
+        :param _builtins.str prefix: Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+        :param _builtins.str url: The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        """
+        pulumi.set(__self__, "justification", justification)
+        if hash is not None:
+            pulumi.set(__self__, "hash", hash)
+        if owner is not None:
+            pulumi.set(__self__, "owner", owner)
+        if prefix is not None:
+            pulumi.set(__self__, "prefix", prefix)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def justification(self) -> _builtins.str:
+        """
+        Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
+        """
+        return pulumi.get(self, "justification")
+
+    @_builtins.property
+    @pulumi.getter
+    def hash(self) -> Optional[_builtins.str]:
+        """
+        The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "hash")
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> Optional[_builtins.str]:
+        """
+        Who answers for the script: a person or a team. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "owner")
+
+    @_builtins.property
+    @pulumi.getter
+    def prefix(self) -> Optional[_builtins.str]:
+        """
+        Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "prefix")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "url")
 
 

@@ -121,7 +121,28 @@ test('a nested input (CustomHostname ssl) is one schema type, from the nested zo
   expect(schema.resources[token('CustomHostname')]!.inputProperties!.ssl!.$ref).toBe(
     `#/types/${token('CustomHostnameSsl')}`,
   );
-  expect(Object.keys(schema.types)).toEqual([token('CustomHostnameSsl')]);
+});
+
+test('a list of objects, input or output (ScriptInventory scripts, detected), is one schema type for its items', () => {
+  const runtime = cases.find((entry) => entry.resource === 'ScriptInventory')!.runtime;
+  const entry = (runtime.inputs.shape.scripts as z.ZodArray<z.ZodObject>).element;
+  const scripts = schema.types[token('ScriptInventoryScript')]!;
+  expect(Object.keys(scripts.properties)).toEqual(Object.keys(entry.shape));
+  expect(scripts.required).toEqual(['justification']);
+  expect(schema.resources[token('ScriptInventory')]!.inputProperties!.scripts).toMatchObject({
+    type: 'array',
+    items: { $ref: `#/types/${token('ScriptInventoryScript')}` },
+  });
+  const detected = (runtime.outputs.shape.detected as z.ZodArray<z.ZodObject>).element;
+  const type = schema.types[token('ScriptInventoryDetected')]!;
+  expect(Object.keys(type.properties)).toEqual(Object.keys(detected.shape));
+  expect(type.required).toEqual(['url', 'id', 'pages']);
+  expect(schema.resources[token('ScriptInventory')]!.properties.detected!.items!.$ref).toBe(
+    `#/types/${token('ScriptInventoryDetected')}`,
+  );
+  expect(Object.keys(schema.types).sort()).toEqual(
+    ['CustomHostnameSsl', 'ScriptInventoryDetected', 'ScriptInventoryScript'].map(token),
+  );
 });
 
 test('whole numbers are integers, in the inputs and the outputs', () => {
@@ -159,10 +180,10 @@ test("the TypeScript Provider's arguments are the settings table's keys (checked
   expect(same).toBe(true);
 });
 
-test('the package is edgeguard, with the given version and the six resources of the dynamic provider', () => {
+test('the package is edgeguard, with the given version and the seven resources of the dynamic provider', () => {
   expect(schema.name).toBe('edgeguard');
   expect(schema.version).toBe('0.1.0');
   const dynamic = Object.keys(RUNTIME_OF).map((type) => type.replace('pulumi-nodejs:dynamic/edgeguard:', ''));
-  expect(dynamic).toHaveLength(6);
+  expect(dynamic).toHaveLength(7);
   expect(Object.keys(schema.resources).sort()).toEqual(dynamic.map(token).sort());
 });

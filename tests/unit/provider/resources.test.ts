@@ -21,6 +21,8 @@ import type * as customHostnameValidation from '../../../provider/runtime/custom
 import type * as healthNotification from '../../../provider/runtime/health-notification';
 import type * as pageSecuritySetting from '../../../provider/runtime/page-security-setting';
 import type * as poolNotificationMigration from '../../../provider/runtime/pool-notification-migration';
+import type { ScriptInventory, ScriptInventoryArgs } from '../../../provider/resources/script-inventory';
+import type * as scriptInventory from '../../../provider/runtime/script-inventory';
 import { PLUGIN_RESOURCES } from '../../../provider/plugin/resources';
 import { runToEnd } from '../../helpers/process';
 import { RUNTIME_OF } from '../../helpers/runtimes';
@@ -101,6 +103,7 @@ test('each class takes what check accepts and declares what the runtime returns 
       Given<PoolNotificationMigrationArgs>,
       z.input<typeof poolNotificationMigration.inputsSchema>
     >,
+    ScriptInventory: true satisfies Same<Given<ScriptInventoryArgs>, z.input<typeof scriptInventory.inputsSchema>>,
   };
   const outputs: Record<string, true> = {
     CspPolicy: true satisfies Same<Declared<CspPolicy, cspPolicy.CspPolicyOutputs>, cspPolicy.CspPolicyOutputs>,
@@ -123,6 +126,10 @@ test('each class takes what check accepts and declares what the runtime returns 
     PoolNotificationMigration: true satisfies Same<
       Declared<PoolNotificationMigration, poolNotificationMigration.PoolNotificationMigrationOutputs>,
       poolNotificationMigration.PoolNotificationMigrationOutputs
+    >,
+    ScriptInventory: true satisfies Same<
+      Declared<ScriptInventory, scriptInventory.ScriptInventoryOutputs>,
+      scriptInventory.ScriptInventoryOutputs
     >,
   };
   const resources = [...PLUGIN_RESOURCES.values()].map(({ runtime }) => runtime.resource).sort();

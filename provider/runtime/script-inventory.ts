@@ -1,0 +1,238 @@
+import './compile-cache';
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import {
+  authorizingEntry,
+  cspSources,
+  inventoryPageOf,
+  parseScriptInventory,
+  type ScriptInventory,
+} from '../../rules/inventory';
+import { expecting, shown } from '../../rules/zod';
+import type { HttpClient } from '../client/http';
+import { DETECTED_STATUSES, getScript, listScripts } from '../client/page-security';
+import { zoneIdSchema } from './check';
+import { ownerOf, ResourceStateError, type Runtime } from './contract';
+import { defineRuntime } from '../dynamic/provider';
+
+/**
+ * Runtime of `ScriptInventory`: the scripts authorized on a zone's payment pages, each with its
+ * written justification (PCI DSS 4.0 requirement 6.4.3, issue 25). The inventory is held in the
+ * stack, not by the service: create, update and delete write nothing; the service's part is the
+ * enforcing `CspPolicy` a program feeds with `cspSources`. What the resource reads is what page
+ * security detects on the pages now, so a refresh shows a pinned script whose content changed.
+ * The id is the zone id.
+ */
+
+/** Scripts listed per request when reading what page security detected. */
+const PER_PAGE = 100;
+
+/** Scripts read at once for their pages (one GET each, spec 2.3's single script). */
+const PARALLEL_READS = 8;
+
+/** A text field of an entry: `is required: <what>`, or `must be a string: <what> (got ...)`. */
+function textField(what: string) {
+  return z.string({
+    error: (issue) =>
+      issue.input === undefined ? `is required: ${what}` : `must be a string: ${what} (got ${shown(issue.input)})`,
+  });
+}
+
+const entrySchema = z.object({
+  url: textField('the https: URL of one script')
+    .optional()
+    .meta({
+      description: `The URL of one script, \`https://host/path\`, with its query if the page loads it with one;
+      give \`url\` or \`prefix\`, not both.`,
+    }),
+  prefix: textField('an https: path prefix ending in /')
+    .optional()
+    .meta({
+      description: `Every script under a path, \`https://host/path/\` (ending in \`/\`, as CSP reads a prefix); give
+      \`url\` or \`prefix\`, not both.`,
+    }),
+  justification: textField('why the script is on the payment pages').meta({
+    description: `Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks
+      for. Blank, or the marked blank \`edgeguard-inventory\` writes, fails preview naming the entry.`,
+  }),
+  owner: textField('the person or team').optional().meta({
+    description: 'Who answers for the script: a person or a team.',
+  }),
+  hash: textField('the hexadecimal hash page security reports')
+    .optional()
+    .meta({
+      description: `The hash of the version approved, as page security reports it (hexadecimal); a \`url\` entry
+      only. A script whose live hash differs shows in \`detected\` after a refresh.`,
+    }),
+});
+
+/** The inputs, as `check` accepts them. */
+export const inputsSchema = z
+  .object({
+    zoneId: zoneIdSchema.meta({
+      description: 'The zone of the payment pages: its 32-character hexadecimal id.',
+      // Another zone's pages are another inventory.
+      replaces: true,
+    }),
+    pages: z.array(textField('a page as host or host/path-prefix'), expecting('a list of pages')).meta({
+      description: `The payment pages, each \`host\` (every page of the host) or \`host/path-prefix\` (that path and
+          the pages under it, by whole segments), as in \`shop.example.com/checkout\`.`,
+    }),
+    scripts: z.array(entrySchema, expecting('a list of script entries')).meta({
+      description: `The scripts authorized on the pages, each with exactly one of \`url\` and \`prefix\`, and a
+        justification.`,
+    }),
+  })
+  // The fields' own types are checked first; the rules then judge the inventory as a whole, each
+  // problem at its property and its message naming the entry (`scripts[1] (url "..."): ...`).
+  .superRefine((inputs, ctx) => {
+    const parsed = parseScriptInventory(inputs);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', path: parsed.error.path, message: parsed.error.message });
+  });
+
+/** The checked inputs. */
+export type ScriptInventoryInputs = z.output<typeof inputsSchema>;
+
+const detectedSchema = z.object({
+  url: z.string().meta({ description: 'The script as page security reports it.' }),
+  id: z.string().meta({ description: "The script's id in page security." }),
+  hash: z
+    .string()
+    .optional()
+    .meta({ description: "The hash of the script's current version (absent on plans without hashes)." }),
+  entry: z.string().optional().meta({
+    description: 'The `url` or `prefix` of the entry that authorizes the script; absent when none does.',
+  }),
+  pages: z.array(z.string()).meta({ description: "The inventory's pages the script was seen on, as reported." }),
+});
+
+/** One script page security detects on the inventory's pages. */
+export type DetectedScript = z.output<typeof detectedSchema>;
+
+/** The outputs that are not inputs. */
+const outputsSchema = z.object({
+  cspSources: z.string().meta({
+    description: `The \`script-src\` sources that allow what the inventory authorizes, space-separated (\`'none'\`
+      when it authorizes nothing): the value of the enforcing \`CspPolicy\`, after \`script-src \`.`,
+  }),
+  detected: z.array(detectedSchema).meta({
+    description: `What page security detects on the pages now, each script with the entry that authorizes it and
+      its current hash; read again at every refresh, so a pinned script whose content changed shows here.`,
+  }),
+});
+
+/** The outputs kept in the state. */
+export type ScriptInventoryOutputs = ScriptInventoryInputs & z.output<typeof outputsSchema>;
+
+/** The inventory of inputs that `check` accepted; otherwise a bug, as the engine checks first. */
+function inventoryOf(inputs: ScriptInventoryInputs): ScriptInventory {
+  const parsed = parseScriptInventory(inputs);
+  if (!parsed.ok) throw new ResourceStateError(`ScriptInventory inputs are invalid: ${parsed.error.message}`);
+  return parsed.value;
+}
+
+/** `items` mapped by `work`, at most `limit` at a time, in their order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * What page security detects on the inventory's pages: the zone's scripts of the pages' hosts, of
+ * both statuses, each read for the pages it was seen on (a list gives only the first), kept when
+ * one of them is a page of the inventory. Sorted by URL, so the output changes only when what is
+ * detected does.
+ */
+export async function detectedScripts(
+  client: HttpClient,
+  zoneId: string,
+  inventory: ScriptInventory,
+): Promise<DetectedScript[]> {
+  const hosts = [...new Set(inventory.pages.map((page) => page.host))];
+  const listed: Array<{ id: string; url: string }> = [];
+  for (const status of DETECTED_STATUSES)
+    for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE)) listed.push(script);
+  const read = await mapLimited(listed, PARALLEL_READS, (script) => getScript(client, zoneId, script.id));
+  const detected: DetectedScript[] = [];
+  for (const script of read) {
+    const pages = script.page_urls.filter((page) => inventoryPageOf(inventory, page) !== undefined);
+    if (pages.length === 0) continue;
+    const entry = authorizingEntry(inventory, script.url);
+    detected.push({
+      url: script.url,
+      id: script.id,
+      ...(script.hash !== undefined ? { hash: script.hash } : {}),
+      ...(entry !== undefined ? { entry: entry.kind === 'url' ? entry.url : entry.prefix } : {}),
+      pages,
+    });
+  }
+  return detected.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : 1));
+}
+
+async function outputs(client: HttpClient, inputs: ScriptInventoryInputs): Promise<ScriptInventoryOutputs> {
+  const inventory = inventoryOf(inputs);
+  return {
+    zoneId: inputs.zoneId,
+    pages: inputs.pages,
+    scripts: inputs.scripts,
+    cspSources: cspSources(inventory),
+    detected: await detectedScripts(client, inputs.zoneId, inventory),
+  };
+}
+
+/** Which inputs differ between the old outputs and the new inputs. */
+export function changedProperties(
+  olds: Partial<ScriptInventoryOutputs>,
+  news: ScriptInventoryInputs,
+): Array<keyof ScriptInventoryInputs> {
+  return (['zoneId', 'pages', 'scripts'] as const).filter((name) => !isDeepStrictEqual(olds[name], news[name]));
+}
+
+/** The runtime of `ScriptInventory`. */
+export const runtime: Runtime<ScriptInventoryInputs, ScriptInventoryOutputs> = {
+  resource: 'ScriptInventory',
+  description: `The scripts authorized on a zone's payment pages, each with the written justification PCI DSS 4.0
+    requirement 6.4.3 asks for, and the version approved where it is pinned. The id is the zone id.
+
+    The inventory is held in the stack: creating, changing or deleting it writes nothing to the service.
+    Its \`cspSources\` feed the enforcing \`CspPolicy\` (\`script-src \` followed by them), so the browser loads
+    exactly what the inventory authorizes. \`detected\` is what page security detects on the pages now, each
+    script with the entry that authorizes it and its current hash: a refresh reads it again, so a pinned
+    script whose content changed, or a script no entry authorizes, shows as drift.`,
+  inputs: inputsSchema,
+  outputs: outputsSchema,
+  diff: changedProperties,
+
+  async create(ctx, inputs) {
+    return { id: inputs.zoneId, outs: await outputs(ctx.client, inputs) };
+  },
+
+  async read(ctx, id, props) {
+    const zoneId = ownerOf('ScriptInventory', id, props, 'zoneId');
+    if (props.pages === undefined || props.scripts === undefined) {
+      throw new ResourceStateError(
+        `ScriptInventory ${id}: the inventory is held in the stack, not by the service, so it cannot be read from the zone alone; declare it in the program`,
+      );
+    }
+    const inputs = { zoneId, pages: props.pages, scripts: props.scripts };
+    return { props: await outputs(ctx.client, inputs), inputs };
+  },
+
+  async update(ctx, _id, _olds, news) {
+    return outputs(ctx.client, news);
+  },
+
+  // Nothing of the inventory is on the service: the stack forgets it.
+  async delete() {},
+};
+
+/** The dynamic provider of `ScriptInventory`. */
+export const provider = defineRuntime(runtime);

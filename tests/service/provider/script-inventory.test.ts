@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { provider } from '../../../provider/runtime/script-inventory';
+import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { configureProvider } from '../../helpers/provider';
+
+/**
+ * `ScriptInventory`: every provider method against the emulator, with the requests each one makes.
+ * Each test works in a zone of its own. (Check and diff alone:
+ * tests/unit/provider/script-inventory.test.ts.)
+ */
+
+const CARD = 'https://js.pay.example/v3/card.js';
+const OWN = 'https://shop.example.com/js/checkout.js';
+const STRAY = 'https://cdn.other.example/tracker.js';
+const BLOG = 'https://cdn.other.example/blog-only.js';
+const OLD_HASH = 'aa'.repeat(32);
+const NEW_HASH = 'bb'.repeat(32);
+const CHECKOUT = 'https://shop.example.com/checkout/pay';
+
+describe('against the emulator', () => {
+  let emu: TestEmulator;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    await configureProvider(emu);
+  });
+  afterAll(async () => emu.close());
+
+  /**
+   * A zone whose checkout loads the card script (pinned by the inventory), our own code (under a
+   * prefix) and a stray tracker (no entry), and whose blog loads a script the inventory does not see.
+   */
+  async function seededZone(): Promise<string> {
+    const zone = randomBytes(16).toString('hex');
+    const reply = await emu.control('POST', 'seed', {
+      zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
+      scripts: [
+        { zone_id: zone, url: CARD, hash: OLD_HASH, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
+        { zone_id: zone, url: OWN, status: 'infrequent', page_urls: [CHECKOUT] },
+        { zone_id: zone, url: STRAY, page_urls: ['https://shop.example.com/checkout'] },
+        { zone_id: zone, url: BLOG, page_urls: ['https://shop.example.com/blog/post'] },
+        { zone_id: zone, url: 'https://elsewhere.example/a.js', page_urls: ['https://other.example.com/checkout'] },
+      ],
+    });
+    expect(reply.status).toBe(200);
+    return zone;
+  }
+
+  const inventory = (zoneId: string) => ({
+    zoneId,
+    pages: ['shop.example.com/checkout'],
+    scripts: [
+      { url: CARD, justification: 'Card form of the payment processor', hash: OLD_HASH },
+      { prefix: 'https://shop.example.com/js/', justification: 'Our checkout code', owner: 'web team' },
+    ],
+  });
+
+  const scriptId = async (zone: string, url: string): Promise<string> => {
+    const list = (await emu.api('GET', `zones/${zone}/page_security/scripts`)).body.result as Array<{
+      id: string;
+      url: string;
+    }>;
+    return list.find((script) => script.url === url)!.id;
+  };
+
+  test('create writes nothing and gives the sources and what is detected on the pages, with the authorizing entry', async () => {
+    const zone = await seededZone();
+    const mark = emu.mark();
+    const created = await provider.create(inventory(zone));
+    const requests = await emu.requests(mark);
+    expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    // Two listings (one per status, filtered to the pages' host), then one GET per listed script.
+    const listings = requests.filter((r) => r.path.endsWith('/scripts'));
+    expect(listings).toHaveLength(2);
+    expect(requests).toHaveLength(2 + 4);
+
+    expect(created.id).toBe(zone);
+    const outs = created.outs as Record<string, unknown>;
+    expect(outs.cspSources).toBe(`${CARD} https://shop.example.com/js/`);
+    expect(outs.detected).toEqual([
+      {
+        url: STRAY,
+        id: await scriptId(zone, STRAY),
+        hash: expect.any(String),
+        pages: ['https://shop.example.com/checkout'],
+      },
+      { url: CARD, id: await scriptId(zone, CARD), hash: OLD_HASH, entry: CARD, pages: [CHECKOUT] },
+      {
+        url: OWN,
+        id: expect.any(String),
+        hash: expect.any(String),
+        entry: 'https://shop.example.com/js/',
+        pages: [CHECKOUT],
+      },
+    ]);
+  });
+
+  test('after a new version of a pinned script, read shows its new hash on that entry', async () => {
+    const zone = await seededZone();
+    const created = await provider.create(inventory(zone));
+    const id = await scriptId(zone, CARD);
+    const posted = await emu.control('POST', `zones/${zone}/page_security/scripts/${id}/versions`, { hash: NEW_HASH });
+    expect(posted.status).toBe(200);
+
+    const read = await provider.read(created.id, created.outs);
+    const detected = (read.props as { detected: Array<{ url: string; hash?: string; entry?: string }> }).detected;
+    expect(detected.find((script) => script.url === CARD)).toMatchObject({ hash: NEW_HASH, entry: CARD });
+    // The inventory itself is the stack's: read gives it back as it was, so only `detected` changed.
+    expect(read.props).toEqual({ ...created.outs, detected });
+    expect(detected).not.toEqual((created.outs as { detected: unknown }).detected);
+  });
+
+  test('update recomputes the outputs from the new inputs; delete writes nothing', async () => {
+    const zone = await seededZone();
+    const created = await provider.create(inventory(zone));
+    const news = {
+      ...inventory(zone),
+      scripts: [...inventory(zone).scripts, { url: STRAY, justification: 'Fraud checks' }],
+    };
+    const updated = await provider.update(created.id, created.outs, news);
+    const outs = updated.outs as { cspSources: string; detected: Array<{ url: string; entry?: string }> };
+    expect(outs.cspSources).toBe(`${STRAY} ${CARD} https://shop.example.com/js/`);
+    expect(outs.detected.find((script) => script.url === STRAY)!.entry).toBe(STRAY);
+
+    const mark = emu.mark();
+    await provider.delete(created.id, updated.outs);
+    expect(await emu.requests(mark)).toEqual([]);
+  });
+
+  test('a read with the zone alone (get, import) fails saying the inventory is the stack’s', async () => {
+    const zone = await seededZone();
+    await expect(provider.read(zone, { zoneId: zone })).rejects.toThrow(/held in the stack, not by the service/);
+  });
+});
