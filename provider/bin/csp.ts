@@ -5,7 +5,8 @@ import { clientFrom } from '../clients';
 import type { HttpClient } from '../client/http';
 import { cspProgram, writePolicy } from '../review/csp-writer';
 import type { Detected } from '../review/impact';
-import { detectedPages, STATUSES } from '../review/listed';
+import { DETECTED_STATUSES } from '../client/page-security';
+import { detectedPages } from '../review/listed';
 import { REVIEW_PER_PAGE } from '../review/plan';
 import {
   explainReadFailure,
@@ -88,7 +89,7 @@ async function detectedOn(http: HttpClient, zoneId: string, host: string) {
     ['scripts', detected.script],
     ['connections', detected.connection],
   ] as const) {
-    for (const status of STATUSES) {
+    for (const status of DETECTED_STATUSES) {
       for await (const page of detectedPages(http, zoneId, kind, status, [host], REVIEW_PER_PAGE))
         into.push(...page.map((listed) => listed.item));
     }

@@ -198,8 +198,7 @@ export const cookieSchema = z.object({
 /** A detected cookie (spec 2.5). */
 export type Cookie = z.output<typeof cookieSchema>;
 
-/** Spec 3: the statuses the detected lists return, one listing each (`active` when none is asked for). */
-export const DETECTED_STATUSES = ['active', 'infrequent'] as const;
+export { DETECTED_STATUSES } from './detected-statuses';
 
 /** Query of the detected lists (spec 4). */
 export interface DetectedListParams {

@@ -1,6 +1,7 @@
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import type { Pool } from '../client/load-balancing';
+import { DETECTED_STATUSES } from '../client/detected-statuses';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
 import { isMaliciousScore } from '../../rules/malicious';
 import type { SettingName } from '../settings';
@@ -142,9 +143,6 @@ export function getCookie(zoneId: string, cookieId: string, settings?: ReadSetti
 export function isMalicious(script: Pick<Script, 'js_integrity_score'>): boolean {
   return isMaliciousScore(script.js_integrity_score);
 }
-
-/** The statuses of spec 3; lists return only `active` ones unless asked for another. */
-const DETECTED_STATUSES = ['active', 'infrequent'] as const;
 
 /** Every malicious script of the zone, of every status (active first, then infrequent). */
 export async function maliciousScripts(

@@ -1,5 +1,6 @@
 import type { HttpClient } from '../client/http';
 import {
+  DETECTED_STATUSES,
   judgedConnectionPages,
   judgedScriptPages,
   type JudgedConnection,
@@ -14,9 +15,8 @@ import { connectionReports, type Detected } from './impact';
 
 /** The two kinds of detected item the review lists. */
 export type DetectedKind = 'scripts' | 'connections';
-/** Spec 3: the statuses a list returns, one listing each. */
-export const STATUSES = ['active', 'infrequent'] as const;
-export type DetectedStatus = (typeof STATUSES)[number];
+/** Spec 3: a status a list returns (`DETECTED_STATUSES`), one listing each. */
+export type DetectedStatus = (typeof DETECTED_STATUSES)[number];
 
 /** One listed item: the host it was detected on, as the list gave it, and the item. */
 export interface ListedItem {

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { listPools } from '../client/load-balancing';
-import { getScript, listPolicies, type PageSecurityPolicy } from '../client/page-security';
+import { DETECTED_STATUSES, getScript, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import {
   completePages,
   MALICIOUS_LINES_KEPT,
@@ -14,7 +14,7 @@ import {
   type PolicyImpact,
   type PolicyText,
 } from './impact';
-import { detectedPages, STATUSES, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import { ReadAhead } from './read-ahead';
 
 /**
@@ -297,7 +297,9 @@ export async function reviewService(
         return listedTerm(Math.max(1, Math.ceil(count / perPage)), count, what(kind, status));
       };
       const listed = await Promise.all(
-        (['scripts', 'connections'] as const).flatMap((kind) => STATUSES.map((status) => listing(kind, status))),
+        (['scripts', 'connections'] as const).flatMap((kind) =>
+          DETECTED_STATUSES.map((status) => listing(kind, status)),
+        ),
       );
       await Promise.all(reads);
       if (failure !== undefined) throw failure.error;

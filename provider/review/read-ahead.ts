@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { HttpClient } from '../client/http';
+import { DETECTED_STATUSES } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Detected } from './impact';
-import { detectedPages, STATUSES, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import { resourceOf } from './meaning';
 
 /**
@@ -156,7 +157,7 @@ export class ReadAhead {
       const listings = new Map<string, FileListing>();
       const reads: Array<Promise<void>> = [];
       for (const kind of ['scripts', 'connections'] as const) {
-        for (const status of STATUSES) {
+        for (const status of DETECTED_STATUSES) {
           const listing = new FileListing(path.join(dir, `${index}-${kind}-${status}`));
           listings.set(listingKey(kind, status), listing);
           reads.push(this.read(listing, zoneId, [...hosts], kind, status));
