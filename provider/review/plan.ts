@@ -1,5 +1,6 @@
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
+import { mapLimited } from '../client/map-limited';
 import { listPools } from '../client/load-balancing';
 import { DETECTED_STATUSES, getScript, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import {
@@ -323,18 +324,14 @@ export async function reviewService(
     }
     const pageUrls = new Map<string, string[]>();
     const ids = [...shown];
-    for (let start = 0; start < ids.length; start += LOOKUP_CONCURRENCY) {
-      await Promise.all(
-        ids.slice(start, start + LOOKUP_CONCURRENCY).map(async (id) => {
-          try {
-            pageUrls.set(id, (await getScript(client, zoneId, id)).page_urls);
-          } catch (error) {
-            if (!(error instanceof NotFoundError)) throw error;
-          }
-          made += 1;
-        }),
-      );
-    }
+    await mapLimited(ids, LOOKUP_CONCURRENCY, async (id) => {
+      try {
+        pageUrls.set(id, (await getScript(client, zoneId, id)).page_urls);
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+      made += 1;
+    });
     shownReads += ids.length;
     if (ids.length > 0) zoneTerms.push(`${ids.length} (pages of the violations listed first)`);
     terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);

@@ -10,6 +10,8 @@ import {
 } from '../../rules/inventory';
 import { expecting, shown } from '../../rules/zod';
 import type { HttpClient } from '../client/http';
+import { NotFoundError } from '../client/errors';
+import { mapLimited } from '../client/map-limited';
 import { DETECTED_STATUSES, getScript, listScripts } from '../client/page-security';
 import { zoneIdSchema } from './check';
 import { ownerOf, ResourceStateError, type Runtime } from './contract';
@@ -131,20 +133,6 @@ function inventoryOf(inputs: ScriptInventoryInputs): ScriptInventory {
   return parsed.value;
 }
 
-/** `items` mapped by `work`, at most `limit` at a time, in their order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /**
  * What page security detects on the inventory's pages: the zone's scripts of the pages' hosts, of
  * both statuses, each read for the pages it was seen on (a list gives only the first), kept when
@@ -160,9 +148,18 @@ export async function detectedScripts(
   const listed: Array<{ id: string; url: string }> = [];
   for (const status of DETECTED_STATUSES)
     for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE)) listed.push(script);
-  const read = await mapLimited(listed, PARALLEL_READS, (script) => getScript(client, zoneId, script.id));
+  // A script gone between the list and its read is no longer detected.
+  const read = await mapLimited(listed, PARALLEL_READS, async (script) => {
+    try {
+      return await getScript(client, zoneId, script.id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  });
   const detected: DetectedScript[] = [];
   for (const script of read) {
+    if (script === undefined) continue;
     const pages = script.page_urls.filter((page) => inventoryPageOf(inventory, page) !== undefined);
     if (pages.length === 0) continue;
     const entry = authorizingEntry(inventory, script.url);
