@@ -1,5 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { checkInputs } from '../runtime/check';
+import { checkRuntime } from '../runtime/check';
 import { parsedInputs, type Runtime } from '../runtime/contract';
 import { decideDiff, deleteLive, engineCall, readLive } from '../runtime/host';
 import { PartialFailure } from '../runtime/partial';
@@ -33,7 +33,7 @@ export function defineRuntime<I extends object, O extends object>(
     configure,
 
     check: (_olds: Record<string, unknown>, news: Record<string, unknown>) =>
-      Promise.resolve(checkInputs(runtime.inputs, news)),
+      Promise.resolve(checkRuntime(runtime, news)),
 
     diff: (_id: string, olds: O, news: I) => {
       const decided = decideDiff(runtime, olds, news);

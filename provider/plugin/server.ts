@@ -11,7 +11,7 @@ import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { instanceClient } from '../clients';
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
-import { checkInputs } from '../runtime/check';
+import { checkRuntime } from '../runtime/check';
 import { parsedInputs, type RuntimeContext } from '../runtime/contract';
 import { decideDiff, deleteLive, engineCall, readLive } from '../runtime/host';
 import { PartialFailure } from '../runtime/partial';
@@ -235,7 +235,7 @@ function handlers(instance: Instance): providerRpc.IResourceProviderServer {
     check: unary((request: providerProto.CheckRequest) => {
       const entry = resourceOf(request);
       const news = plainProperties(request.getNews());
-      const checked = checkInputs(entry.runtime.inputs, news.values);
+      const checked = checkRuntime(entry.runtime, news.values);
       const response = new providerProto.CheckResponse();
       response.setInputs(wireProperties(checked.inputs as object, news.secrets));
       response.setFailuresList(

@@ -73,6 +73,11 @@ export interface ScriptInventoryDetected {
   hash?: string;
   /** The `url` or `prefix` of the entry that authorizes the script; absent when none does. */
   entry?: string;
+  /**
+   * `unchanged`: its entry pins a hash and the live one is it; `changed`: the live hash is another;
+   * `unpinned`: its entry pins none; `unauthorized`: no entry authorizes it.
+   */
+  integrity: 'unchanged' | 'unpinned' | 'changed' | 'unauthorized';
   /** The inventory's pages the script was seen on, as reported. */
   pages: string[];
 }

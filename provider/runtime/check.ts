@@ -1,6 +1,7 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 import { expecting, fieldPath } from '../../rules/zod';
+import type { Runtime } from './contract';
 
 /**
  * `check` for every resource: the inputs are parsed with the resource's zod schema before any API
@@ -43,6 +44,24 @@ export function checkInputs<S extends z.ZodType>(
     .filter((issue) => !unknownOnPath(news, issue.path))
     .map((issue) => ({ property: fieldPath(issue.path, 'inputs'), reason: issue.message }));
   return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
+}
+
+/**
+ * `check` of a runtime, as both hosts run it: {@link checkInputs}, and when the inputs are known
+ * and valid, with the outputs they alone decide ({@link Runtime.derived}).
+ */
+export function checkRuntime<I extends object, O extends object>(
+  runtime: Runtime<I, O>,
+  news: Record<string, unknown>,
+): pulumi.dynamic.CheckResult<I | Record<string, unknown>> {
+  const checked = checkInputs(runtime.inputs, news);
+  if (runtime.derived === undefined || checked.failures !== undefined || hasUnknown(checked.inputs)) return checked;
+  return { inputs: withDerived(runtime, checked.inputs as I) };
+}
+
+/** `inputs` with the outputs they alone decide ({@link Runtime.derived}), for `check` and `read`. */
+export function withDerived<I extends object, O extends object>(runtime: Runtime<I, O>, inputs: I): I {
+  return runtime.derived === undefined ? inputs : { ...inputs, ...runtime.derived(inputs) };
 }
 
 /**

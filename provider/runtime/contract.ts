@@ -70,6 +70,14 @@ export interface Runtime<I extends object, O extends object> {
    */
   diff(olds: O, news: I): string[];
   /**
+   * The outputs the inputs alone decide, with no call to the service. The hosts add them to the
+   * inputs `check` returns (and to those `read` returns, so a refresh sees no change in them): the
+   * engine takes a changed resource's checked inputs as its outputs until the update, so a preview
+   * knows these and a resource fed by one (a `CspPolicy` fed by an inventory's `cspSources`) is
+   * judged at preview, not left unknown.
+   */
+  derived?(inputs: I): Partial<O>;
+  /**
    * Whether the old object must be deleted before its replacement is created, given the inputs
    * whose change replaces it. Left out: the replacement is created first.
    */

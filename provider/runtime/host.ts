@@ -2,6 +2,7 @@ import { NotFoundError } from '../client/errors';
 import { withSettingHint } from '../settings';
 import type { Runtime, RuntimeContext, RuntimeDiff } from './contract';
 import { replacingInputs } from './describe';
+import { withDerived } from './check';
 
 /**
  * The steps of a runtime's call that every host takes the same way: the dynamic host
@@ -43,7 +44,8 @@ export function readLive<I extends object, O extends object>(
 ): Promise<{ props: O; inputs: I } | undefined> {
   return engineCall(async () => {
     try {
-      return await runtime.read(ctx, id, props);
+      const live = await runtime.read(ctx, id, props);
+      return { props: live.props, inputs: withDerived(runtime, live.inputs) };
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;

@@ -1,18 +1,10 @@
 import './compile-cache';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import {
-  authorizingEntry,
-  cspSources,
-  inventoryPageOf,
-  parseScriptInventory,
-  type ScriptInventory,
-} from '../../rules/inventory';
+import { cspSources, parseScriptInventory, type ScriptInventory } from '../../rules/inventory';
 import { expecting, shown } from '../../rules/zod';
 import type { HttpClient } from '../client/http';
-import { NotFoundError } from '../client/errors';
-import { mapLimited } from '../client/map-limited';
-import { DETECTED_STATUSES, getScript, listScripts } from '../client/page-security';
+import { entryText, INTEGRITIES, readPaymentScripts } from '../payment/scripts';
 import { zoneIdSchema } from './check';
 import { ownerOf, ResourceStateError, type Runtime } from './contract';
 import { defineRuntime } from '../dynamic/provider';
@@ -25,12 +17,6 @@ import { defineRuntime } from '../dynamic/provider';
  * security detects on the pages now, so a refresh shows a pinned script whose content changed.
  * The id is the zone id.
  */
-
-/** Scripts listed per request when reading what page security detected. */
-const PER_PAGE = 100;
-
-/** Scripts read at once for their pages (one GET each, spec 2.3's single script). */
-const PARALLEL_READS = 8;
 
 /** A text field of an entry: `is required: <what>`, or `must be a string: <what> (got ...)`. */
 function textField(what: string) {
@@ -105,6 +91,10 @@ const detectedSchema = z.object({
   entry: z.string().optional().meta({
     description: 'The `url` or `prefix` of the entry that authorizes the script; absent when none does.',
   }),
+  integrity: z.enum(INTEGRITIES).meta({
+    description: `\`unchanged\`: its entry pins a hash and the live one is it; \`changed\`: the live hash is another;
+      \`unpinned\`: its entry pins none; \`unauthorized\`: no entry authorizes it.`,
+  }),
   pages: z.array(z.string()).meta({ description: "The inventory's pages the script was seen on, as reported." }),
 });
 
@@ -134,44 +124,22 @@ function inventoryOf(inputs: ScriptInventoryInputs): ScriptInventory {
 }
 
 /**
- * What page security detects on the inventory's pages: the zone's scripts of the pages' hosts, of
- * both statuses, each read for the pages it was seen on (a list gives only the first), kept when
- * one of them is a page of the inventory. Sorted by URL, so the output changes only when what is
- * detected does.
+ * What page security detects on the inventory's pages (`../payment/scripts.ts`), as the output
+ * keeps it: sorted by URL, so the output changes only when what is detected does.
  */
 export async function detectedScripts(
   client: HttpClient,
   zoneId: string,
   inventory: ScriptInventory,
 ): Promise<DetectedScript[]> {
-  const hosts = [...new Set(inventory.pages.map((page) => page.host))];
-  const listed: Array<{ id: string; url: string }> = [];
-  for (const status of DETECTED_STATUSES)
-    for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE)) listed.push(script);
-  // A script gone between the list and its read is no longer detected.
-  const read = await mapLimited(listed, PARALLEL_READS, async (script) => {
-    try {
-      return await getScript(client, zoneId, script.id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    }
-  });
-  const detected: DetectedScript[] = [];
-  for (const script of read) {
-    if (script === undefined) continue;
-    const pages = script.page_urls.filter((page) => inventoryPageOf(inventory, page) !== undefined);
-    if (pages.length === 0) continue;
-    const entry = authorizingEntry(inventory, script.url);
-    detected.push({
-      url: script.url,
-      id: script.id,
-      ...(script.hash !== undefined ? { hash: script.hash } : {}),
-      ...(entry !== undefined ? { entry: entry.kind === 'url' ? entry.url : entry.prefix } : {}),
-      pages,
-    });
-  }
-  return detected.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : 1));
+  return (await readPaymentScripts(client, zoneId, inventory)).map((script) => ({
+    url: script.url,
+    id: script.id,
+    ...(script.hash !== undefined ? { hash: script.hash } : {}),
+    ...(script.entry !== undefined ? { entry: entryText(script.entry) } : {}),
+    integrity: script.integrity,
+    pages: script.pages,
+  }));
 }
 
 async function outputs(client: HttpClient, inputs: ScriptInventoryInputs): Promise<ScriptInventoryOutputs> {
@@ -207,6 +175,9 @@ export const runtime: Runtime<ScriptInventoryInputs, ScriptInventoryOutputs> = {
   inputs: inputsSchema,
   outputs: outputsSchema,
   diff: changedProperties,
+  // Known from the inputs alone: a preview of a changed inventory knows them, and so the value of
+  // the CspPolicy they feed.
+  derived: (inputs) => ({ cspSources: cspSources(inventoryOf(inputs)) }),
 
   async create(ctx, inputs) {
     return { id: inputs.zoneId, outs: await outputs(ctx.client, inputs) };

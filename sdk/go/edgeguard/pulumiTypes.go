@@ -118,6 +118,8 @@ type ScriptInventoryDetected struct {
 	Hash *string `pulumi:"hash"`
 	// The script's id in page security.
 	Id string `pulumi:"id"`
+	// `unchanged`: its entry pins a hash and the live one is it; `changed`: the live hash is another; `unpinned`: its entry pins none; `unauthorized`: no entry authorizes it.
+	Integrity string `pulumi:"integrity"`
 	// The inventory's pages the script was seen on, as reported.
 	Pages []string `pulumi:"pages"`
 	// The script as page security reports it.
@@ -152,6 +154,11 @@ func (o ScriptInventoryDetectedOutput) Hash() pulumi.StringPtrOutput {
 // The script's id in page security.
 func (o ScriptInventoryDetectedOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v ScriptInventoryDetected) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// `unchanged`: its entry pins a hash and the live one is it; `changed`: the live hash is another; `unpinned`: its entry pins none; `unauthorized`: no entry authorizes it.
+func (o ScriptInventoryDetectedOutput) Integrity() pulumi.StringOutput {
+	return o.ApplyT(func(v ScriptInventoryDetected) string { return v.Integrity }).(pulumi.StringOutput)
 }
 
 // The inventory's pages the script was seen on, as reported.

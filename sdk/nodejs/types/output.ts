@@ -51,6 +51,10 @@ export interface ScriptInventoryDetected {
      */
     id: string;
     /**
+     * `unchanged`: its entry pins a hash and the live one is it; `changed`: the live hash is another; `unpinned`: its entry pins none; `unauthorized`: no entry authorizes it.
+     */
+    integrity: string;
+    /**
      * The inventory's pages the script was seen on, as reported.
      */
     pages: string[];

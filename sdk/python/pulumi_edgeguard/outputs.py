@@ -92,6 +92,7 @@ class ScriptInventoryDetected(dict):
     """
     def __init__(__self__, *,
                  id: _builtins.str,
+                 integrity: _builtins.str,
                  pages: Sequence[_builtins.str],
                  url: _builtins.str,
                  entry: Optional[_builtins.str] = None,
@@ -100,12 +101,14 @@ class ScriptInventoryDetected(dict):
         What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
 
         :param _builtins.str id: The script's id in page security.
+        :param _builtins.str integrity: `unchanged`: its entry pins a hash and the live one is it; `changed`: the live hash is another; `unpinned`: its entry pins none; `unauthorized`: no entry authorizes it.
         :param Sequence[_builtins.str] pages: The inventory's pages the script was seen on, as reported.
         :param _builtins.str url: The script as page security reports it.
         :param _builtins.str entry: The `url` or `prefix` of the entry that authorizes the script; absent when none does.
         :param _builtins.str hash: The hash of the script's current version (absent on plans without hashes).
         """
         pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "integrity", integrity)
         pulumi.set(__self__, "pages", pages)
         pulumi.set(__self__, "url", url)
         if entry is not None:
@@ -120,6 +123,14 @@ class ScriptInventoryDetected(dict):
         The script's id in page security.
         """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def integrity(self) -> _builtins.str:
+        """
+        `unchanged`: its entry pins a hash and the live one is it; `changed`: the live hash is another; `unpinned`: its entry pins none; `unauthorized`: no entry authorizes it.
+        """
+        return pulumi.get(self, "integrity")
 
     @_builtins.property
     @pulumi.getter

@@ -82,14 +82,23 @@ describe('against the emulator', () => {
         url: STRAY,
         id: await scriptId(zone, STRAY),
         hash: expect.any(String),
+        integrity: 'unauthorized',
         pages: ['https://shop.example.com/checkout'],
       },
-      { url: CARD, id: await scriptId(zone, CARD), hash: OLD_HASH, entry: CARD, pages: [CHECKOUT] },
+      {
+        url: CARD,
+        id: await scriptId(zone, CARD),
+        hash: OLD_HASH,
+        entry: CARD,
+        integrity: 'unchanged',
+        pages: [CHECKOUT],
+      },
       {
         url: OWN,
         id: expect.any(String),
         hash: expect.any(String),
         entry: 'https://shop.example.com/js/',
+        integrity: 'unpinned',
         pages: [CHECKOUT],
       },
     ]);
@@ -103,8 +112,17 @@ describe('against the emulator', () => {
     expect(posted.status).toBe(200);
 
     const read = await provider.read(created.id, created.outs);
+    // A refresh sees the inputs as check gave them, cspSources included: no change in them.
+    expect(read.inputs).toEqual({
+      ...inventory(zone),
+      cspSources: (created.outs as { cspSources: string }).cspSources,
+    });
     const detected = (read.props as { detected: Array<{ url: string; hash?: string; entry?: string }> }).detected;
-    expect(detected.find((script) => script.url === CARD)).toMatchObject({ hash: NEW_HASH, entry: CARD });
+    expect(detected.find((script) => script.url === CARD)).toMatchObject({
+      hash: NEW_HASH,
+      entry: CARD,
+      integrity: 'changed',
+    });
     // The inventory itself is the stack's: read gives it back as it was, so only `detected` changed.
     expect(read.props).toEqual({ ...created.outs, detected });
     expect(detected).not.toEqual((created.outs as { detected: unknown }).detected);

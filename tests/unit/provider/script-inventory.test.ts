@@ -28,13 +28,22 @@ function withEntry(index: number, entry: Record<string, unknown>) {
 }
 
 describe('check', () => {
-  test('a valid inventory comes back as given', async () => {
-    await expect(check(INVENTORY)).resolves.toEqual({ inputs: INVENTORY });
+  // cspSources is decided by the inputs alone: check adds it, so a preview knows the value of the
+  // CspPolicy it feeds (the engine takes a changed resource's checked inputs as its outputs).
+  const SOURCES = `${CARD} https://shop.example.com/js/`;
+
+  test('a valid inventory comes back as given, with its cspSources', async () => {
+    await expect(check(INVENTORY)).resolves.toEqual({ inputs: { ...INVENTORY, cspSources: SOURCES } });
   });
 
   test('a zone id in upper case is kept in lower case', async () => {
     const result = await check({ ...INVENTORY, zoneId: ZONE.toUpperCase() });
-    expect(result.inputs).toEqual(INVENTORY);
+    expect(result.inputs).toEqual({ ...INVENTORY, cspSources: SOURCES });
+  });
+
+  test('a cspSources the program gives is replaced by the one the entries decide', async () => {
+    const result = await check({ ...INVENTORY, cspSources: "'unsafe-inline'" });
+    expect(result.inputs).toEqual({ ...INVENTORY, cspSources: SOURCES });
   });
 
   test.each([
@@ -116,7 +125,16 @@ describe('diff', () => {
   const olds: ScriptInventoryOutputs = {
     ...INVENTORY,
     cspSources: `${CARD} https://shop.example.com/js/`,
-    detected: [{ url: CARD, id: 'x1', hash: 'ab12cd34', entry: CARD, pages: ['shop.example.com/checkout'] }],
+    detected: [
+      {
+        url: CARD,
+        id: 'x1',
+        hash: 'ab12cd34',
+        entry: CARD,
+        integrity: 'unchanged',
+        pages: ['shop.example.com/checkout'],
+      },
+    ],
   };
 
   test.each([

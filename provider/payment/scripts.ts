@@ -1,0 +1,183 @@
+import { authorizingEntry, inventoryPageOf, type ScriptEntry, type ScriptInventory } from '../../rules/inventory';
+import { isMaliciousScore } from '../../rules/malicious';
+import { NotFoundError } from '../client/errors';
+import type { HttpClient } from '../client/http';
+import { mapLimited } from '../client/map-limited';
+import { DETECTED_STATUSES, getScript, listScripts, type ScriptVersion } from '../client/page-security';
+
+/**
+ * What page security detects on an inventory's payment pages, each script judged against the
+ * inventory (PCI DSS 4.0 requirements 6.4.3 and 11.6.1, issue 25): the one reading that the
+ * `ScriptInventory` resource, the review's payment policies, `edgeguard-inventory` and
+ * `edgeguard-audit` share, so none of them calls a script authorized or unchanged that another
+ * does not.
+ *
+ * Requests: the scripts of the pages' hosts are listed in both statuses ({@link PER_PAGE} a
+ * request), and each listed script is read once (spec 2.3: only the single script gives every page
+ * it was seen on, and its versions), {@link PARALLEL_READS} at a time. The bound is
+ * {@link requestBound}.
+ */
+
+/** Scripts listed per request. */
+export const PER_PAGE = 100;
+
+/** Scripts read at once for their pages and versions. */
+export const PARALLEL_READS = 8;
+
+/**
+ * A script's integrity against the inventory:
+ * - `unchanged`: its entry pins a hash and the live one is that hash;
+ * - `changed`: its entry pins a hash and the live one differs (or the plan reports none);
+ * - `unpinned`: its entry pins none (a prefix entry, or a url entry without `hash`);
+ * - `unauthorized`: no entry authorizes it.
+ */
+export type Integrity = (typeof INTEGRITIES)[number];
+
+/** The integrities, from the best to the worst. */
+export const INTEGRITIES = ['unchanged', 'unpinned', 'changed', 'unauthorized'] as const;
+
+/** The six scores of spec 2.3, as page security reports them (absent on plans without them). */
+export interface Scores {
+  js_integrity_score?: number;
+  obfuscation_score?: number;
+  dataflow_score?: number;
+  malware_score?: number;
+  cryptomining_score?: number;
+  magecart_score?: number;
+}
+
+/** One script page security detected on the inventory's pages, judged. */
+export interface PaymentScript {
+  id: string;
+  url: string;
+  /** `active` or `infrequent` (spec 3). */
+  status: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  /** The hash of its current version, when the plan reports one. */
+  hash?: string;
+  /** When its current version was fetched, when reported. */
+  fetchedAt?: string;
+  scores: Scores;
+  /** `js_integrity_score` below 10 (`rules/malicious.ts`). */
+  malicious: boolean;
+  /** What page security reports of the script's domain and URL. */
+  reported: { domainMalicious: boolean; urlMalicious: boolean; urlCategories: string[] };
+  /** The pages it was seen on that are on the inventory's pages, as reported (without scheme). */
+  pages: string[];
+  /** The inventory pages (their `text`, `shop.example.com/checkout`) those pages fall on. */
+  inventoryPages: string[];
+  /** The entry that authorizes it, when one does. */
+  entry?: ScriptEntry;
+  integrity: Integrity;
+  /**
+   * When `changed`: the versions since the pinned one, newest first, each with its hash, scores
+   * and `fetched_at` (the pinned version last when page security still lists it); otherwise empty.
+   */
+  changes: ScriptVersion[];
+}
+
+/**
+ * The most requests {@link readPaymentScripts} makes when the pages' hosts hold `listed` scripts:
+ * the list pages (at least one per status) and one read per script. Retries are not counted.
+ */
+export function requestBound(listed: number): number {
+  return DETECTED_STATUSES.length + Math.ceil(listed / PER_PAGE) + listed;
+}
+
+/** The integrity of a script of live `hash` authorized by `entry`. */
+export function integrityOf(entry: ScriptEntry | undefined, hash: string | undefined): Integrity {
+  if (entry === undefined) return 'unauthorized';
+  if (entry.kind !== 'url' || entry.hash === undefined) return 'unpinned';
+  return hash?.toLowerCase() === entry.hash ? 'unchanged' : 'changed';
+}
+
+/** The versions of a changed script since the pinned one: newest first, down to the pinned one when listed. */
+function changesSince(versions: readonly ScriptVersion[], pinned: string): ScriptVersion[] {
+  const at = versions.findIndex((version) => version.hash?.toLowerCase() === pinned);
+  return at === -1 ? [...versions] : versions.slice(0, at + 1);
+}
+
+/**
+ * Every script page security detects on `inventory`'s pages in `zoneId`, of both statuses, judged
+ * against its entries; sorted by URL then id, so the result changes only when what is detected does.
+ * A script gone between its listing and its read is no longer detected.
+ */
+export async function readPaymentScripts(
+  client: HttpClient,
+  zoneId: string,
+  inventory: ScriptInventory,
+): Promise<PaymentScript[]> {
+  const hosts = [...new Set(inventory.pages.map((page) => page.host))];
+  if (hosts.length === 0) return [];
+  const listed: string[] = [];
+  for (const status of DETECTED_STATUSES)
+    for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE)) listed.push(script.id);
+  const judged = await mapLimited(listed, PARALLEL_READS, async (id): Promise<PaymentScript | undefined> => {
+    let script;
+    try {
+      script = await getScript(client, zoneId, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+    const pages: string[] = [];
+    const inventoryPages = new Set<string>();
+    for (const page of script.page_urls) {
+      const on = inventoryPageOf(inventory, page);
+      if (on === undefined) continue;
+      pages.push(page);
+      inventoryPages.add(on.text);
+    }
+    if (pages.length === 0) return undefined;
+    const entry = authorizingEntry(inventory, script.url);
+    const integrity = integrityOf(entry, script.hash);
+    const pinned = entry?.kind === 'url' ? entry.hash : undefined;
+    return {
+      id: script.id,
+      url: script.url,
+      status: script.status,
+      firstSeenAt: script.first_seen_at,
+      lastSeenAt: script.last_seen_at,
+      ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),
+      ...(script.fetched_at !== undefined ? { fetchedAt: script.fetched_at } : {}),
+      scores: scoresOf(script),
+      malicious: isMaliciousScore(script.js_integrity_score),
+      reported: {
+        domainMalicious: script.domain_reported_malicious,
+        urlMalicious: script.url_reported_malicious,
+        urlCategories: script.malicious_url_categories ?? [],
+      },
+      pages,
+      inventoryPages: [...inventoryPages],
+      ...(entry !== undefined ? { entry } : {}),
+      integrity,
+      changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions, pinned) : [],
+    };
+  });
+  return judged
+    .filter((script): script is PaymentScript => script !== undefined)
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The scores of a script or version, those reported. */
+export function scoresOf(from: Scores): Scores {
+  const scores: Scores = {};
+  for (const key of SCORE_KEYS) if (from[key] !== undefined) scores[key] = from[key];
+  return scores;
+}
+
+/** The scores' names, in spec 2.3's order. */
+export const SCORE_KEYS = [
+  'js_integrity_score',
+  'obfuscation_score',
+  'dataflow_score',
+  'malware_score',
+  'cryptomining_score',
+  'magecart_score',
+] as const satisfies ReadonlyArray<keyof Scores>;
+
+/** How an entry is named in messages and reports: its `url` or `prefix`. */
+export function entryText(entry: ScriptEntry): string {
+  return entry.kind === 'url' ? entry.url : entry.prefix;
+}
