@@ -110,54 +110,72 @@ export async function readPaymentScripts(
 ): Promise<PaymentScript[]> {
   const hosts = [...new Set(inventory.pages.map((page) => page.host))];
   if (hosts.length === 0) return [];
-  const listed: string[] = [];
-  for (const status of DETECTED_STATUSES)
-    for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE)) listed.push(script.id);
-  const judged = await mapLimited(listed, PARALLEL_READS, async (id): Promise<PaymentScript | undefined> => {
-    let script;
-    try {
-      script = await getScript(client, zoneId, id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    }
-    const pages: string[] = [];
-    const inventoryPages = new Set<string>();
-    for (const page of script.page_urls) {
-      const on = inventoryPageOf(inventory, page);
-      if (on === undefined) continue;
-      pages.push(page);
-      inventoryPages.add(on.text);
-    }
-    if (pages.length === 0) return undefined;
-    const entry = authorizingEntry(inventory, script.url);
-    const integrity = integrityOf(entry, script.hash);
-    const pinned = entry?.kind === 'url' ? entry.hash : undefined;
-    return {
-      id: script.id,
-      url: script.url,
-      status: script.status,
-      firstSeenAt: script.first_seen_at,
-      lastSeenAt: script.last_seen_at,
-      ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),
-      ...(script.fetched_at !== undefined ? { fetchedAt: script.fetched_at } : {}),
-      scores: scoresOf(script),
-      malicious: isMaliciousScore(script.js_integrity_score),
-      reported: {
-        domainMalicious: script.domain_reported_malicious,
-        urlMalicious: script.url_reported_malicious,
-        urlCategories: script.malicious_url_categories ?? [],
-      },
-      pages,
-      inventoryPages: [...inventoryPages],
-      ...(entry !== undefined ? { entry } : {}),
-      integrity,
-      changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions, pinned) : [],
+  const found: PaymentScript[] = [];
+  // Read a list page's scripts while the next page is asked for, keeping only those seen on the
+  // pages: what is kept grows with the payment pages' scripts, not with the hosts' other scripts.
+  for (const status of DETECTED_STATUSES) {
+    let batch: string[] = [];
+    const readBatch = async () => {
+      const read = await mapLimited(batch, PARALLEL_READS, (id) => judgedScript(client, zoneId, inventory, id));
+      for (const script of read) if (script !== undefined) found.push(script);
+      batch = [];
     };
-  });
-  return judged
-    .filter((script): script is PaymentScript => script !== undefined)
-    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE, { prefetch: true })) {
+      batch.push(script.id);
+      if (batch.length === PER_PAGE) await readBatch();
+    }
+    await readBatch();
+  }
+  return found.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The script `id`, read and judged; `undefined` when it is on none of the pages, or gone since it was listed. */
+async function judgedScript(
+  client: HttpClient,
+  zoneId: string,
+  inventory: ScriptInventory,
+  id: string,
+): Promise<PaymentScript | undefined> {
+  let script;
+  try {
+    script = await getScript(client, zoneId, id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+  const pages: string[] = [];
+  const inventoryPages = new Set<string>();
+  for (const page of script.page_urls) {
+    const on = inventoryPageOf(inventory, page);
+    if (on === undefined) continue;
+    pages.push(page);
+    inventoryPages.add(on.text);
+  }
+  if (pages.length === 0) return undefined;
+  const entry = authorizingEntry(inventory, script.url);
+  const integrity = integrityOf(entry, script.hash);
+  const pinned = entry?.kind === 'url' ? entry.hash : undefined;
+  return {
+    id: script.id,
+    url: script.url,
+    status: script.status,
+    firstSeenAt: script.first_seen_at,
+    lastSeenAt: script.last_seen_at,
+    ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),
+    ...(script.fetched_at !== undefined ? { fetchedAt: script.fetched_at } : {}),
+    scores: scoresOf(script),
+    malicious: isMaliciousScore(script.js_integrity_score),
+    reported: {
+      domainMalicious: script.domain_reported_malicious,
+      urlMalicious: script.url_reported_malicious,
+      urlCategories: script.malicious_url_categories ?? [],
+    },
+    pages,
+    inventoryPages: [...inventoryPages],
+    ...(entry !== undefined ? { entry } : {}),
+    integrity,
+    changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions, pinned) : [],
+  };
 }
 
 /** The scores of a script or version, those reported. */

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { clientFrom } from '../../../provider/clients';
+import { PER_PAGE, readPaymentScripts, requestBound } from '../../../provider/payment/scripts';
+import { parseScriptInventory, type ScriptInventory } from '../../../rules/inventory';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+
+/**
+ * The one reading of what page security detects on an inventory's pages (provider/payment/scripts.ts),
+ * against the emulator: the integrity of each kind of script, the versions of a changed one, and the
+ * requests, within the stated bound, for a host whose other pages hold many more scripts.
+ */
+
+const CARD = 'https://js.pay.example/v3/card.js';
+const FRAUD = 'https://fraud.example/check.js';
+const OWN = 'https://shop.example.com/js/checkout.js';
+const STRAY = 'https://cdn.other.example/tracker.js';
+const CHECKOUT = 'https://shop.example.com/checkout/pay';
+const [V1, V2, V3] = ['a1', 'b2', 'c3'].map((two) => two.repeat(32)) as [string, string, string];
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => emu.close());
+
+function inventoryOf(pages: string[], scripts: Array<Record<string, string>>): ScriptInventory {
+  const parsed = parseScriptInventory({ pages, scripts });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
+}
+
+async function zoneWith(scripts: Array<Record<string, unknown>>): Promise<string> {
+  const zone = randomBytes(16).toString('hex');
+  await emu.seed({
+    zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
+    scripts: scripts.map((script) => ({ zone_id: zone, ...script })),
+  });
+  return zone;
+}
+
+const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
+
+/** The id of the script at `url`, of either status. */
+async function idOf(zone: string, url: string): Promise<string> {
+  for (const status of ['active', 'infrequent']) {
+    const listed = (await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { status } })).body
+      .result as Array<{ id: string; url: string }>;
+    const found = listed.find((script) => script.url === url);
+    if (found !== undefined) return found.id;
+  }
+  throw new Error(`no script ${url}`);
+}
+
+test('each script on the pages judged: unchanged, changed with its versions since the pin, unpinned, unauthorized', async () => {
+  const zone = await zoneWith([
+    { url: CARD, hash: V1, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
+    { url: FRAUD, hash: V1, status: 'infrequent', first_seen_at: '2026-10-01T00:00:00.000Z', page_urls: [CHECKOUT] },
+    { url: OWN, page_urls: [CHECKOUT] },
+    { url: STRAY, js_integrity_score: 4, page_urls: ['https://shop.example.com/checkout'] },
+    { url: 'https://cdn.other.example/blog.js', page_urls: ['https://shop.example.com/blog/post'] },
+  ]);
+  const fraud = await idOf(zone, FRAUD);
+  for (const [hash, fetched_at] of [
+    [V2, '2026-11-20T10:00:00.000Z'],
+    [V3, '2026-11-24T10:00:00.000Z'],
+  ] as const) {
+    expect(
+      (await emu.control('POST', `zones/${zone}/page_security/scripts/${fraud}/versions`, { hash, fetched_at })).status,
+    ).toBe(200);
+  }
+  const inventory = inventoryOf(
+    ['shop.example.com/checkout'],
+    [
+      { url: CARD, justification: 'Card form', hash: V1 },
+      { url: FRAUD, justification: 'Fraud checks', hash: V1.toUpperCase() },
+      { prefix: 'https://shop.example.com/js/', justification: 'Our code' },
+    ],
+  );
+
+  const scripts = await readPaymentScripts(client(), zone, inventory);
+
+  expect(scripts.map((script) => [script.url, script.integrity, script.entry?.index])).toEqual([
+    [STRAY, 'unauthorized', undefined],
+    [FRAUD, 'changed', 1],
+    [CARD, 'unchanged', 0],
+    [OWN, 'unpinned', 2],
+  ]);
+  const changed = scripts.find((script) => script.url === FRAUD)!;
+  expect(changed).toMatchObject({
+    hash: V3,
+    status: 'infrequent',
+    pages: [CHECKOUT],
+    inventoryPages: ['shop.example.com/checkout'],
+  });
+  // The versions since the approved one, newest first, down to the approved one.
+  expect(changed.changes.map((version) => [version.hash, version.fetched_at])).toEqual([
+    [V3, '2026-11-24T10:00:00.000Z'],
+    [V2, '2026-11-20T10:00:00.000Z'],
+    [V1, expect.any(String)],
+  ]);
+  expect(scripts.find((script) => script.url === CARD)!.pages).toEqual([CHECKOUT]);
+  expect(scripts.find((script) => script.url === STRAY)).toMatchObject({
+    malicious: true,
+    scores: { js_integrity_score: 4 },
+  });
+  expect(
+    scripts.filter((script) => script.integrity !== 'changed').every((script) => script.changes.length === 0),
+  ).toBe(true);
+});
+
+test('a host with many more scripts on its other pages: only those on the pages are kept, requests within the bound', async () => {
+  const others = 3 * PER_PAGE + 17;
+  const zone = await zoneWith([
+    ...Array.from({ length: others }, (_, i) => ({
+      url: `https://cdn${i % 9}.example.net/s${i}.js`,
+      status: i % 5 === 0 ? 'infrequent' : 'active',
+      page_urls: [`https://shop.example.com/catalog/${i}`],
+    })),
+    { url: CARD, hash: V1, page_urls: [CHECKOUT] },
+    { url: 'https://elsewhere.example/a.js', page_urls: ['https://other.example.com/checkout'] },
+  ]);
+  const inventory = inventoryOf(['shop.example.com/checkout'], [{ url: CARD, justification: 'Card form', hash: V1 }]);
+
+  const mark = emu.mark();
+  const scripts = await readPaymentScripts(client(), zone, inventory);
+  const requests = await emu.requests(mark);
+
+  expect(scripts.map((script) => script.url)).toEqual([CARD]);
+  expect(requests.every((request) => request.method === 'GET')).toBe(true);
+  // Every script of the host is read once (the other host's is not listed), and no more is asked.
+  const reads = requests.filter((request) => !request.path.endsWith('/scripts'));
+  expect(reads).toHaveLength(others + 1);
+  expect(new Set(reads.map((request) => request.path)).size).toBe(others + 1);
+  expect(requests.length).toBeLessThanOrEqual(requestBound(others + 1));
+});
+
+test('an inventory without pages reads nothing', async () => {
+  const mark = emu.mark();
+  await expect(readPaymentScripts(client(), await zoneWith([]), { pages: [], scripts: [] })).resolves.toEqual([]);
+  expect(await emu.requests(mark)).toEqual([]);
+});
