@@ -98,15 +98,24 @@ function changesSince(versions: readonly ScriptVersion[], pinned: string): Scrip
   return at === -1 ? [...versions] : versions.slice(0, at + 1);
 }
 
+/** What a reading asked of the service, added to as it reads: the scripts listed, and the requests (retries not counted). */
+export interface ReadTally {
+  listed: number;
+  requests: number;
+}
+
 /**
  * Every script page security detects on `inventory`'s pages in `zoneId`, of both statuses, judged
  * against its entries; sorted by URL then id, so the result changes only when what is detected does.
- * A script gone between its listing and its read is no longer detected.
+ * A script gone between its listing and its read is no longer detected. With `tally`, what it
+ * listed and the requests it made are added to it (a caller states its requests against
+ * {@link requestBound} of what was listed).
  */
 export async function readPaymentScripts(
   client: HttpClient,
   zoneId: string,
   inventory: ScriptInventory,
+  tally?: ReadTally,
 ): Promise<PaymentScript[]> {
   const hosts = [...new Set(inventory.pages.map((page) => page.host))];
   if (hosts.length === 0) return [];
@@ -115,16 +124,23 @@ export async function readPaymentScripts(
   // pages: what is kept grows with the payment pages' scripts, not with the hosts' other scripts.
   for (const status of DETECTED_STATUSES) {
     let batch: string[] = [];
+    let listed = 0;
     const readBatch = async () => {
       const read = await mapLimited(batch, PARALLEL_READS, (id) => judgedScript(client, zoneId, inventory, id));
       for (const script of read) if (script !== undefined) found.push(script);
+      if (tally) tally.requests += batch.length;
       batch = [];
     };
     for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE, { prefetch: true })) {
+      listed += 1;
       batch.push(script.id);
       if (batch.length === PER_PAGE) await readBatch();
     }
     await readBatch();
+    if (tally) {
+      tally.listed += listed;
+      tally.requests += Math.max(1, Math.ceil(listed / PER_PAGE));
+    }
   }
   return found.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
