@@ -21,7 +21,17 @@ const ACCOUNT = DEMO.accountId;
 const HOSTNAME = 'shop.customer-one.example';
 /** What the program declares for the storefront policy (index.ts). */
 const STOREFRONT_VALUE = "script-src 'self' www.googletagmanager.com cdn.jsdelivr.net static.hotjar.com";
-const CHECKOUT_VALUE = "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js";
+/** The checkout's: the sources of its payment-script inventory, and nothing else runs. */
+const CHECKOUT_VALUE =
+  "script-src https://checkout.example.com/js/payment.js https://js.stripe.com/v3/fingerprinted/js/elements.js https://www.google.com/recaptcha/api.js; object-src 'none'; base-uri 'self'";
+/** What page security detects on the checkout's payment pages, judged by the inventory (index.ts). */
+const PAYMENT_PAGE_SCRIPTS = [
+  // The skimmer of the demo world (js_integrity_score 7): no entry authorizes it, the policy blocks it.
+  'https://analytics-cdn.example.info/collect.min.js: unauthorized',
+  'https://checkout.example.com/js/payment.js: unchanged',
+  'https://js.stripe.com/v3/fingerprinted/js/elements.js: unchanged',
+  'https://www.google.com/recaptcha/api.js: unchanged',
+];
 /** The demo's scripts below the malicious threshold of 10 (emulator/seed/demo.ts), as the program prints them. */
 const DEMO_MALICIOUS = [
   'shop.example.com: https://cdn-jquery-min.example.org/jquery-3.7.1.min.js (js_integrity_score 4)',
@@ -130,11 +140,11 @@ afterAll(async () => {
 
 test('preview shows the creates; up makes the custom hostname active with its record published; a second preview shows no changes', async () => {
   const preview = await engine.preview();
-  expect(preview.changeSummary).toEqual({ create: 9 });
+  expect(preview.changeSummary).toEqual({ create: 10 });
   const mark = emu.mark();
   const up = await engine.up();
   expect(up.summary.result).toBe('succeeded');
-  expect(up.summary.resourceChanges).toEqual({ create: 9 });
+  expect(up.summary.resourceChanges).toEqual({ create: 10 });
 
   // The chain in one up: the hostname (pending when created), the command that published its
   // ownership record in the emulator's DNS, then the validation, which found it active.
@@ -159,7 +169,7 @@ test('preview shows the creates; up makes the custom hostname active with its re
   expect(up.stdout + up.stderr).not.toContain('from $PATH');
 
   const again = await engine.preview({ expectNoChanges: true });
-  expect(again.changeSummary).toEqual({ same: 9 });
+  expect(again.changeSummary).toEqual({ same: 10 });
 }, 180_000);
 
 test('outputs match what the emulator holds: malicious scripts, pools covered and migrated, the ownership record', async () => {
@@ -216,6 +226,7 @@ test('outputs match what the emulator holds: malicious scripts, pools covered an
     expression: 'http.host eq "checkout.example.com"',
     enabled: 'true',
   });
+  expect(out.paymentPageScripts).toEqual(PAYMENT_PAGE_SCRIPTS);
   expect(out.pageSecurityEnabled).toBe(true);
   expect((await ok('GET', `zones/${ZONE}/page_security`)).enabled).toBe(true);
   expect(out.zone).toBe(ZONE);
@@ -252,7 +263,7 @@ test('drift made through the API is found by refresh and put back by the next up
   // Refresh finds the four, the hostname and its validation among them, and writes nothing.
   let mark = emu.mark();
   const refreshed = await engine.refresh();
-  expect(refreshed.summary.resourceChanges).toEqual({ same: 4, update: 5 });
+  expect(refreshed.summary.resourceChanges).toEqual({ same: 5, update: 5 });
   expect(refreshed.stdout).toMatch(/CspPolicy storefront-scripts-report updated \([\d.]+s\) \[diff: ~value\]/);
   expect(refreshed.stdout).toMatch(/HealthNotification pool-health updated \([\d.]+s\) \[diff: ~newHealth\]/);
   expect(refreshed.stdout).toMatch(/PoolNotificationMigration retire-legacy-pool-emails updated/);
@@ -267,7 +278,7 @@ test('drift made through the API is found by refresh and put back by the next up
   // The preview cannot know the outputs of the hostname it updates, so the command made from
   // them shows as replaced; the up below finds them unchanged and leaves the command alone.
   const plan = await engine.preview({ diff: true });
-  expect(plan.changeSummary).toEqual({ same: 3, update: 5, replace: 1 });
+  expect(plan.changeSummary).toEqual({ same: 4, update: 5, replace: 1 });
   expect(plan.stdout).toMatch(
     /~ value\s*: "script-src 'self' cdn\.attacker\.example\.net" => "script-src 'self' www\.googletagmanager\.com/,
   );
@@ -280,7 +291,7 @@ test('drift made through the API is found by refresh and put back by the next up
 
   mark = emu.mark();
   const up = await engine.up();
-  expect(up.summary.resourceChanges).toEqual({ same: 4, update: 5 });
+  expect(up.summary.resourceChanges).toEqual({ same: 5, update: 5 });
   // One write per drifted resource and nothing else: the hostname's update restarts validation
   // (one PATCH), and its validation, updated after it, finds it active and edits nothing.
   expect(await writes(mark)).toEqual(
@@ -328,7 +339,7 @@ test('a hostname over 64 characters fails the preview, naming error 1469 and bra
 test('the token is in neither the state, the engine output, the stack file nor the backend and home', async () => {
   // The state still holds every resource here (destroy comes next).
   // Nine resources and the two default providers (dynamic resources, command).
-  expect(JSON.parse(engine.stateText()).checkpoint.latest.resources).toHaveLength(11);
+  expect(JSON.parse(engine.stateText()).checkpoint.latest.resources).toHaveLength(12);
   expect(engine.output.join('').length).toBeGreaterThan(1000);
   expectNoCredential(engine, TOKEN, ADMIN_TOKEN);
 });
@@ -339,7 +350,7 @@ test('destroy leaves nothing of the stack in the emulator (the command removes i
   const [first, second] = await policies();
   const mark = emu.mark();
   const destroyed = await engine.destroy();
-  expect(destroyed.summary.resourceChanges).toEqual({ delete: 9 });
+  expect(destroyed.summary.resourceChanges).toEqual({ delete: 10 });
   expect(destroyed.stdout).toMatch(
     /command:local:Command customer-one-ownership-record deleted .*removed the records at/,
   );
@@ -392,7 +403,7 @@ describe('with the token as a secret stack configuration, against a service with
   test('up uses the configured token for the resources and the read helpers, and never shows it; the hostname waits for its record', async () => {
     const up = await secretStack.up();
     // No command and no validation: the record is the user's DNS provider's to publish.
-    expect(up.summary.resourceChanges).toEqual({ create: 7 });
+    expect(up.summary.resourceChanges).toEqual({ create: 8 });
     const out = await outputs(secretStack);
     expect(out.customHostname).toMatchObject({ status: 'pending', ownershipTxtRecord: { published: false } });
     expect(await dnsRecords(emu2)).toEqual([]);
