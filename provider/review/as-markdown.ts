@@ -1,3 +1,4 @@
+import type { Finding, InventoryStatement, PhraseList } from './payment-statements';
 import { isList, type ItemList, type Phrase, type PolicyStatement, type Span } from './statements';
 
 /**
@@ -30,7 +31,7 @@ export function markdown(phrase: Phrase): string {
 }
 
 /** A list: its title in bold, then an item per line, each a paragraph's lines apart from what follows. */
-function listMarkdown(list: ItemList): string[] {
+export function listMarkdown(list: ItemList): string[] {
   return [
     `**${markdown(list.title)}**`,
     '',
@@ -57,4 +58,42 @@ export function policyMarkdown(statement: PolicyStatement): string[] {
       ...kind.parts.flatMap((part) => (isList(part) ? listMarkdown(part) : paragraph(part))),
     );
   return lines;
+}
+
+/** A titled list of sentences: its title in bold, then an item per sentence. */
+function phraseListMarkdown(list: PhraseList): string[] {
+  return [`**${markdown(list.title)}**`, '', ...list.items.map((item) => `- ${markdown(item)}`), ''];
+}
+
+/** A payment policy's violation: its list, then how to fix it. */
+function findingMarkdown(finding: Finding): string[] {
+  return [...listMarkdown(finding.list), markdown(finding.fix), ''];
+}
+
+/**
+ * An inventory's part of the report (`./payment-statements.ts`): a heading, what is detected on
+ * its pages, what the change does to its entries and newly authorizes, its violations, and the CSP
+ * policies that enforce it.
+ */
+export function inventoryMarkdown(statement: InventoryStatement): string[] {
+  const paragraph = (phrase: Phrase) => [markdown(phrase), ''];
+  const newly = statement.newlyAuthorized;
+  return [
+    `#### ${code(statement.name)}`,
+    '',
+    ...paragraph(statement.counts),
+    '##### Entries changed',
+    '',
+    ...statement.entries.flatMap((part) => ('items' in part ? phraseListMarkdown(part) : paragraph(part))),
+    ...(newly === undefined ? [] : isList(newly) ? listMarkdown(newly) : paragraph(newly)),
+    '##### Violations',
+    '',
+    ...(statement.findings.length > 0
+      ? statement.findings.flatMap(findingMarkdown)
+      : ['No script is unauthorized, changed or malicious.', '']),
+    '##### Enforcement by the CSP policies',
+    '',
+    ...statement.csp.map((phrase) => `- ${markdown(phrase)}`),
+    '',
+  ];
 }

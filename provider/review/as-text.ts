@@ -1,3 +1,4 @@
+import type { PhraseList } from './payment-statements';
 import type { PolicyReview } from './plan';
 import {
   hostPhrase,
@@ -36,6 +37,17 @@ export function listText(list: ItemList): string {
     ...list.lines.map((line) => `  - ${line.url} ${line.pages} (${line.notes.map(text).join('; ')})`),
     ...(list.more > 0 ? [`  - and ${list.more} more`] : []),
   ].join('\n');
+}
+
+/** A titled list of sentences: its title, then a sentence per item, indented. */
+export function phraseListText(list: PhraseList): string {
+  return [`${text(list.title)}:`, ...list.items.map((item) => `  - ${text(item)}`)].join('\n');
+}
+
+/** A payment policy's message (`./payment-statements.ts`): what is wrong, item by item, then how to fix it. */
+export function findingText(finding: { list: ItemList | PhraseList; fix: Phrase }): string {
+  const list = 'lines' in finding.list ? listText(finding.list) : phraseListText(finding.list);
+  return `${list}\n${text(finding.fix)}`;
 }
 
 /** A CSP policy of the stack, for a message about it: `CspPolicy "checkout" (allow on checkout.example.com)`. */

@@ -104,7 +104,7 @@ function reasonOf(error: unknown): string {
 }
 
 function emptyReview(): ReviewResult {
-  return { policies: [], pools: [], requests: { made: 0, bound: 0, plan: 'nothing to read' } };
+  return { policies: [], pools: [], inventories: [], requests: { made: 0, bound: 0, plan: 'nothing to read' } };
 }
 
 /**
@@ -118,7 +118,8 @@ export function analysisOf(resources: readonly PolicyResource[], acceptBlocked?:
   if (current?.key === key) return current.analysis;
   const analysis = (async (): Promise<Analysis> => {
     const base = { key, input, unjudged, violations: [] };
-    if (input.policies.length === 0 && input.migrations.length === 0) return { ...base, review: emptyReview() };
+    if (input.policies.length === 0 && input.migrations.length === 0 && (input.inventories ?? []).length === 0)
+      return { ...base, review: emptyReview() };
     try {
       const review = await reviewModules().plan.reviewService(packClient(), input, {
         ...(acceptBlocked ? { acceptBlocked } : {}),

@@ -1,14 +1,17 @@
 import * as fs from 'node:fs';
 import { UnknownValueError, type PolicyResource } from '@pulumi/policy';
+import { parseScriptInventory, type ScriptEntryInput } from '../../rules/inventory';
+import { previousEntries } from '../../rules/inventory-changes';
 import { resourceOf } from './meaning';
-import { stackPolicyIds } from './stack-export';
+import type { InventoryUnderReview } from './payment-review';
+import { stackInventoryScripts, stackPolicyIds } from './stack-export';
 import type { MigrationUnderReview, NotificationUnderReview, PolicyUnderReview, ReviewInput } from './plan';
 
 /**
  * What the policy pack reviews: the stack's resources as the engine gives them to a stack policy,
  * read into the review's input (`ReviewInput` of `./plan.ts`), with the live policy each CSP policy
- * replaces taken from the stack's state before the change ({@link REVIEW_BASELINE_ENV}), and the
- * resources it cannot judge at preview.
+ * replaces and the entries each script inventory had taken from the stack's state before the
+ * change ({@link REVIEW_BASELINE_ENV}), and the resources it cannot judge at preview.
  */
 
 /**
@@ -23,7 +26,7 @@ export interface Unjudged {
   urn: string;
   name: string;
   /** Its kind. */
-  resource: 'CspPolicy' | 'PoolNotificationMigration' | 'HealthNotification';
+  resource: 'CspPolicy' | 'PoolNotificationMigration' | 'HealthNotification' | 'ScriptInventory';
   reason: string;
 }
 
@@ -70,11 +73,28 @@ function baselineIds(): Map<string, string> | string {
   return 'reason' in state ? state.reason : stackPolicyIds(state.exported);
 }
 
+/** The inventories' entries by URN of the previous state, or why it could not be read. */
+function baselineInventories(): Map<string, ScriptEntryInput[]> | string {
+  const state = previousState();
+  return 'reason' in state ? state.reason : stackInventoryScripts(state.exported);
+}
+
+/** An entry of a `ScriptInventory`'s `scripts` as the engine gives it: its text fields, any other value left out. */
+function entryInputOf(entry: Record<string, unknown>): ScriptEntryInput {
+  const input: ScriptEntryInput = {};
+  for (const field of ['url', 'prefix', 'justification', 'owner', 'hash'] as const) {
+    const text = entry[field];
+    if (typeof text === 'string') input[field] = text;
+  }
+  return input;
+}
+
 /** What the review needs from the stack's resources, and those it cannot judge. */
 export function reviewInputOf(resources: readonly PolicyResource[]): { input: ReviewInput; unjudged: Unjudged[] } {
   const policies: PolicyUnderReview[] = [];
   const migrations: MigrationUnderReview[] = [];
   const notifications: NotificationUnderReview[] = [];
+  const inventories: InventoryUnderReview[] = [];
   const unjudged: Unjudged[] = [];
   const unknownUntilUpdate = (resource: PolicyResource, kind: Unjudged['resource'], what: string) =>
     unjudged.push({
@@ -84,6 +104,7 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
       reason: `not known until the update: ${what}`,
     });
   let baseline: Map<string, string> | string | undefined;
+  let inventoriesBefore: Map<string, ScriptEntryInput[]> | string | undefined;
 
   for (const resource of resources) {
     const props = resource.props;
@@ -134,11 +155,47 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
         continue;
       }
       notifications.push(read);
+    } else if (kind === 'ScriptInventory') {
+      const read = known(() => ({
+        zoneId: String(props.zoneId).toLowerCase(),
+        pages: (props.pages as unknown[]).map(String),
+        scripts: (props.scripts as Array<Record<string, unknown>>).map(entryInputOf),
+      }));
+      if (isUnknown(read)) {
+        unknownUntilUpdate(resource, 'ScriptInventory', read.unknown);
+        continue;
+      }
+      // The engine checked the inputs already (the resource's check runs the same rules); a
+      // state of older rules is said, not judged.
+      const parsed = parseScriptInventory(read);
+      if (!parsed.ok) {
+        unjudged.push({
+          urn: resource.urn,
+          name: resource.name,
+          resource: 'ScriptInventory',
+          reason: `its inventory is invalid: ${parsed.error.message}`,
+        });
+        continue;
+      }
+      inventoriesBefore ??= baselineInventories();
+      const before = typeof inventoriesBefore === 'string' ? undefined : inventoriesBefore.get(resource.urn);
+      inventories.push({
+        key: resource.urn,
+        name: resource.name,
+        zoneId: read.zoneId,
+        inventory: parsed.value,
+        previous:
+          typeof inventoriesBefore === 'string'
+            ? { unknown: inventoriesBefore }
+            : before === undefined
+              ? 'none'
+              : previousEntries(before),
+      });
     }
   }
   // Every CSP policy the stack manages before the change, the deleted ones too: the zone's other
   // live policies stay, headers beside the stack's (./impact.ts).
   if (policies.length > 0) baseline ??= baselineIds();
   const managed = typeof baseline === 'object' ? { managedPolicyIds: [...baseline.values()] } : {};
-  return { input: { policies, ...managed, migrations, notifications }, unjudged };
+  return { input: { policies, ...managed, migrations, notifications, inventories }, unjudged };
 }

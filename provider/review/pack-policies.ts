@@ -1,9 +1,20 @@
 import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from '@pulumi/policy';
 import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
-import { impactText, listText, policyText, text } from './as-text';
+import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
+import { findingText, impactText, listText, policyText, text } from './as-text';
 import { acceptBlocked, acceptMalicious } from './impact';
 import { analysisOf, reviewModules, writeOutput, type Analysis } from './pack-analysis';
 import { ACCEPTED_KEY, acceptanceOf, acceptedConfigSchema } from './pack-config';
+import type { Unjudged } from './pack-input';
+import type { InventoryReview } from './payment-review';
+import {
+  changedFinding,
+  cspDifferenceFinding,
+  maliciousFinding,
+  unauthorizedFinding,
+  type Finding,
+  type PhraseList,
+} from './payment-statements';
 import {
   headerName,
   itemList,
@@ -36,7 +47,22 @@ export const POLICY_NAMES = {
   impact: 'csp-change-impact',
   weaknesses: 'csp-weaknesses',
   pools: 'pools-left-without-alerts',
+  paymentUnauthorized: 'payment-script-unauthorized',
+  paymentChanged: 'payment-script-changed',
+  paymentMalicious: 'payment-script-malicious',
+  paymentCsp: 'payment-csp-differs-from-inventory',
 } as const;
+
+/**
+ * What each kind of policy is about: the resources it reports when they cannot be judged. A CSP
+ * policy's concern is the stack's CSP policies, a pools policy's its migrations and notifications,
+ * a payment policy's its script inventories.
+ */
+const CONCERNS: Readonly<Record<'csp' | 'pools' | 'payment', ReadonlyArray<Unjudged['resource']>>> = {
+  csp: ['CspPolicy'],
+  pools: ['PoolNotificationMigration', 'HealthNotification'],
+  payment: ['ScriptInventory'],
+};
 
 /**
  * A stack validation over the shared analysis: reports the failure to read the data as a
@@ -45,7 +71,7 @@ export const POLICY_NAMES = {
 function stackPolicy(
   name: string,
   judge: (analysis: Analysis, report: (message: string, urn?: string) => void, args: StackValidationArgs) => void,
-  options: { concerns: 'csp' | 'pools'; acceptsBlocked?: boolean },
+  options: { concerns: keyof typeof CONCERNS; acceptsBlocked?: boolean },
 ): StackValidationPolicy['validateStack'] {
   return async (args: StackValidationArgs, reportViolation: ReportViolation) => {
     const analysis = await analysisOf(
@@ -56,13 +82,15 @@ function stackPolicy(
       analysis.violations.push({ policy: name, ...(urn !== undefined ? { urn } : {}), message });
       reportViolation(message, urn);
     };
-    const csp = options.concerns === 'csp';
-    const unjudged = analysis.unjudged.filter((resource) => (resource.resource === 'CspPolicy') === csp);
-    // The pools' alerts matter only to a migration; a notification alone is judged by nothing.
-    const applies = csp
-      ? analysis.input.policies.length > 0 || unjudged.length > 0
-      : analysis.input.migrations.length > 0 ||
-        unjudged.some((resource) => resource.resource === 'PoolNotificationMigration');
+    const unjudged = analysis.unjudged.filter((resource) => CONCERNS[options.concerns].includes(resource.resource));
+    const applies = {
+      csp: analysis.input.policies.length > 0 || unjudged.length > 0,
+      // The pools' alerts matter only to a migration; a notification alone is judged by nothing.
+      pools:
+        analysis.input.migrations.length > 0 ||
+        unjudged.some((resource) => resource.resource === 'PoolNotificationMigration'),
+      payment: (analysis.input.inventories ?? []).length > 0 || unjudged.length > 0,
+    }[options.concerns];
     try {
       // Nothing of this policy's kind in the stack: nothing to read for it, nothing to say.
       if (!applies) return;
@@ -206,6 +234,61 @@ const poolsLeftWithoutAlerts: StackValidationPolicy = {
   ),
 };
 
+/**
+ * A payment policy (issue 25, item 3): for each script inventory of the stack, the violation
+ * `finding` states, if any, as the report shows it (`./payment-statements.ts`).
+ */
+function paymentPolicy(
+  name: string,
+  enforcementLevel: 'mandatory' | 'advisory',
+  description: string,
+  finding: (review: InventoryReview) => { list: Finding['list'] | PhraseList; fix: Finding['fix'] } | undefined,
+): StackValidationPolicy {
+  return {
+    name,
+    description,
+    enforcementLevel,
+    validateStack: stackPolicy(
+      name,
+      (analysis, report) => {
+        for (const review of analysis.review?.inventories ?? []) {
+          const found = finding(review);
+          if (found !== undefined) report(findingText(found), review.key);
+        }
+      },
+      { concerns: 'payment' },
+    ),
+  };
+}
+
+const paymentScriptUnauthorized = paymentPolicy(
+  POLICY_NAMES.paymentUnauthorized,
+  'mandatory',
+  "Every script page security detects on a ScriptInventory's payment pages must be authorized by an entry of the inventory, with its justification (PCI DSS 4.0 requirement 6.4.3).",
+  unauthorizedFinding,
+);
+
+const paymentScriptChanged = paymentPolicy(
+  POLICY_NAMES.paymentChanged,
+  'mandatory',
+  'A script whose ScriptInventory entry pins a hash must still be that version: its live hash is the pinned one, judged against the entries as the change leaves them, so a change that re-pins it passes (PCI DSS 4.0 requirements 6.4.3 and 11.6.1).',
+  changedFinding,
+);
+
+const paymentScriptMalicious = paymentPolicy(
+  POLICY_NAMES.paymentMalicious,
+  'mandatory',
+  `No entry of a ScriptInventory may authorize a script detected on its pages that is classified malicious (${MALICIOUS_SCRIPT_RULE}) or whose domain or URL page security reports malicious.`,
+  maliciousFinding,
+);
+
+const paymentCspDiffers = paymentPolicy(
+  POLICY_NAMES.paymentCsp,
+  'advisory',
+  "Each host of a ScriptInventory's pages should have an enabled allow CspPolicy of the stack whose script-src (else default-src) allows exactly what the inventory authorizes (its cspSources): not less, which breaks an authorized script, not more, which lets in one the inventory does not authorize.",
+  cspDifferenceFinding,
+);
+
 /** The pack's policies, in the order they run: the blocked-scripts policy first (see {@link analysisOf}). */
 export const PACK_POLICIES: StackValidationPolicy[] = [
   blocksDetected('scripts'),
@@ -215,4 +298,8 @@ export const PACK_POLICIES: StackValidationPolicy[] = [
   changeImpact,
   cspWeaknesses,
   poolsLeftWithoutAlerts,
+  paymentScriptUnauthorized,
+  paymentScriptChanged,
+  paymentScriptMalicious,
+  paymentCspDiffers,
 ];

@@ -12,6 +12,7 @@ import { PACK_POLICIES } from './pack-policies';
  */
 keepStackConfig(warmReview);
 new PolicyPack('edgeguard', {
-  description: 'What CSP changes do to the scripts page security detected, and pools left without alerts.',
+  description:
+    "What CSP changes do to the scripts page security detected, pools left without alerts, and the payment pages' scripts against their inventory.",
   policies: PACK_POLICIES,
 });

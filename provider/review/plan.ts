@@ -16,6 +16,7 @@ import {
   type PolicyText,
 } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { reviewInventory, type InventoryReview, type InventoryUnderReview } from './payment-review';
 import { ReadAhead } from './read-ahead';
 
 /**
@@ -39,10 +40,12 @@ import { ReadAhead } from './read-ahead';
  *   are neither malicious nor accepted, then malicious ones it allows) when the list gave only their
  *   first page, so the report names every page they run on: at most
  *   {@link PAGES_SHOWN_PER_POLICY} per policy, S_z in all;
- * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole).
+ * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole); and for
+ * each `ScriptInventory`, the one reading of its pages' scripts (`../payment/scripts.ts`): at most
+ * `requestBound` of the scripts listed on its pages' hosts, V_i ({@link reviewInventory}).
  *
  * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + max(1, ⌈C_z/P⌉) + max(1, ⌈D_z/P⌉) + S_z)
- * + MAX_PAGE_LOOKUPS + accounts + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
+ * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
  * retries not counted. With a read ahead (`./read-ahead.ts`, {@link ReviewOptions.readAhead}), a
  * zone's four listings are those it made, on the hosts of the previous state, when they cover the
  * zone's hosts (A_z ... D_z then count the items of those hosts); R is the requests of the
@@ -103,6 +106,8 @@ export interface ReviewInput {
   managedPolicyIds?: readonly string[];
   migrations: readonly MigrationUnderReview[];
   notifications: readonly NotificationUnderReview[];
+  /** The stack's script inventories. Default none. */
+  inventories?: readonly InventoryUnderReview[];
 }
 
 /** One policy's review. */
@@ -132,10 +137,11 @@ export interface ReviewRequests {
   plan: string;
 }
 
-/** The review of a stack's CSP policies and pool migrations. */
+/** The review of a stack's CSP policies, pool migrations and script inventories. */
 export interface ReviewResult {
   policies: PolicyReview[];
   pools: PoolCoverage[];
+  inventories: InventoryReview[];
   requests: ReviewRequests;
 }
 
@@ -376,12 +382,22 @@ export async function reviewService(
     }
   }
 
+  const inventories: InventoryReview[] = [];
+  let inventoryBound = 0;
+  for (const inventory of input.inventories ?? []) {
+    const reading = await reviewInventory(client, inventory, input.policies);
+    inventories.push(reading.review);
+    made += reading.made;
+    inventoryBound += reading.bound;
+    terms.push(reading.term);
+  }
+
   const maxLookups = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
   const unused = (await options.readAhead?.unusedRequests()) ?? 0;
   made += unused;
-  const bound = zones.length + listPages + shownReads + maxLookups + accounts.length + unused;
+  const bound = zones.length + listPages + shownReads + maxLookups + accounts.length + inventoryBound + unused;
   if (maxLookups > 0) terms.push(`at most ${maxLookups} script reads`);
   if (unused > 0) terms.push(`${unused} (listings read ahead on the previous state's hosts and not used)`);
   if (accounts.length > 0) terms.push(`${accounts.length} pool list${accounts.length === 1 ? '' : 's'}`);
-  return { policies: reviews, pools, requests: { made, bound, plan: terms.join('; ') } };
+  return { policies: reviews, pools, inventories, requests: { made, bound, plan: terms.join('; ') } };
 }

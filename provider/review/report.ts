@@ -1,6 +1,8 @@
-import { cell, code, markdown, policyMarkdown } from './as-markdown';
+import { cell, code, inventoryMarkdown, markdown, policyMarkdown } from './as-markdown';
 import type { MeaningRow } from './meaning';
 import type { Unjudged } from './pack-input';
+import type { InventoryReview } from './payment-review';
+import { inventoryStatement } from './payment-statements';
 import { isCreatedOrChanged, type PolicyReview, type PoolCoverage, type ReviewRequests } from './plan';
 import {
   hostPhrase,
@@ -66,6 +68,11 @@ export interface ReviewReport {
   policies: PolicyReview[];
   /** The pools of migrated accounts left without alerts. */
   pools: PoolCoverage[];
+  /**
+   * Every script inventory of the stack: the scripts detected on its pages, judged against it as
+   * the change leaves it, what the change does to its entries, and the CSP policies that enforce it.
+   */
+  inventories: InventoryReview[];
   /** Resources the review could not judge, and why. */
   unjudged: Unjudged[];
   violations: ReportedViolation[];
@@ -156,6 +163,11 @@ export function renderMarkdown(report: ReviewReport): string {
     out.push(markdown(poolsPhrase(coverage)), '');
 
   if (report.policies.length > 0) out.push(...weaknessesSection(report.policies));
+
+  if (report.inventories.length > 0) {
+    out.push('### Payment-page scripts', '');
+    for (const inventory of report.inventories) out.push(...inventoryMarkdown(inventoryStatement(inventory)));
+  }
 
   if (report.drift !== null) {
     out.push('### Drift found by `--refresh`', '');

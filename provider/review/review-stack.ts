@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommandError, LocalWorkspace, Stack, type EngineEvent, type PulumiCommand } from '@pulumi/pulumi/automation';
+import { CommandError, type EngineEvent } from '@pulumi/pulumi/automation';
 import { meaningOf, nameOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
 import { REVIEW_OUTPUT_ENV, type PackOutput } from './pack-analysis';
 import { REVIEW_BASELINE_ENV } from './pack-input';
+import { openStack, type StackLocation } from './open-stack';
 import { locateViolations, mainFileOf } from './program-location';
 import type { ReportedViolation, ReviewReport } from './report';
 
@@ -34,28 +35,15 @@ export const POLICY_PACK = ((): string => {
 export const DEFAULT_POLICY_CONFIG = 'edgeguard-policy-config.json';
 
 /** Options of {@link reviewStack}. */
-export interface ReviewStackOptions {
-  /** The Pulumi project's folder. */
-  workDir: string;
-  /** The stack; default the project's selected stack. */
-  stackName?: string;
+export interface ReviewStackOptions extends StackLocation {
   /** Refresh first (`pulumi preview --refresh`), and report what changed outside the stack. */
   refresh?: boolean;
   /** With `refresh`: end with exit code 3 when something changed outside the stack and nothing worse was found. */
   failOnDrift?: boolean;
   /** A policy pack configuration (JSON): enforcement levels and accepted scripts. */
   policyConfig?: string;
-  /** Environment of the Pulumi commands (backend, passphrase, ...), over the process's. */
-  envVars?: Record<string, string>;
-  /** The engine to use; default the `pulumi` on PATH. */
-  pulumiCommand?: PulumiCommand;
   /** What the preview prints, as it prints it. Default: dropped. */
   onOutput?: (text: string) => void;
-}
-
-/** A failure to do the review at all, before the preview ran (no stack, say). */
-export class ReviewSetupError extends Error {
-  override name = 'ReviewSetupError';
 }
 
 const KINDS: Record<string, ChangeKind> = {
@@ -135,18 +123,7 @@ function withoutProvider(outputs: Record<string, unknown>): Record<string, unkno
 
 /** The review of a stack: a preview with the policy pack, and what it found. */
 export async function reviewStack(options: ReviewStackOptions): Promise<ReviewReport> {
-  const workspace = await LocalWorkspace.create({
-    workDir: options.workDir,
-    ...(options.envVars ? { envVars: options.envVars } : {}),
-    ...(options.pulumiCommand ? { pulumiCommand: options.pulumiCommand } : {}),
-  });
-  const stackName = options.stackName ?? (await workspace.stack())?.name;
-  if (stackName === undefined)
-    throw new ReviewSetupError(
-      `no stack is selected in ${options.workDir}: give --stack NAME (or select one with pulumi stack select)`,
-    );
-  const settings = await workspace.projectSettings();
-  const stack = await Stack.select(stackName, workspace);
+  const { workspace, stack, stackName, settings } = await openStack(options);
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
   try {
@@ -203,6 +180,7 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
       drift,
       policies: packOutput?.review?.policies ?? [],
       pools: packOutput?.review?.pools ?? [],
+      inventories: packOutput?.review?.inventories ?? [],
       unjudged: packOutput?.unjudged ?? [],
       violations: locateViolations(events.violations, before, options.workDir),
       ...(packOutput?.review?.requests ? { requests: packOutput.review.requests } : {}),

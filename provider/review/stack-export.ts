@@ -1,6 +1,9 @@
+import type { ScriptEntryInput } from '../../rules/inventory';
+import { resourceOf } from './meaning';
+
 /**
- * What the review reads from a `pulumi stack export`, in a module of its own that loads nothing
- * else: the benchmark's child measures the heap a review keeps, and the pack's input (with
+ * What the review reads from a `pulumi stack export`, in a module of its own that loads only the
+ * pure rules: the benchmark's child measures the heap a review keeps, and the pack's input (with
  * `@pulumi/policy` and the Pulumi SDK behind it) would add their 30 MiB to it.
  */
 
@@ -14,4 +17,33 @@ export function stackPolicyIds(exported: unknown): Map<string, string> {
     if (typeof urn === 'string' && typeof id === 'string') ids.set(urn, id);
   }
   return ids;
+}
+
+/**
+ * The entries (`scripts`, as written) of each `ScriptInventory` a `pulumi stack export` holds, by
+ * URN: what the inventory authorized before a change.
+ */
+export function stackInventoryScripts(exported: unknown): Map<string, ScriptEntryInput[]> {
+  const found = new Map<string, ScriptEntryInput[]>();
+  const resources = (exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
+  for (const resource of Array.isArray(resources) ? resources : []) {
+    const { urn, type, inputs, outputs } = (resource ?? {}) as {
+      urn?: unknown;
+      type?: unknown;
+      inputs?: { scripts?: unknown };
+      outputs?: { scripts?: unknown };
+    };
+    const scripts = inputs?.scripts ?? outputs?.scripts;
+    if (
+      typeof urn === 'string' &&
+      typeof type === 'string' &&
+      resourceOf(type) === 'ScriptInventory' &&
+      Array.isArray(scripts)
+    )
+      found.set(
+        urn,
+        scripts.filter((entry): entry is ScriptEntryInput => typeof entry === 'object' && entry !== null),
+      );
+  }
+  return found;
 }

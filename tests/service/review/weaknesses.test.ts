@@ -107,6 +107,7 @@ test("edgeguard-review's Markdown: a Weaknesses section with a table for each po
     drift: null,
     policies: output.review!.policies,
     pools: [],
+    inventories: [],
     unjudged: [],
     violations: [],
   });
@@ -128,6 +129,7 @@ test("edgeguard-review's Markdown: a Weaknesses section with a table for each po
     drift: null,
     policies: output.review!.policies.filter((policy) => policy.name === 'checkout-scripts'),
     pools: [],
+    inventories: [],
     unjudged: [],
     violations: [],
   });

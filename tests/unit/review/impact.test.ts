@@ -832,6 +832,7 @@ describe("the words: csp-change-impact's message and the review's Markdown", () 
       drift: null,
       policies: [review],
       pools: [],
+      inventories: [],
       unjudged: [],
       violations: [],
     });

@@ -25,6 +25,7 @@ function report(violations: ReportedViolation[], extra: Partial<ReviewReport> = 
     drift: null,
     policies: [],
     pools: [],
+    inventories: [],
     unjudged: [],
     violations,
     ...extra,

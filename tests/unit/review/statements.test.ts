@@ -79,6 +79,7 @@ function markdownOf(review: PolicyReview): string {
     drift: null,
     policies: [review],
     pools: [],
+    inventories: [],
     unjudged: [],
     violations: [],
   });

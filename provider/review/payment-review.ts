@@ -1,0 +1,146 @@
+import { parsePolicyExpression } from '../../rules/expression';
+import { authorizingEntry, cspSources, type ScriptEntry, type ScriptInventory } from '../../rules/inventory';
+import { compareInventoryCsp, type EnforcingPolicy, type HostComparison } from '../../rules/inventory-csp';
+import { entryChanges, entryTextOf, type EntryChanges, type EntryText } from '../../rules/inventory-changes';
+import type { HttpClient } from '../client/http';
+import {
+  INTEGRITIES,
+  PER_PAGE,
+  readPaymentScripts,
+  requestBound,
+  type Integrity,
+  type PaymentScript,
+  type ReadTally,
+} from '../payment/scripts';
+import type { PolicyUnderReview } from './plan';
+
+/**
+ * The review of a stack's script inventories (issue 25, item 3; PCI DSS 4.0 requirements 6.4.3 and
+ * 11.6.1): what page security detects on each inventory's payment pages, judged against the
+ * inventory as the change leaves it, through the one reading (`../payment/scripts.ts`); what the
+ * change does to its entries, compared with the stack's state before it; the scripts it newly
+ * authorizes; and whether the stack's CSP policies enforce it (`../../rules/inventory-csp.ts`).
+ * The pack's payment policies and the report's section are said from it (`./payment-statements.ts`).
+ */
+
+/** A `ScriptInventory` of the stack. */
+export interface InventoryUnderReview {
+  /** Its URN. */
+  key: string;
+  /** Its name in the program. */
+  name: string;
+  zoneId: string;
+  /** The inventory as the change leaves it. */
+  inventory: ScriptInventory;
+  /**
+   * Its entries before the change: those of the stack's state, `none` for an inventory the change
+   * creates, or `unknown` with the reason (no state given).
+   */
+  previous: readonly ScriptEntry[] | 'none' | { unknown: string };
+}
+
+/** The review of one inventory. */
+export interface InventoryReview {
+  key: string;
+  name: string;
+  zoneId: string;
+  /** Its pages, as `host` or `host/path`. */
+  pages: string[];
+  /** Its entries as the change leaves them. */
+  entries: EntryText[];
+  /** The `script-src` sources that allow what it authorizes. */
+  cspSources: string;
+  /** Every script page security detects on its pages, judged against its entries, sorted by URL. */
+  scripts: PaymentScript[];
+  /** The scripts by integrity, every integrity counted (zero included), from the best to the worst. */
+  integrity: Record<Integrity, number>;
+  /** What the change does to its entries, or why that is not known. */
+  changes: EntryChanges | { unknown: string };
+  /**
+   * The ids of the detected scripts it authorizes that it did not authorize before the change
+   * (for a new inventory, every one it authorizes); empty when the entries before are not known.
+   */
+  newlyAuthorized: string[];
+  /** The stack's enforcing CSP policies of each host of its pages, compared with it. */
+  csp: HostComparison[];
+}
+
+/** What {@link reviewInventory} read, for the review's request count. */
+export interface InventoryReading {
+  review: InventoryReview;
+  /** The requests it made. */
+  made: number;
+  /** The most it could have made ({@link requestBound} of what it listed). */
+  bound: number;
+  /** Its term of the review's bound, as a sum: `inventory NAME: ...`. */
+  term: string;
+}
+
+/** The enabled `allow` policies among `policies` of `zoneId`, with the host each covers: those that enforce an inventory there. */
+export function enforcingPolicies(policies: readonly PolicyUnderReview[], zoneId: string): EnforcingPolicy[] {
+  return policies.flatMap((policy) => {
+    if (policy.zoneId !== zoneId || policy.policy.action !== 'allow' || !policy.policy.enabled) return [];
+    const expression = parsePolicyExpression(policy.policy.expression);
+    return expression.ok
+      ? [{ name: policy.name, hostname: expression.value.hostname, value: policy.policy.value }]
+      : [];
+  });
+}
+
+/**
+ * What the change does to `under`, judged with `scripts` (read with its entries after the change):
+ * the entries added, removed, re-pinned and rewritten, and the scripts it newly authorizes.
+ */
+export function comparedWithBefore(
+  under: InventoryUnderReview,
+  scripts: readonly PaymentScript[],
+): Pick<InventoryReview, 'changes' | 'newlyAuthorized'> {
+  const authorized = scripts.filter((script) => script.entry !== undefined);
+  if (under.previous === 'none')
+    return {
+      changes: entryChanges([], under.inventory.scripts),
+      newlyAuthorized: authorized.map((script) => script.id),
+    };
+  if ('unknown' in under.previous) return { changes: { unknown: under.previous.unknown }, newlyAuthorized: [] };
+  const before: ScriptInventory = { pages: under.inventory.pages, scripts: under.previous };
+  return {
+    changes: entryChanges(under.previous, under.inventory.scripts),
+    newlyAuthorized: authorized
+      .filter((script) => authorizingEntry(before, script.url) === undefined)
+      .map((script) => script.id),
+  };
+}
+
+/**
+ * Reads what page security detects on `under`'s pages and reviews it, with the stack's CSP
+ * `policies` (those under review) for the comparison. Requests: those of the one reading, at most
+ * {@link requestBound} of the scripts listed on the pages' hosts.
+ */
+export async function reviewInventory(
+  client: HttpClient,
+  under: InventoryUnderReview,
+  policies: readonly PolicyUnderReview[],
+): Promise<InventoryReading> {
+  const tally: ReadTally = { listed: 0, requests: 0 };
+  const scripts = await readPaymentScripts(client, under.zoneId, under.inventory, tally);
+  const integrity = Object.fromEntries(INTEGRITIES.map((kind) => [kind, 0])) as Record<Integrity, number>;
+  for (const script of scripts) integrity[script.integrity] += 1;
+  const bound = requestBound(tally.listed);
+  return {
+    review: {
+      key: under.key,
+      name: under.name,
+      zoneId: under.zoneId,
+      pages: under.inventory.pages.map((page) => page.text),
+      entries: under.inventory.scripts.map(entryTextOf),
+      cspSources: cspSources(under.inventory),
+      scripts,
+      integrity,
+      ...comparedWithBefore(under, scripts),
+      csp: compareInventoryCsp(under.inventory, enforcingPolicies(policies, under.zoneId)),
+    },
+    made: tally.requests,
+    bound,
+    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages' hosts, ${PER_PAGE} a page in each status, each read once)`,
+  };
+}
