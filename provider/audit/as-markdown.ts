@@ -1,0 +1,154 @@
+import type { Phrase, Span } from '../review/statements';
+import type { AuditEvidence, AuditInventory, AuditPaymentPage } from './schema';
+import {
+  aboutPhrase,
+  authorizedByPhrase,
+  COUNTED,
+  countsText,
+  entryPhrase,
+  headersTitle,
+  integrityPhrase,
+  INTEGRITY_WORDS,
+  inventoryHeading,
+  managerPhrase,
+  modeText,
+  pageHeading,
+  scoresPhrase,
+  scriptPhrase,
+  scriptsTitle,
+  seenPhrase,
+  STALE_TITLE,
+  titleOf,
+  verdictPhrase,
+  versionPhrase,
+  versionsTitle,
+} from './wording';
+
+/**
+ * The audit's evidence as Markdown (`edgeguard-audit --markdown`, and its stdout by default): for a
+ * CI job's summary, a ticket or the assessor's file. Every value from the service or the stack is
+ * either code (its exact text, whatever it holds) or text whose Markdown and HTML characters are
+ * escaped, so a hostile URL or justification shows as written and renders nothing.
+ */
+
+/**
+ * Text as Markdown shows it literally, on one line: the characters that could start emphasis, code,
+ * a link, an HTML tag or entity, or end a table cell, backslash-escaped (CommonMark lets any ASCII
+ * punctuation be). No line of the document starts with such text, so line-start syntax (`#`, `-`)
+ * needs nothing.
+ */
+export function literal(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]<>&|~]/g, '\\$&');
+}
+
+/** A value as a code span showing its exact text: fenced with more backticks than it holds, on one line. */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r?\n/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  // A space each side keeps a backtick at either end out of the fence (and is stripped when shown).
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+function span(part: Span, inCell = false): string {
+  if (typeof part === 'string') return literal(part);
+  if ('stress' in part) return `**${literal(part.stress)}**`;
+  const text = codeSpan('value' in part ? part.value : part.name);
+  // A table row is split at every unescaped `|` before code is read, so code in a cell escapes it.
+  return inCell ? text.replace(/\|/g, '\\|') : text;
+}
+
+/** A phrase as Markdown. */
+function md(phrase: Phrase): string {
+  return phrase.map((part) => span(part)).join('');
+}
+
+/** A phrase as a table cell. */
+function cell(phrase: Phrase): string {
+  return phrase.map((part) => span(part, true)).join('');
+}
+
+function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
+function pageMarkdown(page: AuditPaymentPage): string[] {
+  const lines = [`### ${md(pageHeading(page))}`, '', `**${md(headersTitle(page))}**`, ''];
+  if (page.headers.length > 0)
+    lines.push(
+      ...table(
+        ['Policy', 'Mode', 'Managed by', 'Value'],
+        page.headers.map((header) => [
+          cell([{ value: header.policyId }, header.description !== '' ? ` ${header.description}` : '']),
+          cell([modeText(header)]),
+          cell(managerPhrase(header)),
+          cell([{ value: header.value }]),
+        ]),
+      ),
+      '',
+    );
+  lines.push(`**${md([scriptsTitle(page)])}**`, '');
+  if (page.scripts.length === 0) return lines;
+  lines.push(
+    ...table(
+      ['Script', 'Seen', 'Authorized by', 'Integrity', 'Scores'],
+      page.scripts.map((script) => [
+        cell(scriptPhrase(script)),
+        cell(seenPhrase(script)),
+        cell(authorizedByPhrase(script)),
+        cell(integrityPhrase(script)),
+        cell(scoresPhrase(script)),
+      ]),
+    ),
+    '',
+  );
+  for (const script of page.scripts.filter((one) => one.versionsSince.length > 0))
+    lines.push(
+      `${md(versionsTitle(script))}:`,
+      '',
+      ...script.versionsSince.map((version, index) => `- ${md(versionPhrase(version, index))}`),
+      '',
+    );
+  return lines;
+}
+
+function inventoryMarkdown(inventory: AuditInventory): string[] {
+  const lines = [`## ${md(inventoryHeading(inventory))}`, '', `${md([countsText(inventory.counts)])}.`, ''];
+  for (const page of inventory.pages) lines.push(...pageMarkdown(page));
+  if (inventory.staleEntries.length > 0)
+    lines.push(
+      `### ${md(STALE_TITLE)}`,
+      '',
+      ...inventory.staleEntries.map((entry) => `- ${md(entryPhrase(entry))}`),
+      '',
+    );
+  return lines;
+}
+
+/** The whole evidence as one Markdown document. */
+export function auditMarkdown(evidence: AuditEvidence): string {
+  return [
+    `# ${literal(titleOf(evidence))}`,
+    '',
+    md(aboutPhrase(evidence)),
+    '',
+    md(verdictPhrase(evidence)),
+    '',
+    ...table(
+      ['Integrity', 'Scripts'],
+      [
+        ...COUNTED.map((integrity) => [INTEGRITY_WORDS[integrity], String(evidence.counts[integrity])]),
+        ['total', String(evidence.counts.scripts)],
+      ],
+    ),
+    '',
+    ...evidence.inventories.flatMap(inventoryMarkdown),
+  ]
+    .join('\n')
+    .replace(/\n+$/, '\n');
+}

@@ -1,0 +1,245 @@
+import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
+import { SCORE_KEYS, type Integrity } from '../payment/scripts';
+import { named, plural, stress, value, type Phrase } from '../review/statements';
+import { findingsOf, type Finding } from './evidence';
+import type { AuditCounts, AuditEntry, AuditEvidence, AuditHeader, AuditScript, AuditVersion } from './schema';
+
+/**
+ * What the audit's evidence says, before any format: each phrase written once, as the review's
+ * (`../review/statements.ts`), and laid out by `./as-markdown.ts` and `./as-html.ts`. Values from
+ * the service and the stack are always {@link value} spans or plain words, which each format
+ * escapes its own way.
+ */
+
+/** How each integrity reads. */
+export const INTEGRITY_WORDS: Readonly<Record<Integrity, string>> = {
+  unchanged: 'pinned, unchanged',
+  unpinned: 'unpinned',
+  changed: 'changed',
+  unauthorized: 'unauthorized',
+};
+
+/** The integrities in the order the evidence lists their counts: the best first. */
+export const COUNTED: ReadonlyArray<Integrity> = ['unchanged', 'unpinned', 'changed', 'unauthorized'];
+
+/** The requirements the evidence answers. */
+export const REQUIREMENTS = 'PCI DSS 4.0 requirements 6.4.3 and 11.6.1';
+
+/** The document's title. */
+export function titleOf(evidence: AuditEvidence): string {
+  return `Payment-page scripts of ${evidence.project} / ${evidence.stack}: EdgeGuard audit`;
+}
+
+/** Where the evidence comes from and when. */
+export function aboutPhrase(evidence: AuditEvidence): Phrase {
+  return [
+    'Evaluated at ',
+    value(evidence.evaluatedAt),
+    ` by edgeguard-audit ${evidence.tool.version}, from the state of stack `,
+    named(evidence.stack),
+    ' of project ',
+    named(evidence.project),
+    ` and what page security reports (${REQUIREMENTS}). The audit reads; it changed nothing.`,
+  ];
+}
+
+/** `3 scripts (1 pinned, unchanged; 1 unpinned; 1 changed; 0 unauthorized)`, or `no script`. */
+export function countsText(counts: AuditCounts): string {
+  if (counts.scripts === 0) return 'no script';
+  return `${plural(counts.scripts, 'script')} (${COUNTED.map((integrity) => `${counts[integrity]} ${INTEGRITY_WORDS[integrity]}`).join('; ')})`;
+}
+
+/** The verdict, with what passes and why. */
+export function verdictPhrase(evidence: AuditEvidence): Phrase {
+  const { counts } = evidence;
+  const unpinned =
+    counts.unpinned > 0
+      ? [
+          ` ${plural(counts.unpinned, 'script')} authorized without a pinned hash (unpinned), which passes: no hash says which content was approved.`,
+        ]
+      : [];
+  if (evidence.passed)
+    return [
+      stress('Pass'),
+      counts.scripts === 0
+        ? ': page security saw no script on the payment pages.'
+        : `: every script seen on the payment pages is authorized and none changed.`,
+      ...unpinned,
+    ];
+  const failing = [
+    ...(counts.unauthorized > 0 ? [`${plural(counts.unauthorized, 'script')} unauthorized`] : []),
+    ...(counts.changed > 0 ? [`${plural(counts.changed, 'pinned script')} changed`] : []),
+  ];
+  return [stress('Fail'), `: ${failing.join(', ')}.`, ...unpinned];
+}
+
+/** The inventory's heading. */
+export function inventoryHeading(inventory: { name: string; zoneId: string }): Phrase {
+  return ['Inventory ', named(inventory.name), ' (zone ', value(inventory.zoneId), ')'];
+}
+
+/** A payment page's heading. */
+export function pageHeading(page: { page: string }): Phrase {
+  return ['Payment page ', value(page.page)];
+}
+
+/** The headers' title, or why there are none. */
+export function headersTitle(page: { host: string; headers: readonly AuditHeader[] }): Phrase {
+  if (page.headers.length === 0)
+    return ['No enabled CSP policy applies to ', value(page.host), ': no header restricts the scripts of this page.'];
+  const enforced = page.headers.filter((header) => header.mode === 'enforced').length;
+  return [
+    'CSP headers in force on ',
+    value(page.host),
+    `: ${enforced} enforced, ${page.headers.length - enforced} report only`,
+  ];
+}
+
+/** `enforced (allow)` or `report only (log)`. */
+export function modeText(header: AuditHeader): string {
+  return header.mode === 'enforced' ? 'enforced (allow)' : 'report only (log)';
+}
+
+/** The resource managing a header, or who does. */
+export function managerPhrase(header: AuditHeader): Phrase {
+  return header.managedBy !== undefined ? [named(header.managedBy.name)] : ['not this stack'];
+}
+
+/** The scripts' title of a page. */
+export function scriptsTitle(page: { counts: AuditCounts }): string {
+  return `Scripts seen on this page: ${countsText(page.counts)}`;
+}
+
+/** `scripts[0]`, how an entry is named. */
+export function entryName(entry: AuditEntry): string {
+  return `scripts[${entry.index}]`;
+}
+
+/** An entry: its name, what it matches, its justification and owner. */
+export function entryPhrase(entry: AuditEntry): Phrase {
+  return [
+    value(entryName(entry)),
+    ' ',
+    value(entry.url ?? entry.prefix ?? ''),
+    entry.prefix !== undefined ? ' (prefix)' : '',
+    `: ${entry.justification}`,
+    ...(entry.owner !== undefined ? [` (owner: ${entry.owner})`] : []),
+  ];
+}
+
+/** Who authorizes a script: its entry, or no one. */
+export function authorizedByPhrase(script: AuditScript): Phrase {
+  return script.entry !== undefined ? entryPhrase(script.entry) : [stress('no entry'), ' of the inventory'];
+}
+
+/** The script itself: URL, status, id and the pages it was seen on. */
+export function scriptPhrase(script: AuditScript): Phrase {
+  return [value(script.url), ` (${script.status}, id `, value(script.id), ')'];
+}
+
+/** When it was seen, and where. */
+export function seenPhrase(script: AuditScript): Phrase {
+  return [
+    'first ',
+    value(script.firstSeenAt),
+    ', last ',
+    value(script.lastSeenAt),
+    ', on ',
+    ...script.seenOn.flatMap((page, index) => (index === 0 ? [value(page)] : [', ', value(page)])),
+  ];
+}
+
+/** Its integrity, with the hashes that show it. */
+export function integrityPhrase(script: AuditScript): Phrase {
+  const live = script.hash !== undefined ? value(script.hash) : 'none reported';
+  const word = stress(INTEGRITY_WORDS[script.integrity]);
+  switch (script.integrity) {
+    case 'unchanged':
+      return [word, ': hash ', live];
+    case 'changed':
+      return [
+        word,
+        ': pinned ',
+        value(script.entry?.hash ?? ''),
+        ', live ',
+        live,
+        script.changedAt !== undefined
+          ? `, changed at `
+          : '; the pinned version is no longer among the versions page security lists',
+        ...(script.changedAt !== undefined ? [value(script.changedAt)] : []),
+      ];
+    case 'unpinned':
+      return [word, ': the entry pins no hash; live ', live];
+    case 'unauthorized':
+      return [word, ': no entry of the inventory authorizes it; live ', live];
+  }
+}
+
+/** The versions' title of a changed script. */
+export function versionsTitle(script: AuditScript): Phrase {
+  return ['Versions of ', value(script.url), ' since the pinned one, newest first'];
+}
+
+/** One version of a changed script. */
+export function versionPhrase(version: AuditVersion, index: number): Phrase {
+  return [
+    version.hash !== undefined ? value(version.hash) : 'no hash reported',
+    ', fetched ',
+    version.fetchedAt !== undefined ? value(version.fetchedAt) : 'at a time not reported',
+    index === 0 ? ' (live)' : '',
+    version.pinned ? ' (pinned)' : '',
+  ];
+}
+
+/** The scores' names as the evidence reads them. */
+const SCORE_WORDS: Readonly<Record<(typeof SCORE_KEYS)[number], string>> = {
+  js_integrity_score: 'JS integrity',
+  obfuscation_score: 'obfuscation',
+  dataflow_score: 'dataflow',
+  malware_score: 'malware',
+  cryptomining_score: 'cryptomining',
+  magecart_score: 'magecart',
+};
+
+/** The scores, the malicious rule's verdict and what is reported of the URL and domain. */
+export function scoresPhrase(script: AuditScript): Phrase {
+  const scores = SCORE_KEYS.flatMap((key) =>
+    script.scores[key] !== undefined ? [`${SCORE_WORDS[key]} ${script.scores[key]}`] : [],
+  );
+  const reported = [
+    ...(script.reported.domainMalicious ? ['domain reported malicious'] : []),
+    ...(script.reported.urlMalicious ? ['URL reported malicious'] : []),
+    ...(script.reported.urlCategories.length > 0 ? [`categories: ${script.reported.urlCategories.join(', ')}`] : []),
+  ];
+  return [
+    scores.length > 0 ? scores.join(', ') : 'no scores reported',
+    '; ',
+    script.malicious ? stress(`malicious (${MALICIOUS_SCRIPT_RULE})`) : 'not malicious',
+    ...(reported.length > 0 ? [`; ${reported.join('; ')}`] : []),
+  ];
+}
+
+/** The stale entries' title. */
+export const STALE_TITLE: Phrase = [
+  'Entries that no script seen on the pages matches (',
+  stress('not a failure'),
+  ': a script may load rarely; remove the entry when the script is gone for good)',
+];
+
+/** A script that fails the audit, as one line of text for the command's summary on stderr. */
+export function findingText(finding: Finding): string {
+  const { script } = finding;
+  const where = `on ${finding.pages.join(', ')} (inventory ${finding.inventory})`;
+  if (script.integrity === 'unauthorized') return `${script.url}: unauthorized, no entry authorizes it, ${where}`;
+  return `${script.url}: changed, pinned ${script.entry?.hash ?? ''}, live ${script.hash ?? 'none reported'}${script.changedAt !== undefined ? ` since ${script.changedAt}` : ''}, ${where}`;
+}
+
+/** The command's summary on stderr: the verdict, and each failing script on a line. */
+export function summaryText(evidence: AuditEvidence): string {
+  if (evidence.passed)
+    return `pass: every script authorized and none changed (unpinned ones are allowed); ${countsText(evidence.counts)}`;
+  return [
+    `fail: ${countsText(evidence.counts)}; failing:`,
+    ...findingsOf(evidence).map((finding) => `  ${findingText(finding)}`),
+  ].join('\n');
+}
