@@ -1,11 +1,15 @@
 import { parseCspValue, qualifiedCspSources } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
+import type { ScriptEntryInput } from '../../rules/inventory';
+import { entryChanges, previousEntries } from '../../rules/inventory-changes';
 
 /**
  * What a change to one resource means, in place of the whole strings a diff shows (issue 9, item
  * 3): the CSP sources added or removed, an expression's host that changes, a notification's pools
- * and filters added or removed as sets, a custom hostname and whether it is replaced. Pure: it
- * reads the old and new inputs the engine reports for a step.
+ * and filters added or removed as sets, a custom hostname and whether it is replaced, a script
+ * inventory's entries added, removed and re-pinned and, found by a refresh, the scripts whose
+ * integrity changed. Pure: it reads the old and new inputs the engine reports for a step (the
+ * outputs before and after, for a refresh).
  */
 
 /** What the engine does to the resource. */
@@ -55,15 +59,17 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The values of a list property as a set of strings (an absent list is empty). */
-function setOf(value: unknown): Set<string> {
-  return new Set(Array.isArray(value) ? value.map((item) => text(item).toLowerCase()) : []);
+/** The values of a list property as a set of strings (an absent list is empty), lowercase unless `caseSensitive`. */
+function setOf(value: unknown, caseSensitive = false): Set<string> {
+  return new Set(
+    Array.isArray(value) ? value.map((item) => (caseSensitive ? text(item) : text(item).toLowerCase())) : [],
+  );
 }
 
 /** `<what> added: a, b; removed: c`, or nothing when the sets are equal. */
-function setChange(what: string, olds: unknown, news: unknown): string[] {
-  const before = setOf(olds);
-  const after = setOf(news);
+function setChange(what: string, olds: unknown, news: unknown, caseSensitive = false): string[] {
+  const before = setOf(olds, caseSensitive);
+  const after = setOf(news, caseSensitive);
   const added = [...after].filter((item) => !before.has(item)).sort();
   const removed = [...before].filter((item) => !after.has(item)).sort();
   const parts = [
@@ -128,6 +134,72 @@ function customHostnameChanges(olds: Record<string, unknown>, news: Record<strin
   ];
 }
 
+/** The entries of an inventory's `scripts`, as written; anything else is none. */
+function entriesOf(scripts: unknown): ScriptEntryInput[] {
+  return Array.isArray(scripts)
+    ? scripts.filter((entry): entry is ScriptEntryInput => typeof entry === 'object' && entry !== null)
+    : [];
+}
+
+/** A script of an inventory's `detected` output, as far as a change of it is told. */
+interface DetectedOutput {
+  id: string;
+  url: string;
+  hash?: string;
+  integrity: string;
+  pages: string[];
+}
+
+function detectedOf(value: unknown): Map<string, DetectedOutput> {
+  const scripts = Array.isArray(value) ? (value as DetectedOutput[]) : [];
+  return new Map(scripts.filter((script) => typeof script?.id === 'string').map((script) => [script.id, script]));
+}
+
+/**
+ * What changed in what page security detects on the pages (a refresh's `detected`): scripts newly
+ * detected or gone, and for the others their integrity, live hash and pages.
+ */
+function detectedChanges(olds: unknown, news: unknown): string[] {
+  const before = detectedOf(olds);
+  const after = detectedOf(news);
+  const changes: string[] = [];
+  const hash = (script: DetectedOutput) => script.hash ?? 'none';
+  for (const [id, now] of after) {
+    const was = before.get(id);
+    if (was === undefined) {
+      changes.push(`newly detected: ${now.url} (${now.integrity})`);
+      continue;
+    }
+    if (was.integrity !== now.integrity)
+      changes.push(
+        `integrity changed: ${now.url}: ${was.integrity} -> ${now.integrity} (hash ${hash(was)} -> ${hash(now)})`,
+      );
+    else if (hash(was) !== hash(now)) changes.push(`live hash changed: ${now.url}: ${hash(was)} -> ${hash(now)}`);
+    changes.push(...setChange(`pages of ${now.url}`, was.pages, now.pages, true));
+  }
+  for (const [id, was] of before) if (!after.has(id)) changes.push(`no longer detected: ${was.url}`);
+  return changes;
+}
+
+function scriptInventoryChanges(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const entries = entryChanges(previousEntries(entriesOf(olds.scripts)), previousEntries(entriesOf(news.scripts)));
+  const texts = (list: Array<{ text: string }>) => list.map((entry) => entry.text).join(', ');
+  return [
+    ...(olds.zoneId !== news.zoneId ? [`zone: ${text(olds.zoneId)} -> ${text(news.zoneId)}`] : []),
+    ...setChange('pages', olds.pages, news.pages, true),
+    ...(entries.added.length > 0 ? [`entries added: ${texts(entries.added)}`] : []),
+    ...(entries.removed.length > 0 ? [`entries removed: ${texts(entries.removed)}`] : []),
+    ...entries.repinned.map(
+      (change) => `re-pinned: ${change.entry.text} (${change.from ?? 'not pinned'} -> ${change.to ?? 'not pinned'})`,
+    ),
+    ...entries.justified.map((change) => `justification changed: ${change.entry.text}`),
+    ...entries.owned.map(
+      (change) => `owner changed: ${change.entry.text} (${change.from ?? 'none'} -> ${change.to ?? 'none'})`,
+    ),
+    ...detectedChanges(olds.detected, news.detected),
+  ];
+}
+
 /** The properties whose values differ, named (the serialized provider aside). */
 function genericChanges(olds: Record<string, unknown>, news: Record<string, unknown>, skip: string[] = []): string[] {
   const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
@@ -152,6 +224,14 @@ function creation(resource: string, news: Record<string, unknown>): string[] {
       return [`hostname: ${text(news.hostname)}`];
     case 'PageSecuritySetting':
       return [news.enabled === false ? 'page security off' : 'page security on'];
+    case 'ScriptInventory': {
+      const entries = previousEntries(entriesOf(news.scripts));
+      const pinned = entries.filter((entry) => entry.kind === 'url' && entry.hash !== undefined).length;
+      return [
+        `pages: ${[...setOf(news.pages, true)].join(', ')}`,
+        `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} (${pinned} pinned): ${entries.map((entry) => entry.address.text).join(', ')}`,
+      ];
+    }
     default:
       return [];
   }
@@ -175,6 +255,9 @@ export function meaningOf(change: ResourceChange): MeaningRow {
       break;
     case 'CustomHostname':
       changes = customHostnameChanges(olds, news);
+      break;
+    case 'ScriptInventory':
+      changes = scriptInventoryChanges(olds, news);
       break;
     default:
       changes = genericChanges(olds, news);

@@ -1,10 +1,10 @@
 import { differs, type PolicyComparison } from '../../rules/inventory-csp';
 import type { EntryRewritten, EntryText } from '../../rules/inventory-changes';
-import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import type { Integrity, PaymentScript, Scores } from '../payment/scripts';
 import { connectionReports } from './impact';
 import type { InventoryReview } from './payment-review';
 import {
+  KIND_WORDS,
   LINES_SHOWN,
   named,
   plural,
@@ -51,7 +51,7 @@ function entryPhrase(entry: Pick<EntryText, 'kind' | 'text'>): Phrase {
 /** Why a script of the payment pages is malicious, each reason a phrase; empty when it is not. */
 export function maliciousReasons(script: PaymentScript): string[] {
   return [
-    ...(script.malicious ? [`js_integrity_score ${script.scores.js_integrity_score}, ${MALICIOUS_SCRIPT_RULE}`] : []),
+    ...(script.malicious ? [`js_integrity_score ${script.scores.js_integrity_score}`] : []),
     ...connectionReports({
       domain_reported_malicious: script.reported.domainMalicious,
       malicious_domain_categories: [],
@@ -146,7 +146,7 @@ export function changedFinding(review: InventoryReview): Finding | undefined {
       },
     ),
     fix: [
-      `Review the new content and re-pin the entry to the live hash (its hash), or restore the approved version${n === 1 ? '' : 's'}.`,
+      `Review the new content and re-pin the entry to the live hash (set its hash to it), or restore the approved version${n === 1 ? '' : 's'}.`,
     ],
   };
 }
@@ -158,9 +158,9 @@ export function maliciousFinding(review: InventoryReview): Finding | undefined {
   const n = scripts.length;
   return {
     list: scriptList(
-      say`${inventoryPhrase(review)} authorizes ${plural(n, 'script')} classified malicious`,
+      say`${inventoryPhrase(review)} authorizes ${plural(n, 'script')} ${KIND_WORDS.scripts.malicious} or reported malicious`,
       scripts,
-      (script) => [say`entry ${value(script.entry!.address.text)} (${script.entry!.justification})`],
+      (script) => [say`entry ${value(script.entry!.address.text)} (justification: ${script.entry!.justification})`],
     ),
     fix: [
       `Remove the entr${n === 1 ? 'y' : 'ies'}, and the script${n === 1 ? '' : 's'} from the payment pages; a script page security classifies malicious cannot be authorized there.`,

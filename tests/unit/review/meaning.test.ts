@@ -148,3 +148,75 @@ describe('anything else', () => {
     expect(meaningOf(change('PageSecuritySetting', 'delete', { enabled: true })).changes).toEqual(['deleted']);
   });
 });
+
+describe('ScriptInventory', () => {
+  const CARD = 'https://js.pay.example/v3/card.js';
+  const OWN = 'https://checkout.example.com/static/js/';
+  const [V1, V2] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
+  const inventory = {
+    zoneId: 'd2b694e372a24c7496bc0106d77a1c05',
+    pages: ['checkout.example.com/pay'],
+    scripts: [
+      { url: CARD, justification: 'Card form', hash: V1 },
+      { prefix: OWN, justification: 'Our code', owner: 'web' },
+    ],
+  };
+
+  test('a created inventory: its pages and entries, how many pinned', () => {
+    expect(meaningOf(change('ScriptInventory', 'create', undefined, inventory)).changes).toEqual([
+      'pages: checkout.example.com/pay',
+      `2 entries (1 pinned): ${CARD}, ${OWN}`,
+    ]);
+  });
+
+  test('entries added, removed and re-pinned, a justification and an owner rewritten, a page added', () => {
+    const news = {
+      ...inventory,
+      pages: ['checkout.example.com/pay', 'checkout.example.com/Account'],
+      scripts: [
+        { url: CARD, justification: 'Card form of the processor', hash: V2 },
+        { url: 'https://cdn.new.example/widget.js', justification: 'Address autocomplete' },
+      ],
+    };
+    expect(meaningOf(change('ScriptInventory', 'update', inventory, news)).changes).toEqual([
+      'pages: added checkout.example.com/Account',
+      'entries added: https://cdn.new.example/widget.js',
+      `entries removed: ${OWN}`,
+      `re-pinned: ${CARD} (${V1} -> ${V2})`,
+      `justification changed: ${CARD}`,
+    ]);
+    const owner = { ...inventory, scripts: [inventory.scripts[0]!, { ...inventory.scripts[1]!, owner: 'checkout' }] };
+    expect(meaningOf(change('ScriptInventory', 'update', inventory, owner)).changes).toEqual([
+      `owner changed: ${OWN} (web -> checkout)`,
+    ]);
+  });
+
+  test("a refresh's detected: the scripts whose integrity changed, newly detected, gone, seen on other pages", () => {
+    const page = 'https://checkout.example.com/pay';
+    type Detected = { url: string; id: string; hash: string; entry?: string; integrity: string; pages: string[] };
+    const detected = (hash: string, integrity: string, extra: Detected[] = []): Detected[] => [
+      { url: CARD, id: 'card', hash, entry: CARD, integrity, pages: [page] },
+      { url: `${OWN}app.js`, id: 'app', hash: V1, entry: OWN, integrity: 'unpinned', pages: [page] },
+      ...extra,
+    ];
+    const before = { ...inventory, cspSources: `${CARD} ${OWN}`, detected: detected(V1, 'unchanged') };
+    const after = {
+      ...before,
+      detected: [
+        ...detected(V2, 'changed', [
+          { url: 'https://cdn.new.example/w.js', id: 'w', hash: V1, integrity: 'unauthorized', pages: [page] },
+        ]).map((script) => (script.id === 'app' ? { ...script, hash: V2, pages: [page, `${page}/confirm`] } : script)),
+      ],
+    };
+    expect(meaningOf(change('ScriptInventory', 'update', before, after)).changes).toEqual([
+      `integrity changed: ${CARD}: unchanged -> changed (hash ${V1} -> ${V2})`,
+      `live hash changed: ${OWN}app.js: ${V1} -> ${V2}`,
+      `pages of ${OWN}app.js: added ${page}/confirm`,
+      'newly detected: https://cdn.new.example/w.js (unauthorized)',
+    ]);
+    const gone = { ...before, detected: detected(V1, 'unchanged').slice(1) };
+    expect(meaningOf(change('ScriptInventory', 'update', before, gone)).changes).toEqual([
+      `no longer detected: ${CARD}`,
+    ]);
+  });
+});

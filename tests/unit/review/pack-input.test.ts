@@ -148,3 +148,79 @@ test("the provider plugin's resources (edgeguard:index:<Resource>, no __provider
   expect(input.notifications).toEqual([{ accountId: ACCOUNT, poolIds: ['d'.repeat(32)], enabled: true }]);
   expect(input.migrations.map((m) => m.accountId)).toEqual([ACCOUNT]);
 });
+
+describe('ScriptInventory', () => {
+  const CARD = 'https://js.pay.example/v3/card.js';
+  const inventory = (name: string, scripts: unknown, extra: Record<string, unknown> = {}) =>
+    resource('ScriptInventory', name, {
+      zoneId: ZONE.toUpperCase(),
+      pages: ['checkout.example.com/pay'],
+      scripts,
+      __provider: 'exports.handler = ...',
+      ...extra,
+    });
+  const entry = { url: CARD, justification: 'Card form', hash: 'AB'.repeat(32) };
+
+  test('its inventory is read and parsed; the entries before come from the state, none for a new one', () => {
+    const baseline = path.join(dir, 'state.json');
+    fs.writeFileSync(
+      baseline,
+      JSON.stringify({
+        deployment: {
+          resources: [
+            {
+              urn: urn('ScriptInventory', 'kept'),
+              type: 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory',
+              inputs: { scripts: [{ ...entry, hash: 'cd'.repeat(32) }] },
+            },
+          ],
+        },
+      }),
+    );
+    process.env[REVIEW_BASELINE_ENV] = baseline;
+    const { input, unjudged } = reviewInputOf([inventory('kept', [entry]), inventory('created', [entry])]);
+    expect(unjudged).toEqual([]);
+    const [kept, created] = input.inventories!;
+    expect([kept!.name, kept!.zoneId, kept!.inventory.pages.map((page) => page.text)]).toEqual([
+      'kept',
+      ZONE,
+      ['checkout.example.com/pay'],
+    ]);
+    expect(kept!.inventory.scripts.map((e) => [e.kind, e.address.text, e.kind === 'url' && e.hash])).toEqual([
+      ['url', CARD, 'ab'.repeat(32)],
+    ]);
+    expect((kept!.previous as Array<{ hash?: string }>).map((e) => e.hash)).toEqual(['cd'.repeat(32)]);
+    expect(created!.previous).toBe('none');
+  });
+
+  test('without the state, the entries before are unknown, saying why', () => {
+    const { input } = reviewInputOf([inventory('kept', [entry])]);
+    expect(input.inventories![0]!.previous).toEqual({
+      unknown: expect.stringContaining(`set ${REVIEW_BASELINE_ENV}`),
+    });
+  });
+
+  test('an entry not known until the update leaves it unjudged; an invalid one says why', () => {
+    const { input, unjudged } = reviewInputOf([
+      inventory('computed', [{ ...entry, hash: UNKNOWN }]),
+      inventory('blank', [{ url: CARD, justification: '  ' }]),
+    ]);
+    expect(input.inventories).toEqual([]);
+    expect(unjudged).toEqual([
+      {
+        urn: urn('ScriptInventory', 'computed'),
+        name: 'computed',
+        resource: 'ScriptInventory',
+        reason: "not known until the update: string value at .scripts.0.hash can't be known during preview",
+      },
+      {
+        urn: urn('ScriptInventory', 'blank'),
+        name: 'blank',
+        resource: 'ScriptInventory',
+        reason: expect.stringContaining(
+          'its inventory is invalid: scripts[0] (url "https://js.pay.example/v3/card.js"): ',
+        ),
+      },
+    ]);
+  });
+});
