@@ -544,7 +544,7 @@ function located(path: Array<string | number>, label: string, error: RuleError):
  * path and, for a url, the query. JSON keeps the parts apart, as a decoded path may hold any
  * character.
  */
-function matchKey(kind: 'url' | 'prefix', address: Pick<ScriptAddress, 'origin' | 'path' | 'query'>): string {
+export function matchKey(kind: 'url' | 'prefix', address: Pick<ScriptAddress, 'origin' | 'path' | 'query'>): string {
   return JSON.stringify(
     kind === 'url' ? [address.origin, address.path, address.query] : [address.origin, address.path],
   );

@@ -6,9 +6,10 @@ import { SETTINGS, settingLabel, withSettingHint, type SettingName } from '../se
 
 /**
  * What the commands that read the service and write a program (`edgeguard-import`,
- * `edgeguard-csp`) share: the settings of `../settings.ts` as flags, with their usage text, the
- * parsing of their flags, the zone and account ids they check, what a failed read means for the
- * user (each setting named by its flag), writing the program, and running as a command.
+ * `edgeguard-csp`, `edgeguard-inventory`) share: the settings of `../settings.ts` as flags, with
+ * their usage text, the parsing of their flags, the zone and account ids they check, what a failed
+ * read means for the user (each setting named by its flag), writing the program, and running as a
+ * command.
  */
 
 /** A setting's flag: its name in kebab case (`baseUrl` → `--base-url`). */
@@ -92,12 +93,14 @@ export function explainReadFailure(error: unknown, scope: 'zone' | 'account', id
 export interface Flags {
   help: boolean;
   text: (key: string) => string | undefined;
+  /** Every text of a flag that may be repeated (`multiple`), in the order given; `[]` when not given. */
+  texts: (key: string) => string[];
   explicit: Partial<Record<SettingName, string>>;
 }
 
 /** `argv` parsed with `options` and the setting flags, or a {@link UsageError}. */
-export function parseFlags(argv: string[], options: Record<string, { type: 'string' }>): Flags {
-  let values: Record<string, string | boolean | undefined>;
+export function parseFlags(argv: string[], options: Record<string, { type: 'string'; multiple?: boolean }>): Flags {
+  let values: Record<string, string | string[] | boolean | undefined>;
   try {
     values = parseArgs({
       args: argv,
@@ -111,6 +114,10 @@ export function parseFlags(argv: string[], options: Record<string, { type: 'stri
   return {
     help: values.help === true,
     text: (key) => (typeof values[key] === 'string' ? values[key] : undefined),
+    texts: (key) => {
+      const value = values[key];
+      return Array.isArray(value) ? value : [];
+    },
     explicit: explicitSettings(values),
   };
 }

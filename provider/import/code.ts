@@ -1,8 +1,9 @@
 /**
- * The few shapes of TypeScript that `edgeguard-import` writes (comments, constants, and
- * `new edgeguard.X("name", { ... })` statements whose values are strings, booleans, lists of
- * strings and flat objects), laid out exactly as Prettier lays them out with its default options,
- * so the file a team commits is already formatted and Prettier is not needed to run the tool.
+ * The few shapes of TypeScript that `edgeguard-import`, `edgeguard-csp` and `edgeguard-inventory`
+ * write (comments, constants, and `new edgeguard.X("name", { ... })` statements whose values are
+ * strings, booleans, lists of strings, flat objects and lists of them), laid out exactly as
+ * Prettier lays them out with its default options, so the file a team commits is already
+ * formatted and Prettier is not needed to run the tool.
  * Every string goes through {@link stringLiteral}: nothing read from the service is pasted into
  * code unescaped.
  */
@@ -16,12 +17,39 @@ export interface Ref {
   readonly ref: string;
 }
 
-/** A property value: a string, a boolean, a list of strings, a flat object, or a {@link Ref}. */
-export type Value = string | boolean | readonly string[] | Ref | { readonly [key: string]: string | boolean };
+/**
+ * An expression the writer made itself, written as it is (`pulumi.interpolate\`...\``), on the
+ * line of its key: never text read from the service or given by a user, which goes through
+ * {@link stringLiteral}.
+ */
+export interface Code {
+  readonly code: string;
+}
+
+/** An object whose values are strings and booleans, written one property per line in a list. */
+export type FlatObject = { readonly [key: string]: string | boolean };
+
+/**
+ * A property value: a string, a boolean, a list of strings, a flat object, a list of flat objects
+ * (each written expanded, as Prettier keeps an object it finds expanded), a {@link Ref} or
+ * {@link Code}.
+ */
+export type Value = string | boolean | readonly string[] | readonly FlatObject[] | Ref | Code | FlatObject;
 
 /** U+2028 and U+2029 end a line in JavaScript (and so a `//` comment), but not in JSON. */
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 const escapeCode = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * `text` with every character that would end or garble a comment line written as its escape
+ * (`\u2028`): the control characters but the newline, U+2028 and U+2029 (line ends in JavaScript),
+ * and NEL, U+0085 (a line end for YAML parsers such as Pulumi YAML's, which also refuse the other
+ * C1 controls), so that text read from the service cannot end a `//` or `#` comment.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what must not reach a comment
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, escapeCode);
+}
 
 /**
  * `text` as a string literal, quoted as Prettier quotes it: double quotes unless the text holds
@@ -46,12 +74,20 @@ function isRef(value: Value): value is Ref {
   return typeof value === 'object' && !Array.isArray(value) && 'ref' in value && typeof value.ref === 'string';
 }
 
+function isCode(value: Value): value is Code {
+  return typeof value === 'object' && !Array.isArray(value) && 'code' in value && typeof value.code === 'string';
+}
+
+function isObjectList(value: Value): value is readonly FlatObject[] {
+  return Array.isArray(value) && value.some((item) => typeof item === 'object');
+}
+
 function scalar(value: string | boolean): string {
   return typeof value === 'boolean' ? String(value) : stringLiteral(value);
 }
 
 /** `value` on one line. */
-function flat(value: Exclude<Value, Ref>): string {
+function flat(value: Exclude<Value, Ref | Code | readonly FlatObject[]>): string {
   if (typeof value === 'string' || typeof value === 'boolean') return scalar(value);
   if (Array.isArray(value)) return `[${(value as readonly string[]).map(stringLiteral).join(', ')}]`;
   const entries = Object.entries(value as Record<string, string | boolean>);
@@ -72,9 +108,22 @@ const SHORT_KEY = INDENT.length + 3;
 function property(key: string, value: Value, depth: number): string[] {
   const indent = INDENT.repeat(depth);
   if (isRef(value)) return [`${indent}${value.ref === key ? key : `${key}: ${value.ref}`},`];
+  if (isCode(value)) return [`${indent}${key}: ${value.code},`];
+  const inner = INDENT.repeat(depth + 1);
+  if (isObjectList(value)) {
+    if (value.length === 0) return [`${indent}${key}: [],`];
+    return [
+      `${indent}${key}: [`,
+      ...value.flatMap((item) => [
+        `${inner}{`,
+        ...Object.entries(item).flatMap(([name, field]) => property(name, field, depth + 2)),
+        `${inner}},`,
+      ]),
+      `${indent}],`,
+    ];
+  }
   const line = `${indent}${key}: ${flat(value)},`;
   if (line.length <= PRINT_WIDTH || typeof value === 'boolean') return [line];
-  const inner = INDENT.repeat(depth + 1);
   if (typeof value === 'string')
     return key.length < SHORT_KEY ? [line] : [`${indent}${key}:`, `${inner}${flat(value)},`];
   if (Array.isArray(value)) {
@@ -101,25 +150,26 @@ export function constant(name: string, value: string): string {
 }
 
 /**
- * `text` as `//` comment lines: a newline starts a new line, and unless `wrap` is false, words
- * are wrapped at the print width (a word longer than a line keeps its own line). Any other
- * character that would end or garble a line is written as its escape, so text read from the
- * service cannot end the comment.
+ * `text` as `//` comment lines (or `marker` ones: `#` for YAML): a newline starts a new line, and
+ * unless `wrap` is false, words are wrapped at the print width (a word longer than a line keeps
+ * its own line). Any other character that would end or garble a line is written as its escape
+ * ({@link printable}), so text read from the service cannot end the comment.
  */
-export function comment(text: string, { wrap = true }: { wrap?: boolean } = {}): string[] {
+export function comment(
+  text: string,
+  { wrap = true, marker = '//' }: { wrap?: boolean; marker?: string } = {},
+): string[] {
   const lines: string[] = [];
-  // eslint-disable-next-line no-control-regex -- control characters are what must not reach a comment
-  const safe = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f\u2028\u2029]/g, escapeCode);
-  for (const paragraph of safe.split('\n')) {
+  for (const paragraph of printable(text).split('\n')) {
     if (!wrap) {
-      lines.push(paragraph === '' ? '//' : `// ${paragraph}`);
+      lines.push(paragraph === '' ? marker : `${marker} ${paragraph}`);
       continue;
     }
-    let line = '//';
+    let line = marker;
     for (const word of paragraph.split(' ').filter((part) => part !== '')) {
-      if (line !== '//' && line.length + 1 + word.length > PRINT_WIDTH) {
+      if (line !== marker && line.length + 1 + word.length > PRINT_WIDTH) {
         lines.push(line);
-        line = '//';
+        line = marker;
       }
       line += ` ${word}`;
     }

@@ -38,7 +38,7 @@ const DIRECTIVE: Record<CspFetchKind, CspDirectiveName> = { script: 'script-src'
  * CSP Evaluator finds a way past the scripts' restriction; `base-uri` keeps injected markup from
  * moving the page's relative URLs to another host.
  */
-const CLOSING = "object-src 'none'; base-uri 'self'";
+export const CLOSING = "object-src 'none'; base-uri 'self'";
 
 /** An item left out of the policy, and why. */
 export interface LeftOutItem {

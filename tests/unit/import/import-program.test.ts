@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import * as path from 'node:path';
 import * as ts from 'typescript';
 import type { AlertPolicy } from '../../../provider/client/notifications';
 import type { CustomHostname } from '../../../provider/client/custom-hostnames';
@@ -9,7 +7,7 @@ import { stringLiteral } from '../../../provider/import/code';
 import type { Live } from '../../../provider/import/live';
 import { MAX_NAME, slug, uniqueNames } from '../../../provider/import/names';
 import { importedProgram } from '../../../provider/import/program';
-import { REPO } from '../../helpers/repo';
+import { prettierFormat, typeErrors } from '../../helpers/typescript';
 
 /**
  * The program `edgeguard-import` writes, from objects as the client reads them: its exact text for
@@ -26,20 +24,6 @@ const POOL_B = 'b0000000000000000000000000000002';
 
 /** An id as the service makes them: 32 hexadecimal characters that look random. */
 const id = (n: number) => createHash('md5').update(String(n)).digest('hex');
-
-/** Prettier with its default options (run apart: its module loads itself with `import()`, which jest cannot). */
-function prettierFormat(code: string): string {
-  const run = spawnSync(
-    process.execPath,
-    [require.resolve('prettier/bin/prettier.cjs'), '--no-config', '--stdin-filepath', 'index.ts'],
-    {
-      input: code,
-      encoding: 'utf8',
-    },
-  );
-  if (run.status !== 0) throw new Error(`prettier failed: ${run.stderr}`);
-  return run.stdout;
-}
 
 function policy(n: number, fields: Partial<PageSecurityPolicy> = {}): PageSecurityPolicy {
   return {
@@ -325,30 +309,7 @@ describe('a varied zone and account', () => {
   });
 
   test('it type-checks against the package', () => {
-    const file = path.join(REPO, '.edgeguard', 'unit', `import-program-${process.pid}.ts`);
-    const host = ts.createCompilerHost({});
-    const readFile = host.readFile.bind(host);
-    host.readFile = (name) => (path.resolve(name) === file ? program.text : readFile(name));
-    const fileExists = host.fileExists.bind(host);
-    host.fileExists = (name) => path.resolve(name) === file || fileExists(name);
-    const compiled = ts.createProgram({
-      rootNames: [file],
-      options: {
-        noEmit: true,
-        strict: true,
-        target: ts.ScriptTarget.ES2023,
-        module: ts.ModuleKind.NodeNext,
-        moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        types: ['node'],
-        skipLibCheck: true,
-        paths: { 'pulumi-edgeguard': [path.join(REPO, 'provider', 'index.ts')] },
-      },
-      host,
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(compiled)
-      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-    expect(problems).toEqual([]);
+    expect(typeErrors(program.text, 'import-program')).toEqual([]);
   }, 120_000);
 
   test('what cannot be declared is left out, saying why, and counted', () => {

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+import { JUSTIFICATION_PLACEHOLDER, parseInventoryPage, type InventoryPage } from '../../rules/inventory';
+import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
+import { clientFrom } from '../clients';
+import { inventoryProgram, PROGRAM_LANGUAGES, writeInventory, type ProgramLanguage } from '../payment/inventory-writer';
+import { readPaymentScripts } from '../payment/scripts';
+import {
+  explainReadFailure,
+  idFlag,
+  parseFlags,
+  runCommand,
+  sayAs,
+  settingsHelp,
+  settingsSynopsis,
+  UsageError,
+  writeOut,
+} from './settings-flags';
+
+/**
+ * `edgeguard-inventory`: writes the Pulumi program (TypeScript, or YAML for the provider plugin)
+ * declaring the first script inventory of a zone's payment pages and the CSP policies that enforce
+ * it, from the scripts page security detected on the pages (`../payment/inventory-writer.ts`). It
+ * only reads from the service. The program goes to `--out` or stdout; a summary to stderr.
+ *
+ * Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed, or
+ * the file could not be written); 2 bad usage.
+ */
+
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const USAGE = `usage: edgeguard-inventory --zone ZONE_ID --page PAGE [--page PAGE...]
+                           [--language typescript|yaml] [--action allow|log] [--out FILE]
+${settingsSynopsis(27)}
+
+Writes a Pulumi program declaring the ScriptInventory of the payment pages PAGE (PCI DSS 4.0
+requirement 6.4.3) from the scripts page security detected on them: one url entry per script, the
+hash of its current version pinned, its justification the marked blank "${JUSTIFICATION_PLACEHOLDER}",
+which preview refuses until a person writes why the script is there; and, for each host of the
+pages, the CspPolicy that enforces the inventory (script-src its cspSources; object-src 'none';
+base-uri 'self'), which covers every page of the host. A malicious script (${MALICIOUS_SCRIPT_RULE}),
+which must be removed from the pages, and a script whose URL the inventory cannot hold (not https)
+are left out, with why in comments. It only reads from the service.
+
+  --zone ZONE_ID        the zone of the pages (32 hexadecimal characters)
+  --page PAGE           a payment page: HOST (every page of the host) or HOST/PATH (that path and
+                        the pages under it), as in shop.example.com/checkout; repeat for each page
+  --language typescript|yaml
+                        TypeScript (index.ts) or Pulumi YAML for the provider plugin (Pulumi.yaml)
+                        (default: typescript)
+  --action allow|log    allow blocks the scripts the inventory does not authorize, log reports them
+                        (default: allow)
+  --out FILE            where to write the program (default: stdout)
+${settingsHelp()}
+
+Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed);
+2 bad usage.`;
+
+const say = sayAs('edgeguard-inventory');
+
+/** One of `known` given to `--<flag>`, else `fallback`; or a {@link UsageError}. */
+function choice<T extends string>(flag: string, known: readonly T[], given: string | undefined, fallback: T): T {
+  const value = given ?? fallback;
+  const found = known.find((option) => option === value);
+  if (found === undefined) {
+    throw new UsageError(`--${flag} must be ${known.join(' or ')}, not ${JSON.stringify(value)}`);
+  }
+  return found;
+}
+
+/** The pages given, each checked as the inventory checks its pages, none twice. */
+function pagesOf(given: string[]): { given: string[]; parsed: InventoryPage[] } {
+  if (given.length === 0) {
+    throw new UsageError('--page is required: a payment page, as in shop.example.com/checkout (repeat for each)');
+  }
+  const seen = new Map<string, string>();
+  const parsed = given.map((text) => {
+    const page = parseInventoryPage(text);
+    if (!page.ok) throw new UsageError(`--page ${JSON.stringify(text)}: ${page.error.message}`);
+    const earlier = seen.get(page.value.text);
+    if (earlier !== undefined) {
+      throw new UsageError(
+        `--page ${JSON.stringify(text)} is the page of --page ${JSON.stringify(earlier)}; give it once`,
+      );
+    }
+    seen.set(page.value.text, text);
+    return page.value;
+  });
+  return { given, parsed };
+}
+
+/** The flags, or a {@link UsageError}. */
+function parse(argv: string[]) {
+  const flags = parseFlags(argv, {
+    zone: { type: 'string' },
+    page: { type: 'string', multiple: true },
+    language: { type: 'string' },
+    action: { type: 'string' },
+    out: { type: 'string' },
+  });
+  if (flags.help) return { help: true as const };
+  const zoneId = idFlag('zone', "the zone's id", flags.text('zone'));
+  if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone of the pages');
+  return {
+    help: false as const,
+    zoneId,
+    pages: pagesOf(flags.texts('page')),
+    language: choice<ProgramLanguage>('language', PROGRAM_LANGUAGES, flags.text('language'), 'typescript'),
+    action: choice('action', ['allow', 'log'] as const, flags.text('action'), 'allow'),
+    out: flags.text('out'),
+    explicit: flags.explicit,
+  };
+}
+
+/** Runs the command with `argv` (without node and the script); returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    say(`${(error as Error).message}\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const { given, parsed } = options.pages;
+  let detected;
+  try {
+    // With no entries, every script on the pages is read, each `unauthorized`.
+    detected = await readPaymentScripts(clientFrom({ explicit: options.explicit }), options.zoneId, {
+      pages: parsed,
+      scripts: [],
+    });
+  } catch (error) {
+    say(explainReadFailure(error, 'zone', options.zoneId));
+    return EXIT.failed;
+  }
+  const inventory = writeInventory(given, detected);
+  const program = inventoryProgram(options, inventory);
+  if (!writeOut(options.out, program, say)) return EXIT.failed;
+  const pinned = inventory.entries.filter((entry) => entry.hash !== undefined).length;
+  const unpinned = inventory.entries.filter((entry) => entry.unpinned !== undefined);
+  const policies = inventory.hosts.length;
+  say(
+    `wrote ${options.out ?? 'the program to stdout'}: an inventory of ${inventory.entries.length} of the ${inventory.detected} scripts detected on ${given.join(', ')} (${pinned} pinned), ` +
+      `and ${policies} ${options.action} ${policies === 1 ? 'policy' : 'policies'} enforcing it (${inventory.hosts.join(', ')}); ` +
+      `every justification is the marked blank "${JUSTIFICATION_PLACEHOLDER}", which preview refuses until a person writes one` +
+      (inventory.detected === 0
+        ? '; page security detected no script on the pages: check that it is on for the zone, and the pages'
+        : '') +
+      (inventory.leftOut.length > 0
+        ? `; left out (see the comments):\n${inventory.leftOut.map((script) => `- ${script.url}: ${script.reason}`).join('\n')}`
+        : '') +
+      (unpinned.length > 0
+        ? `\nnot pinned (see the comments):\n${unpinned.map((entry) => `- ${entry.url}: ${entry.unpinned}`).join('\n')}`
+        : ''),
+  );
+  return EXIT.ok;
+}
+
+if (require.main === module) runCommand('edgeguard-inventory', main, EXIT.failed);
