@@ -189,7 +189,7 @@ describe('ScriptInventory', () => {
     expect(kept!.inventory.scripts.map((e) => [e.kind, e.address.text, e.kind === 'url' && e.hash])).toEqual([
       ['url', CARD, 'ab'.repeat(32)],
     ]);
-    expect((kept!.previous as Array<{ hash?: string }>).map((e) => e.hash)).toEqual(['cd'.repeat(32)]);
+    expect((kept!.previous as ReadonlyArray<{ hash?: string }>).map((e) => e.hash)).toEqual(['cd'.repeat(32)]);
     expect(created!.previous).toBe('none');
   });
 

@@ -1,0 +1,319 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { unknownCheckingProxy, type PolicyResource, type StackValidationArgs } from '@pulumi/policy';
+import { clientFrom } from '../../../provider/clients';
+import { requestBound } from '../../../provider/payment/scripts';
+import { REVIEW_OUTPUT_ENV, type PackOutput } from '../../../provider/review/pack-analysis';
+import { REVIEW_BASELINE_ENV } from '../../../provider/review/pack-input';
+import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
+import type { InventoryUnderReview } from '../../../provider/review/payment-review';
+import { reviewService, type PolicyUnderReview } from '../../../provider/review/plan';
+import { previousEntries } from '../../../rules/inventory-changes';
+import { parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+
+/**
+ * The review of a stack's script inventories against the emulator (issue 25, item 3): the one
+ * reading of the pages' scripts with its requests counted within the bound, the entries compared
+ * with those before the change, the enforcing CSP policies compared with the inventory, and the
+ * pack's four payment policies on resources as the engine hands them over.
+ */
+
+const HOST = 'checkout.example.com';
+const PAY = `https://${HOST}/pay`;
+const CARD = 'https://js.pay.example/v3/card.js';
+const OWN = `https://${HOST}/static/js/`;
+const FRAUD = 'https://fraud.example/check.js';
+const SKIM = 'https://cdn.evil.example/skim.js';
+const STRAY = 'https://cdn.stray.example/tracker.js';
+const [V1, V2] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
+
+let emu: TestEmulator;
+let dir: string;
+const saved = { ...process.env };
+const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-payment-review-'));
+  process.env.EDGEGUARD_BASE_URL = emu.baseUrl;
+  process.env.EDGEGUARD_API_TOKEN = TEST_TOKEN;
+  process.env[REVIEW_OUTPUT_ENV] = path.join(dir, 'review.json');
+});
+afterAll(async () => {
+  process.env = saved;
+  fs.rmSync(dir, { recursive: true, force: true });
+  await emu.close();
+});
+
+/**
+ * A zone whose payment page loads the card script (pinned at V1, then a new version V2), our own
+ * code, the fraud check, a malicious script and a stray one; and whose blog loads a script of its
+ * own, and the checkout's other pages many more, none of them on the payment pages.
+ */
+async function seededZone(others = 0): Promise<string> {
+  const zone = randomBytes(16).toString('hex');
+  await emu.seed({
+    zones: [{ id: zone, name: 'example.com', account_id: ACCOUNT_ID }],
+    scripts: [
+      {
+        url: CARD,
+        hash: V1,
+        js_integrity_score: 60,
+        first_seen_at: '2026-10-01T00:00:00.000Z',
+        page_urls: [PAY, `https://${HOST}/`],
+      },
+      { url: `${OWN}app.js`, page_urls: [PAY], js_integrity_score: 80 },
+      { url: FRAUD, status: 'infrequent', page_urls: [`${PAY}/confirm`], js_integrity_score: 50 },
+      {
+        url: SKIM,
+        js_integrity_score: 4,
+        url_reported_malicious: true,
+        malicious_url_categories: ['Malware'],
+        page_urls: [PAY],
+      },
+      { url: STRAY, js_integrity_score: 30, page_urls: [PAY] },
+      ...Array.from({ length: others }, (_, i) => ({
+        url: `https://cdn${i}.example/x.js`,
+        page_urls: [`https://${HOST}/blog/${i}`],
+      })),
+    ].map((script) => ({ zone_id: zone, ...script })),
+  });
+  const id = (
+    await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { per_page: 1000 } })
+  ).body.result.find((script: { url: string }) => script.url === CARD).id as string;
+  const version = await emu.control('POST', `zones/${zone}/page_security/scripts/${id}/versions`, {
+    hash: V2,
+    js_integrity_score: 41,
+    fetched_at: '2026-11-24T09:30:00.000Z',
+  });
+  expect(version.status).toBe(200);
+  return zone;
+}
+
+const ENTRIES: ScriptEntryInput[] = [
+  { url: CARD, justification: 'Card form of the processor', owner: 'payments', hash: V1 },
+  { prefix: OWN, justification: 'Our checkout code', owner: 'web' },
+  { url: FRAUD, justification: 'Fraud checks of the order' },
+  { url: SKIM, justification: 'Analytics vendor' },
+];
+
+function underReview(
+  zone: string,
+  scripts: ScriptEntryInput[],
+  previous: InventoryUnderReview['previous'],
+): InventoryUnderReview {
+  const parsed = parseScriptInventory({ pages: [`${HOST}/pay`], scripts });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return { key: 'urn:inventory', name: 'checkout-scripts', zoneId: zone, inventory: parsed.value, previous };
+}
+
+const enforcing = (zone: string, value: string): PolicyUnderReview => ({
+  key: 'urn:csp',
+  name: 'checkout-enforce',
+  zoneId: zone,
+  policy: { action: 'allow', enabled: true, expression: `http.host eq "${HOST}"`, value },
+  replaces: 'none',
+});
+
+test('the reading: each script of the payment pages judged, its requests those the emulator served, within the bound', async () => {
+  const zone = await seededZone(250);
+  const mark = emu.mark();
+  const result = await reviewService(client(), {
+    policies: [],
+    migrations: [],
+    notifications: [],
+    inventories: [underReview(zone, ENTRIES, previousEntries(ENTRIES.slice(0, 2)))],
+  });
+  const served = await emu.requests(mark);
+  expect(served.every((request) => request.method === 'GET')).toBe(true);
+  // Two listings of the host (the 255 scripts of one status in 3 pages, the other status in 1), then one read per script.
+  expect(result.requests.made).toBe(served.length);
+  expect(served.length).toBe(3 + 1 + 255);
+  expect(result.requests.bound).toBe(requestBound(255) + 100);
+  expect(result.requests.made).toBeLessThanOrEqual(result.requests.bound);
+  expect(result.requests.plan).toContain("inventory checkout-scripts: 260 (255 scripts listed on its pages' hosts");
+
+  const [review] = result.inventories;
+  expect(review!.scripts.map((script) => [script.url, script.integrity, script.entry?.address.text])).toEqual([
+    [SKIM, 'unpinned', SKIM],
+    [STRAY, 'unauthorized', undefined],
+    [`${OWN}app.js`, 'unpinned', OWN],
+    [FRAUD, 'unpinned', FRAUD],
+    [CARD, 'changed', CARD],
+  ]);
+  const card = review!.scripts.find((script) => script.url === CARD)!;
+  expect([card.hash, card.fetchedAt, card.scores.js_integrity_score, card.changes.map((v) => v.hash)]).toEqual([
+    V2,
+    '2026-11-24T09:30:00.000Z',
+    41,
+    [V2, V1],
+  ]);
+  expect(review!.integrity).toEqual({ unchanged: 0, unpinned: 3, changed: 1, unauthorized: 1 });
+  // Before the change the inventory held the card and our code: the fraud check and the skimmer are new.
+  expect('unknown' in review!.changes ? [] : review!.changes.added.map((entry) => entry.text)).toEqual([FRAUD, SKIM]);
+  expect(review!.newlyAuthorized.map((id) => review!.scripts.find((s) => s.id === id)!.url).sort()).toEqual(
+    [FRAUD, SKIM].sort(),
+  );
+});
+
+test('the enforcing policy compared with the inventory; a host without one is named', async () => {
+  const zone = await seededZone();
+  const entries = ENTRIES.slice(0, 3);
+  const inventory = underReview(zone, entries, 'none');
+  const result = await reviewService(client(), {
+    policies: [enforcing(zone, `script-src ${CARD} ${OWN} 'unsafe-inline'`)],
+    migrations: [],
+    notifications: [],
+    inventories: [
+      inventory,
+      {
+        ...inventory,
+        key: 'urn:shop',
+        name: 'shop',
+        inventory: {
+          ...inventory.inventory,
+          pages: [{ host: 'shop.example.com', path: '', text: 'shop.example.com' }],
+        },
+      },
+    ],
+  });
+  expect(result.inventories.map((review) => review.csp)).toEqual([
+    [
+      {
+        host: HOST,
+        policies: [
+          { name: 'checkout-enforce', governedBy: 'script-src', missing: [FRAUD], extra: ["'unsafe-inline'"] },
+        ],
+      },
+    ],
+    [{ host: 'shop.example.com', policies: [] }],
+  ]);
+  // A new inventory: every entry added, every script it authorizes new.
+  expect(result.inventories[0]!.newlyAuthorized).toHaveLength(3);
+});
+
+// ---- The pack's payment policies ----
+
+const urn = (name: string) => `urn:pulumi:dev::shop::pulumi-nodejs:dynamic/edgeguard:ScriptInventory::${name}`;
+
+function inventoryResource(zone: string, scripts: ScriptEntryInput[]): PolicyResource {
+  return {
+    type: 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory',
+    urn: urn('checkout-scripts'),
+    name: 'checkout-scripts',
+    props: unknownCheckingProxy({ zoneId: zone, pages: [`${HOST}/pay`], scripts }),
+  } as unknown as PolicyResource;
+}
+
+function cspResource(zone: string, value: string): PolicyResource {
+  return {
+    type: 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
+    urn: 'urn:pulumi:dev::shop::pulumi-nodejs:dynamic/edgeguard:CspPolicy::checkout-enforce',
+    name: 'checkout-enforce',
+    props: unknownCheckingProxy({
+      zoneId: zone,
+      action: 'allow',
+      enabled: true,
+      expression: `http.host eq "${HOST}"`,
+      value,
+    }),
+  } as unknown as PolicyResource;
+}
+
+/** What each payment policy reports on `resources`, by policy; the stack's state before the change given as `before`. */
+async function paymentViolations(
+  resources: PolicyResource[],
+  before: ScriptEntryInput[],
+): Promise<Record<string, string[]>> {
+  const state = path.join(dir, 'state.json');
+  fs.writeFileSync(
+    state,
+    JSON.stringify({
+      deployment: {
+        resources: [
+          {
+            urn: urn('checkout-scripts'),
+            type: 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory',
+            inputs: { scripts: before },
+          },
+        ],
+      },
+    }),
+  );
+  process.env[REVIEW_BASELINE_ENV] = state;
+  const reported: Record<string, string[]> = {};
+  const args = { resources, getConfig: () => ({}) } as unknown as StackValidationArgs;
+  for (const policy of PACK_POLICIES.filter((candidate) => candidate.name.startsWith('payment-'))) {
+    await policy.validateStack(args, (message, at) => {
+      expect(at).toBe(urn('checkout-scripts'));
+      (reported[policy.name] ??= []).push(message);
+    });
+  }
+  return reported;
+}
+
+test('the pack: the three mandatory policies and the advisory one, each naming what it found', async () => {
+  const zone = await seededZone();
+  const reported = await paymentViolations(
+    [inventoryResource(zone, ENTRIES), cspResource(zone, `script-src ${CARD} ${OWN}`)],
+    ENTRIES,
+  );
+  expect(Object.keys(reported)).toEqual([
+    POLICY_NAMES.paymentUnauthorized,
+    POLICY_NAMES.paymentChanged,
+    POLICY_NAMES.paymentMalicious,
+    POLICY_NAMES.paymentCsp,
+  ]);
+  expect(PACK_POLICIES.filter((p) => p.name.startsWith('payment-')).map((p) => p.enforcementLevel)).toEqual([
+    'mandatory',
+    'mandatory',
+    'mandatory',
+    'advisory',
+  ]);
+  expect(reported[POLICY_NAMES.paymentUnauthorized]![0]).toMatch(
+    new RegExp(`authorized by no entry:\\n  - ${STRAY} on ${PAY} \\(scores: js_integrity_score 30`),
+  );
+  const changed = reported[POLICY_NAMES.paymentChanged]![0]!;
+  expect(changed).toContain(
+    `  - ${CARD} on ${PAY} (entry ${CARD}; pinned hash ${V1}; live hash ${V2}; new version fetched 2026-11-24T09:30:00.000Z;`,
+  );
+  expect(changed).toContain('scores: js_integrity_score 41');
+  expect(reported[POLICY_NAMES.paymentMalicious]![0]).toContain(
+    `  - ${SKIM} on ${PAY} (entry ${SKIM} (justification: Analytics vendor); scores: js_integrity_score 4, obfuscation_score `,
+  );
+  expect(reported[POLICY_NAMES.paymentMalicious]![0]).toContain(
+    '; malicious (js_integrity_score 4; URL reported malicious (Malware));',
+  );
+  expect(reported[POLICY_NAMES.paymentCsp]![0]).toContain(
+    `does not allow ${SKIM}, ${FRAUD}, which the inventory authorizes`,
+  );
+
+  // The pack's output for edgeguard-review: the same inventory review and violations.
+  const output = JSON.parse(fs.readFileSync(process.env[REVIEW_OUTPUT_ENV]!, 'utf8')) as PackOutput;
+  expect(output.review!.inventories.map((review) => review.name)).toEqual(['checkout-scripts']);
+  expect(output.violations.map((violation) => violation.policy)).toEqual(Object.keys(reported));
+});
+
+test('a change that re-pins the script to its live hash passes payment-script-changed: judged against the new entries', async () => {
+  const zone = await seededZone();
+  const repinned = ENTRIES.slice(0, 3).map((entry) => (entry.url === CARD ? { ...entry, hash: V2 } : entry));
+  const reported = await paymentViolations(
+    [
+      inventoryResource(zone, [...repinned, { url: STRAY, justification: 'Tag manager' }]),
+      cspResource(zone, `script-src ${CARD} ${OWN} ${FRAUD} ${STRAY}`),
+    ],
+    ENTRIES.slice(0, 3),
+  );
+  // The skimmer is no longer authorized: unauthorized, not malicious-authorized.
+  expect(Object.keys(reported)).toEqual([POLICY_NAMES.paymentUnauthorized]);
+  expect(reported[POLICY_NAMES.paymentUnauthorized]![0]).toContain(`  - ${SKIM} on ${PAY}`);
+  const output = JSON.parse(fs.readFileSync(process.env[REVIEW_OUTPUT_ENV]!, 'utf8')) as PackOutput;
+  const [review] = output.review!.inventories;
+  expect(
+    'unknown' in review!.changes ? null : review!.changes.repinned.map((c) => [c.entry.text, c.from, c.to]),
+  ).toEqual([[CARD, V1, V2]]);
+  expect(review!.integrity).toEqual({ unchanged: 1, unpinned: 3, changed: 0, unauthorized: 1 });
+});
