@@ -37,9 +37,9 @@ requirement 6.4.3) from the scripts page security detected on them: one url entr
 hash of its current version pinned, its justification the marked blank "${JUSTIFICATION_PLACEHOLDER}",
 which preview refuses until a person writes why the script is there; and, for each host of the
 pages, the CspPolicy that enforces the inventory (script-src its cspSources; object-src 'none';
-base-uri 'self'), which covers every page of the host. A malicious script (${MALICIOUS_SCRIPT_RULE}),
-which must be removed from the pages, and a script whose URL the inventory cannot hold (not https)
-are left out, with why in comments. It only reads from the service.
+base-uri 'self'), which covers every page of the host. Left out, with why in comments: a
+malicious script (${MALICIOUS_SCRIPT_RULE}), which must be removed from the pages, and
+a script whose URL the inventory cannot hold (not https). It only reads from the service.
 
   --zone ZONE_ID        the zone of the pages (32 hexadecimal characters)
   --page PAGE           a payment page: HOST (every page of the host) or HOST/PATH (that path and
