@@ -91,8 +91,8 @@ ul { margin: .25rem 0 .75rem; padding-left: 1.25rem; }
 .fail { border-color: #b3261e; background: #fce8e6; }
 tr.changed td, tr.unauthorized td { background: #fce8e6; }
 .counts { width: auto; min-width: 40%; }
-col.script { width: 27%; } col.seen { width: 17%; } col.entry { width: 22%; } col.integrity { width: 20%; }
-col.scores { width: 14%; }
+col.script { width: 24%; } col.seen { width: 15%; } col.entry { width: 21%; } col.integrity { width: 27%; }
+col.scores { width: 13%; }
 col.policy { width: 24%; } col.mode { width: 14%; } col.manager { width: 16%; } col.value { width: 46%; }
 @page { size: A4; margin: 12mm; }
 @media print {
