@@ -95,10 +95,16 @@ function masked(text: string): string {
   return out;
 }
 
-/** Why the audit could not be done, in a line or a few: a failed engine command's end, else the message. */
+/**
+ * Why the audit could not be done, in a line: what a failed engine command said last as its error
+ * (`no stack named 'x' found`), else the end of its output; else the error's message.
+ */
 function reasonOf(error: unknown): string {
   withSettingHint(error);
-  if (error instanceof CommandError) return error.message.trim().split('\n').slice(-5).join(' ').slice(-1000);
+  if (error instanceof CommandError) {
+    const said = [...error.message.matchAll(/^error: (.+)$/gm)].at(-1)?.[1];
+    return `pulumi: ${said ?? error.message.trim().split('\n').slice(-5).join(' ').slice(-1000)}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 
