@@ -1,6 +1,6 @@
 import { differs, type PolicyComparison } from '../../rules/inventory-csp';
 import type { EntryRewritten, EntryText } from '../../rules/inventory-changes';
-import type { Integrity, PaymentScript, Scores } from '../payment/scripts';
+import type { PaymentScript, Scores } from '../payment/scripts';
 import { connectionReports } from './impact';
 import type { InventoryReview } from './payment-review';
 import {
@@ -276,19 +276,10 @@ export function newlyAuthorizedList(review: InventoryReview): ItemList | Phrase 
   ]);
 }
 
-/** The words of each integrity, as counted. */
-const INTEGRITY_WORDS: Record<Integrity, string> = {
-  unchanged: 'pinned and unchanged',
-  unpinned: 'authorized, not pinned',
-  changed: 'pinned and changed',
-  unauthorized: 'unauthorized',
-};
-
 /** How many scripts were detected on the pages, by integrity. */
 export function integrityPhrase(review: InventoryReview): Phrase {
-  const counts = Object.entries(review.integrity).map(
-    ([integrity, count]) => `${count} ${INTEGRITY_WORDS[integrity as Integrity]}`,
-  );
+  // By the integrities' own names, as the resource's `detected` output and the report's JSON give them.
+  const counts = Object.entries(review.integrity).map(([integrity, count]) => `${count} ${integrity}`);
   return say`${plural(review.scripts.length, 'script')} detected on its pages (${values(review.pages)}): ${counts.join(', ')}.`;
 }
 

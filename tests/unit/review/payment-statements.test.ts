@@ -196,7 +196,7 @@ test("the report's section: counts, entries changed, newly authorized with score
   const out = section(renderMarkdown(report([reviewOf()])));
   expect(out).toContain('#### `checkout-scripts`');
   expect(out).toContain(
-    '4 scripts detected on its pages (`checkout.example.com/pay`, `shop.example.com/checkout`): 0 pinned and unchanged, 2 authorized, not pinned, 1 pinned and changed, 1 unauthorized.',
+    '4 scripts detected on its pages (`checkout.example.com/pay`, `shop.example.com/checkout`): 0 unchanged, 2 unpinned, 1 changed, 1 unauthorized.',
   );
   expect(out).toContain(`**Entries added (1)**\n\n- url \`${SKIM}\`: Analytics vendor, not pinned\n`);
   expect(out).toContain(
@@ -239,7 +239,7 @@ test('every phrase of the statement reaches the Markdown, and the text of the sa
   ];
   for (const phrase of phrases) expect(out).toContain(markdown(phrase));
   expect(text(statement.counts)).toBe(
-    '4 scripts detected on its pages (checkout.example.com/pay, shop.example.com/checkout): 0 pinned and unchanged, 2 authorized, not pinned, 1 pinned and changed, 1 unauthorized.',
+    '4 scripts detected on its pages (checkout.example.com/pay, shop.example.com/checkout): 0 unchanged, 2 unpinned, 1 changed, 1 unauthorized.',
   );
 });
 

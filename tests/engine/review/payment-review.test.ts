@@ -1,0 +1,259 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
+import { engineStack, type EngineStack } from '../../helpers/engine';
+import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { runToEnd } from '../../helpers/process';
+import { REPO } from '../../helpers/repo';
+
+/**
+ * The nightly check of a checkout's payment-page scripts through the real engine (issue 25, item
+ * 3): tests/engine/review/projects/payment-pages (a ScriptInventory with justified entries, the
+ * card script pinned, and the CspPolicy its cspSources feed) is deployed once against a zone whose
+ * payment page loads exactly those scripts; then `edgeguard-review`, built, as a scheduled job and a
+ * pull request's check run it, case by case: the service changes under it (a new version of the
+ * pinned script, a new script on the page), and the program changes (a re-pin, an entry for a
+ * malicious script, an entry without a justification).
+ */
+
+const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
+const TOKEN = 'e2e-payment-token-5b0e1c7d';
+const HOST = 'checkout.example.com';
+const PAY = `https://${HOST}/pay`;
+const CARD = 'https://js.pay.example/v3/card.js';
+const OWN_SCRIPT = `https://${HOST}/static/js/checkout.js`;
+const WIDGET = 'https://cdn.chat.example/widget.js';
+const SKIM = 'https://cdn.evil.example/collect.js';
+/** The card script's approved version (pinned in the program) and the version that replaces it. */
+const [APPROVED, REPLACED] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
+
+let emu: TestEmulator;
+let engine: EngineStack;
+let original: string;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ tokens: [TOKEN] });
+  await emu.seed({
+    scripts: [
+      {
+        zone_id: ZONE_ID,
+        url: CARD,
+        hash: APPROVED,
+        js_integrity_score: 70,
+        first_seen_at: '2026-10-01T00:00:00.000Z',
+        page_urls: [PAY, `${PAY}/confirm`],
+      },
+      { zone_id: ZONE_ID, url: OWN_SCRIPT, js_integrity_score: 90, page_urls: [PAY] },
+      // Another host's script: not on the payment pages, nothing to the inventory.
+      { zone_id: ZONE_ID, url: 'https://www.example.com/app.js', page_urls: ['https://www.example.com/'] },
+    ],
+  });
+  engine = await engineStack({
+    projectDir: path.join(__dirname, 'projects', 'payment-pages'),
+    emu,
+    token: TOKEN,
+    config: {
+      'edgeguard-e2e-payment-pages:zoneId': { value: ZONE_ID },
+      'edgeguard:baseUrl': { value: emu.baseUrl },
+      'edgeguard:apiToken': { value: TOKEN, secret: true },
+    },
+  });
+  original = fs.readFileSync(path.join(engine.workDir, 'index.ts'), 'utf8');
+  await engine.up();
+}, 120_000);
+afterAll(async () => {
+  await engine?.dispose();
+  await emu?.close();
+});
+
+/** The program of the pull request: the card script pinned at `hash`, and `entries` added to the inventory. */
+function propose(hash: string, entries: Array<{ url: string; justification: string }> = []): void {
+  const end = '\n  ],\n});\n\n// The browser enforces';
+  if (!original.includes(APPROVED) || !original.includes(end))
+    throw new Error('the program is not as the test knows it');
+  const added = entries
+    .map((entry) => `\n    { url: '${entry.url}', justification: '${entry.justification}' },`)
+    .join('');
+  fs.writeFileSync(
+    path.join(engine.workDir, 'index.ts'),
+    original.replace(APPROVED, hash).replace(end, `${added}${end}`),
+  );
+}
+
+interface ReviewRun {
+  code: number | null;
+  markdown: string;
+  stderr: string;
+  json: any;
+}
+
+/**
+ * `edgeguard-review --cwd <project> --stack <stack> --markdown - --json <file> ...extra`, as a CI job
+ * runs it: the engine on PATH, the backend in the environment, the service's settings in the
+ * stack's configuration alone.
+ */
+async function review(...extra: string[]): Promise<ReviewRun> {
+  const json = path.join(engine.workDir, 'review.json');
+  fs.rmSync(json, { force: true });
+  const env = Object.fromEntries(
+    Object.entries(engine.stack.workspace.envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')),
+  );
+  const run = await runToEnd(
+    process.execPath,
+    [
+      path.join(REPO, 'dist', 'provider', 'review', 'cli.js'),
+      ...['--cwd', engine.workDir, '--stack', engine.stack.name, '--markdown', '-', '--json', json],
+      ...extra,
+    ],
+    { env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` } },
+  );
+  return {
+    code: run.status,
+    markdown: run.stdout,
+    stderr: run.stderr,
+    json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined,
+  };
+}
+
+/** The violations of a review, `policy` or `[level] policy` by policy. */
+function violations(run: ReviewRun): Record<string, string> {
+  return Object.fromEntries(
+    run.json.violations.map((v: { policy: string; level: string; message: string }) => [
+      `${v.level} ${v.policy}`,
+      v.message,
+    ]),
+  );
+}
+
+/** The Markdown's Payment-page scripts section. */
+function paymentSection(markdown: string): string {
+  return markdown.split('\n### Payment-page scripts\n')[1]?.split('\n### ')[0] ?? '';
+}
+
+/** The id of the zone's script at `url`. */
+async function scriptId(url: string): Promise<string> {
+  const listed = await emu.api('GET', `zones/${ZONE_ID}/page_security/scripts`, { query: { per_page: 1000 } });
+  return listed.body.result.find((script: { url: string }) => script.url === url).id;
+}
+
+test('deployed and unchanged: the nightly review passes, every script authorized and the pinned one unchanged', async () => {
+  const run = await review('--refresh', '--fail-on-drift');
+  expect([run.code, run.stderr.split('\n').filter((line) => line.startsWith('edgeguard-review:'))]).toEqual([
+    0,
+    ['edgeguard-review: no mandatory policy violation'],
+  ]);
+  expect(run.json.drift).toEqual([]);
+  expect(run.json.violations).toEqual([]);
+  const [inventory] = run.json.inventories;
+  expect(inventory.integrity).toEqual({ unchanged: 1, unpinned: 1, changed: 0, unauthorized: 0 });
+  expect(inventory.csp).toEqual([
+    {
+      host: HOST,
+      policies: [{ name: 'checkout-enforce', governedBy: 'script-src', missing: [], extra: [] }],
+    },
+  ]);
+  const section = paymentSection(run.markdown);
+  expect(section).toContain(
+    '2 scripts detected on its pages (`checkout.example.com/pay`): 1 unchanged, 1 unpinned, 0 changed, 0 unauthorized.',
+  );
+  expect(section).toContain('No script is unauthorized, changed or malicious.');
+  expect(section).toContain(
+    '- CspPolicy `checkout-enforce` (allow on `checkout.example.com`) allows exactly what the inventory authorizes (`script-src`).',
+  );
+  expect(run.json.requests.made).toBeLessThanOrEqual(run.json.requests.bound);
+}, 120_000);
+
+test('a new version of the pinned script fails the nightly review (payment-script-changed), naming the script and both hashes', async () => {
+  const posted = await emu.control('POST', `zones/${ZONE_ID}/page_security/scripts/${await scriptId(CARD)}/versions`, {
+    hash: REPLACED,
+    js_integrity_score: 35,
+    fetched_at: '2026-11-24T03:10:00.000Z',
+  });
+  expect(posted.status).toBe(200);
+  const run = await review('--refresh', '--fail-on-drift');
+  expect(run.code).toBe(1);
+  const found = violations(run);
+  expect(Object.keys(found)).toEqual(['mandatory payment-script-changed']);
+  const message = found['mandatory payment-script-changed']!;
+  expect(message).toContain('ScriptInventory "checkout-scripts": 1 pinned script is no longer the version approved:');
+  expect(message).toContain(
+    `  - ${CARD} on ${PAY}, ${PAY}/confirm (entry ${CARD}; pinned hash ${APPROVED}; live hash ${REPLACED}; new version fetched 2026-11-24T03:10:00.000Z; scores: js_integrity_score 35`,
+  );
+  const section = paymentSection(run.markdown);
+  expect(section).toContain(
+    '**ScriptInventory `checkout-scripts`: 1 pinned script is no longer the version approved**',
+  );
+  expect(section).toContain(`pinned hash \`${APPROVED}\`; live hash \`${REPLACED}\``);
+  // The refresh found the change outside the stack: the inventory's detected script, by integrity.
+  expect(run.json.drift).toEqual([
+    expect.objectContaining({
+      name: 'checkout-scripts',
+      changes: [`integrity changed: ${CARD}: unchanged -> changed (hash ${APPROVED} -> ${REPLACED})`],
+    }),
+  ]);
+  expect(run.markdown).toContain(`integrity changed: ${CARD}: unchanged -> changed`);
+}, 120_000);
+
+test('a change that re-pins the script to its new version passes, and the report lists it as re-pinned', async () => {
+  propose(REPLACED);
+  const run = await review();
+  expect(run.code).toBe(0);
+  expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([]);
+  const [inventory] = run.json.inventories;
+  expect(inventory.changes.repinned).toEqual([
+    {
+      entry: expect.objectContaining({ kind: 'url', text: CARD, hash: REPLACED }),
+      from: APPROVED,
+      to: REPLACED,
+    },
+  ]);
+  expect(inventory.integrity).toEqual({ unchanged: 1, unpinned: 1, changed: 0, unauthorized: 0 });
+  const section = paymentSection(run.markdown);
+  expect(section).toContain(
+    `**Entries re-pinned (1)**\n\n- url \`${CARD}\`: hash \`${APPROVED}\` -> \`${REPLACED}\`; Card form: the payment processor collects the card number in its own frame (owner: payments team)`,
+  );
+  expect(run.json.changes).toEqual([
+    expect.objectContaining({ name: 'checkout-scripts', changes: [`re-pinned: ${CARD} (${APPROVED} -> ${REPLACED})`] }),
+  ]);
+}, 120_000);
+
+test('a new script on the payment page fails the review (payment-script-unauthorized), naming it', async () => {
+  await emu.seed({ scripts: [{ zone_id: ZONE_ID, url: WIDGET, js_integrity_score: 55, page_urls: [PAY] }] });
+  const run = await review();
+  expect(run.code).toBe(1);
+  const message = violations(run)['mandatory payment-script-unauthorized']!;
+  expect(message).toContain(
+    'ScriptInventory "checkout-scripts": 1 script detected on its payment pages is authorized by no entry:',
+  );
+  expect(message).toContain(`  - ${WIDGET} on ${PAY} (scores: js_integrity_score 55`);
+  expect(paymentSection(run.markdown)).toContain(`- \`${WIDGET}\` on ${PAY}; scores: js_integrity_score 55`);
+}, 120_000);
+
+test('an entry for a malicious script fails the review (payment-script-malicious), naming the entry and its score', async () => {
+  await emu.seed({ scripts: [{ zone_id: ZONE_ID, url: SKIM, js_integrity_score: 5, page_urls: [PAY] }] });
+  propose(REPLACED, [
+    { url: WIDGET, justification: 'Support chat on the payment page' },
+    { url: SKIM, justification: 'Conversion analytics' },
+  ]);
+  const run = await review();
+  expect(run.code).toBe(1);
+  const found = violations(run);
+  expect(found['mandatory payment-script-unauthorized']).toBeUndefined();
+  const message = found['mandatory payment-script-malicious']!;
+  expect(message).toContain(
+    `  - ${SKIM} on ${PAY} (entry ${SKIM} (justification: Conversion analytics); scores: js_integrity_score 5`,
+  );
+  expect(message).toContain('malicious (js_integrity_score 5)');
+  // The reviewer sees the facts of what the change authorizes.
+  expect(paymentSection(run.markdown)).toContain('**Detected scripts this change newly authorizes (2)**');
+}, 120_000);
+
+test('an entry without a justification fails the preview, naming the entry', async () => {
+  propose(REPLACED, [{ url: WIDGET, justification: JUSTIFICATION_PLACEHOLDER }]);
+  const run = await review();
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(
+    `edgeguard-review: the review could not be done: the policy pack reported nothing; the preview failed: pulumi-nodejs:dynamic/edgeguard:ScriptInventory resource 'checkout-scripts': property scripts[2].justification value {<nil>} has a problem: scripts[2] (url "${WIDGET}"): invalid justification "${JUSTIFICATION_PLACEHOLDER}" at position 0: it holds the blank edgeguard-inventory writes`,
+  );
+  expect(run.markdown).toContain('**The EdgeGuard review could not be done**');
+}, 120_000);
