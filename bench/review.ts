@@ -142,7 +142,7 @@ const PACK_DIR = path.dirname(POLICY_PACK);
  * processes are scanned until the pack's is found, then only its status is read: scanning every
  * process every 50 ms cost the benchmark's own process CPU during the previews with the pack alone.
  */
-async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ value: T; peakKiB: number }> {
+export async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ value: T; peakKiB: number }> {
   let peakKiB = 0;
   let pack: string | undefined;
   const hwm = (pid: string): number | undefined => {
@@ -175,13 +175,13 @@ async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ value: T; 
   }
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+export const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
 
 interface SizeFigures {
   size: ZoneSize;

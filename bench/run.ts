@@ -3,20 +3,21 @@ import { parseArgs } from 'node:util';
 import { ACCOUNT, call, dispatcher, withEmulator, ZONE } from './common';
 import { engineBenchmarks } from './engine';
 import { migrationBenchmarks, readingBenchmarks } from './provider';
+import { paymentBenchmarks } from './payment';
 import { reviewBenchmarks } from './review';
 
 /**
  * `npm run bench`: the emulator's own figures, each printed with its method. Every benchmark
  * starts a fresh emulator on a loopback port and talks to it over HTTP with one keep-alive pool.
  *
- * `node dist/bench/run.js [emulator] [provider] [engine] [review] [--resources=N[,N...]] [--rounds=N]
+ * `node dist/bench/run.js [emulator] [provider] [engine] [review] [payment] [--resources=N[,N...]] [--rounds=N]
  * [--hostnames=N]` runs only the groups named (all by default); the flags size the engine
  * benchmarks: the sizes of the overhead benchmark (default 200,1000), its rounds at each size
  * (default 3, also the rounds of the review benchmark) and the custom hostnames of the issuance
  * benchmark (default 45).
  */
 
-const GROUPS = ['emulator', 'provider', 'engine', 'review'] as const;
+const GROUPS = ['emulator', 'provider', 'engine', 'review', 'payment'] as const;
 
 function commandLine(): {
   groups: Set<string>;
@@ -187,6 +188,10 @@ async function main(): Promise<void> {
   if (groups.has('review')) {
     console.log('');
     await reviewBenchmarks(rounds !== undefined ? { rounds } : {});
+  }
+  if (groups.has('payment')) {
+    console.log('');
+    await paymentBenchmarks(rounds !== undefined ? { rounds } : {});
   }
   await dispatcher.close();
 }
