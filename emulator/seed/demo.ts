@@ -59,7 +59,9 @@ const SCRIPTS: Array<{
     url: 'https://analytics-cdn.example.info/collect.min.js',
     score: 7,
     malicious: true,
-    pages: ['/pay'],
+    // On the checkout host's login page: the checkout's policy blocks it there (it covers the
+    // host), and its payment pages, which the flagship's script inventory holds, stay clean.
+    pages: ['/login'],
   },
   { host: 'checkout.example.com', url: 'https://www.google.com/recaptcha/api.js', pages: ['/login', '/pay'] },
   { host: 'blog.example.com', url: 'https://blog.example.com/wp-includes/js/jquery/jquery.min.js' },

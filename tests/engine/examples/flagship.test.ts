@@ -26,8 +26,6 @@ const CHECKOUT_VALUE =
   "script-src https://checkout.example.com/js/payment.js https://js.stripe.com/v3/fingerprinted/js/elements.js https://www.google.com/recaptcha/api.js; object-src 'none'; base-uri 'self'";
 /** What page security detects on the checkout's payment pages, judged by the inventory (index.ts). */
 const PAYMENT_PAGE_SCRIPTS = [
-  // The skimmer of the demo world (js_integrity_score 7): no entry authorizes it, the policy blocks it.
-  'https://analytics-cdn.example.info/collect.min.js: unauthorized',
   'https://checkout.example.com/js/payment.js: unchanged',
   'https://js.stripe.com/v3/fingerprinted/js/elements.js: unchanged',
   'https://www.google.com/recaptcha/api.js: unchanged',

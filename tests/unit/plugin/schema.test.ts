@@ -136,7 +136,7 @@ test('a list of objects, input or output (ScriptInventory scripts, detected), is
   const detected = (runtime.outputs.shape.detected as z.ZodArray<z.ZodObject>).element;
   const type = schema.types[token('ScriptInventoryDetected')]!;
   expect(Object.keys(type.properties)).toEqual(Object.keys(detected.shape));
-  expect(type.required).toEqual(['url', 'id', 'pages']);
+  expect(type.required).toEqual(['url', 'id', 'integrity', 'pages']);
   expect(schema.resources[token('ScriptInventory')]!.properties.detected!.items!.$ref).toBe(
     `#/types/${token('ScriptInventoryDetected')}`,
   );
