@@ -119,6 +119,7 @@ interface FlagshipOutputs {
   poolsCovered: number;
   legacyEmailMigration: { poolsSeen: number; poolsCleared: number; removedEmails?: Record<string, string> };
   maliciousScripts?: string[];
+  paymentPageScripts?: string[];
 }
 
 function describe(outputs: OutputMap): string {
@@ -131,6 +132,7 @@ function describe(outputs: OutputMap): string {
     poolsCovered,
     legacyEmailMigration: migration,
     maliciousScripts,
+    paymentPageScripts,
   } = Object.fromEntries(
     Object.entries(outputs).map(([key, output]) => [key, output.value as unknown]),
   ) as unknown as FlagshipOutputs;
@@ -140,6 +142,8 @@ function describe(outputs: OutputMap): string {
     `CSP policies:`,
     `  storefront (${policies.storefront.action}: report scripts outside the list): ${policies.storefront.value}`,
     `  checkout   (${policies.checkout.action}: block scripts outside the list): ${policies.checkout.value}`,
+    `Checkout's payment pages (the ScriptInventory checkout-payment-scripts; unchanged = pinned and the same content):`,
+    ...(paymentPageScripts ?? []).map((line) => `  ${line}`),
     `Custom hostname ${hostname.hostname}: ${hostname.status} (certificate authority ${hostname.certificateAuthority}).`,
     hostname.ownershipTxtRecord.published
       ? `  Its ownership record TXT ${hostname.ownershipTxtRecord.name} = "${hostname.ownershipTxtRecord.value}" was published in the emulator's DNS by the command customer-one-ownership-record, and the validation waited until it was active.`
