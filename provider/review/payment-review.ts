@@ -12,6 +12,7 @@ import {
   type PaymentScript,
   type ReadTally,
 } from '../payment/scripts';
+import type { Acceptance } from './impact';
 import type { PolicyUnderReview } from './plan';
 
 /**
@@ -143,4 +144,26 @@ export async function reviewInventory(
     bound,
     term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages' hosts, ${PER_PAGE} a page in each status, each read once)`,
   };
+}
+
+/**
+ * The blocked scripts of `zoneId` that `payment-script-unauthorized` reports: those seen on the
+ * payment pages of one of `inventories` that no entry authorizes. An allow policy fed by the
+ * inventory blocks them, as it should, so `csp-blocks-detected-scripts` lists them with this
+ * reason instead of a violation, whose fix ("allow it in the policy's value") would undo the
+ * inventory. The judging takes acceptance by URL alone: the same URL blocked on another host of the
+ * zone is listed with this reason too.
+ */
+export function leftToInventories(inventories: readonly InventoryReview[], zoneId: string): Acceptance | undefined {
+  const reasons = new Map<string, string>();
+  for (const review of inventories) {
+    if (review.zoneId !== zoneId) continue;
+    for (const script of review.scripts)
+      if (script.integrity === 'unauthorized' && !reasons.has(script.url))
+        reasons.set(
+          script.url,
+          `seen on the payment pages of ScriptInventory "${review.name}", which authorizes no such script: payment-script-unauthorized reports it`,
+        );
+  }
+  return reasons.size === 0 ? undefined : (url) => reasons.get(url);
 }

@@ -16,7 +16,7 @@ import {
   type PolicyText,
 } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
-import { reviewInventory, type InventoryReview, type InventoryUnderReview } from './payment-review';
+import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from './payment-review';
 import { ReadAhead } from './read-ahead';
 
 /**
@@ -207,8 +207,26 @@ export async function reviewService(
   const terms: string[] = [];
   const reviews: PolicyReview[] = [];
 
+  // The inventories first: the scripts they leave unauthorized are theirs to report, not the
+  // blocked-scripts policy's (leftToInventories).
+  const inventories: InventoryReview[] = [];
+  let inventoryBound = 0;
+  const inventoryTerms: string[] = [];
+  for (const inventory of input.inventories ?? []) {
+    const reading = await reviewInventory(client, inventory, input.policies);
+    inventories.push(reading.review);
+    made += reading.made;
+    inventoryBound += reading.bound;
+    inventoryTerms.push(reading.term);
+  }
+
   const zones = [...new Set(input.policies.map((policy) => policy.zoneId))];
   for (const zoneId of zones) {
+    const leftToInventory = leftToInventories(inventories, zoneId);
+    const acceptBlocked: Acceptance | undefined =
+      leftToInventory === undefined
+        ? options.acceptBlocked
+        : (url) => options.acceptBlocked?.(url) ?? leftToInventory(url);
     const policies = input.policies.filter((policy) => policy.zoneId === zoneId);
     const live = new Map((await listPolicies(client, zoneId)).map((policy) => [policy.id, livePolicyOf(policy)]));
     made += 1;
@@ -227,7 +245,7 @@ export async function reviewService(
       },
       {
         ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
-        ...(options.acceptBlocked ? { scripts: { acceptBlocked: options.acceptBlocked } } : {}),
+        ...(acceptBlocked ? { scripts: { acceptBlocked } } : {}),
         // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
         connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
       },
@@ -382,16 +400,7 @@ export async function reviewService(
     }
   }
 
-  const inventories: InventoryReview[] = [];
-  let inventoryBound = 0;
-  for (const inventory of input.inventories ?? []) {
-    const reading = await reviewInventory(client, inventory, input.policies);
-    inventories.push(reading.review);
-    made += reading.made;
-    inventoryBound += reading.bound;
-    terms.push(reading.term);
-  }
-
+  terms.push(...inventoryTerms);
   const maxLookups = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
   const unused = (await options.readAhead?.unusedRequests()) ?? 0;
   made += unused;

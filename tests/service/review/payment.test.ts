@@ -11,7 +11,7 @@ import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-polic
 import type { InventoryUnderReview } from '../../../provider/review/payment-review';
 import { reviewService, type PolicyUnderReview } from '../../../provider/review/plan';
 import { previousEntries } from '../../../rules/inventory-changes';
-import { parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
+import { cspSources, parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -316,4 +316,32 @@ test('a change that re-pins the script to its live hash passes payment-script-ch
     'unknown' in review!.changes ? null : review!.changes.repinned.map((c) => [c.entry.text, c.from, c.to]),
   ).toEqual([[CARD, V1, V2]]);
   expect(review!.integrity).toEqual({ unchanged: 1, unpinned: 3, changed: 0, unauthorized: 1 });
+});
+
+test('a script the inventory leaves unauthorized, blocked by the policy it feeds, is payment-script-unauthorized’s alone: listed by the blocked-scripts policy with that reason, no violation', async () => {
+  const zone = await seededZone();
+  const entries = ENTRIES.slice(0, 3);
+  const parsed = parseScriptInventory({ pages: [`${HOST}/pay`], scripts: entries });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const review = async (withInventory: boolean) =>
+    (
+      await reviewService(client(), {
+        policies: [enforcing(zone, `script-src ${cspSources(parsed.value)}`)],
+        migrations: [],
+        notifications: [],
+        ...(withInventory ? { inventories: [underReview(zone, entries, 'none')] } : {}),
+      })
+    ).policies[0]!.scripts;
+
+  // Without the inventory, the stray script the policy blocks is a violation of its own (the
+  // skimmer, malicious, is blocked as it should be).
+  const alone = await review(false);
+  expect(alone.violations.blocks).toBe(1);
+  expect(alone.notAllowed.lines.find((line) => line.url === STRAY)!.accepted).toBeUndefined();
+
+  const beside = await review(true);
+  expect(beside.violations.blocks).toBe(0);
+  expect(beside.notAllowed.lines.find((line) => line.url === STRAY)!.accepted).toBe(
+    'seen on the payment pages of ScriptInventory "checkout-scripts", which authorizes no such script: payment-script-unauthorized reports it',
+  );
 });
