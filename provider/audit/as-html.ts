@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Phrase, Span } from '../review/statements';
+import { isMaliciousPaymentScript } from '../review/payment-statements';
 import type { AuditEvidence, AuditInventory, AuditPaymentPage, AuditScript } from './schema';
 import {
   aboutPhrase,
@@ -11,6 +12,7 @@ import {
   integrityPhrase,
   INTEGRITY_WORDS,
   inventoryHeading,
+  MALICIOUS_COUNTED,
   managerPhrase,
   modeText,
   pageHeading,
@@ -89,7 +91,7 @@ ul { margin: .25rem 0 .75rem; padding-left: 1.25rem; }
 .verdict { padding: .5rem .75rem; border: 2px solid; margin: .75rem 0; }
 .pass { border-color: #1a7f37; background: #e6f4ea; }
 .fail { border-color: #b3261e; background: #fce8e6; }
-tr.changed td, tr.unauthorized td { background: #fce8e6; }
+tr.changed td, tr.unauthorized td, tr.malicious td { background: #fce8e6; }
 .counts { width: auto; min-width: 40%; }
 col.script { width: 24%; } col.seen { width: 15%; } col.entry { width: 21%; } col.integrity { width: 27%; }
 col.scores { width: 13%; }
@@ -101,7 +103,7 @@ col.policy { width: 24%; } col.mode { width: 14%; } col.manager { width: 16%; } 
   h2, h3 { break-after: avoid; }
   tr { break-inside: avoid; }
   thead { display: table-header-group; }
-  .verdict, tr.changed td, tr.unauthorized td, th { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  .verdict, tr.changed td, tr.unauthorized td, tr.malicious td, th { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 }
 `;
 
@@ -155,7 +157,9 @@ function scriptRow(script: AuditScript): Markup {
           <ul>
             ${script.versionsSince.map((version, index) => html`<li>${phrase(versionPhrase(version, index))}</li>`)}
           </ul>`;
-  return html`<tr class="script ${script.integrity}">
+  // A malicious script's row is marked as failing whatever its integrity.
+  const classes = `script ${script.integrity}${isMaliciousPaymentScript(script) ? ' malicious' : ''}`;
+  return html`<tr class="${classes}">
     <td>${phrase(scriptPhrase(script))}</td>
     <td>${phrase(seenPhrase(script))}</td>
     <td>${phrase(authorizedByPhrase(script))}</td>
@@ -227,6 +231,10 @@ export function auditHtml(evidence: AuditEvidence): string {
     html`<tr>
       <th>total</th>
       <th>${evidence.counts.scripts}</th>
+    </tr>`,
+    html`<tr>
+      <td>${MALICIOUS_COUNTED}</td>
+      <td>${evidence.counts.malicious}</td>
     </tr>`,
   ];
   return html`<!doctype html>

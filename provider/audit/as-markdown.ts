@@ -10,6 +10,7 @@ import {
   integrityPhrase,
   INTEGRITY_WORDS,
   inventoryHeading,
+  MALICIOUS_COUNTED,
   managerPhrase,
   modeText,
   pageHeading,
@@ -144,6 +145,7 @@ export function auditMarkdown(evidence: AuditEvidence): string {
       [
         ...COUNTED.map((integrity) => [INTEGRITY_WORDS[integrity], String(evidence.counts[integrity])]),
         ['total', String(evidence.counts.scripts)],
+        [MALICIOUS_COUNTED, String(evidence.counts.malicious)],
       ],
     ),
     '',

@@ -11,7 +11,7 @@ import { auditHtml } from './as-html';
 import { auditMarkdown } from './as-markdown';
 import { exitStatusOf, gatherEvidence } from './evidence';
 import { auditedResources } from './stack';
-import { summaryText } from './wording';
+import { ALL_CLEAR, MALICIOUS_WHY, summaryText } from './wording';
 
 /**
  * `edgeguard-audit`: the evidence an assessor asks for under PCI DSS 4.0 requirements 6.4.3 and
@@ -32,10 +32,13 @@ that authorize it, and its integrity. Reads the stack's state and its edgeguard:
   --html FILE       the evidence as one self-contained HTML page that prints on A4 (- for stdout)
 At most one output may be -.
 Exit status:
-  0  every script seen on the payment pages is authorized and none changed; unpinned scripts
-     (authorized by an entry without a hash) are allowed: their content is not compared
+  0  every script seen on the payment pages is ${ALL_CLEAR};
+     unpinned scripts (authorized by an entry without a hash) are allowed: their content is
+     not compared
   1  a script is unauthorized (no entry authorizes it) or changed (its live hash is not the
-     pinned one); each is named on stderr
+     pinned one); or, whatever its integrity, a script is
+     ${MALICIOUS_WHY};
+     each is named on stderr
   2  the audit could not be done (no stack, no ScriptInventory in it, settings, the service):
      the reason on stderr`;
 

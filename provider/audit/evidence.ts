@@ -3,6 +3,7 @@ import { parsePolicyExpression } from '../../rules/expression';
 import type { HttpClient } from '../client/http';
 import { listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import { readPaymentScripts, scoresOf, type Integrity, type PaymentScript } from '../payment/scripts';
+import { isMaliciousPaymentScript, type MaliciousFacts } from '../review/payment-statements';
 import {
   AUDIT_FORMAT,
   AUDIT_FORMAT_VERSION,
@@ -39,15 +40,27 @@ export interface EvidenceSource {
 /** The integrities that fail the audit: a script no entry authorizes, or one whose pinned content changed. */
 export const FAILING_INTEGRITIES: readonly Integrity[] = ['changed', 'unauthorized'];
 
-/** Whether scripts counted so pass: none unauthorized and none changed (unpinned ones pass). */
+/** What the audit judges of a script: the reading's (`PaymentScript`) or the evidence's (`AuditScript`). */
+export type JudgedScript = MaliciousFacts & { integrity: Integrity };
+
+/**
+ * Whether a script fails the audit: its integrity does, or it is malicious (its score, or its domain
+ * or URL reported malicious: the review's one reading), whatever its integrity, since a malicious
+ * script authorized on a payment page is still a skimmer there.
+ */
+export function fails(script: JudgedScript): boolean {
+  return FAILING_INTEGRITIES.includes(script.integrity) || isMaliciousPaymentScript(script);
+}
+
+/** Whether scripts counted so pass: none unauthorized, changed or malicious (unpinned ones pass). */
 export function passes(counts: AuditCounts): boolean {
-  return FAILING_INTEGRITIES.every((integrity) => counts[integrity] === 0);
+  return counts.malicious === 0 && FAILING_INTEGRITIES.every((integrity) => counts[integrity] === 0);
 }
 
 /**
- * The exit status of `edgeguard-audit` for gathered evidence: 0 when every script is authorized and
- * none changed (unpinned scripts are allowed), 1 otherwise. (2, the audit could not be done, is the
- * command's, which has no evidence then.)
+ * The exit status of `edgeguard-audit` for gathered evidence: 0 when every script is authorized,
+ * none changed and none malicious (unpinned scripts are allowed), 1 otherwise. (2, the audit could
+ * not be done, is the command's, which has no evidence then.)
  */
 export function exitStatusOf(evidence: AuditEvidence): 0 | 1 {
   return passes(evidence.counts) ? 0 : 1;
@@ -67,7 +80,7 @@ export function findingsOf(evidence: AuditEvidence): Finding[] {
     const byId = new Map<string, Finding>();
     for (const page of inventory.pages)
       for (const script of page.scripts) {
-        if (!FAILING_INTEGRITIES.includes(script.integrity)) continue;
+        if (!fails(script)) continue;
         const known = byId.get(script.id);
         if (known !== undefined) known.pages.push(page.page);
         else byId.set(script.id, { inventory: inventory.name, pages: [page.page], script });
@@ -77,12 +90,13 @@ export function findingsOf(evidence: AuditEvidence): Finding[] {
   return findings;
 }
 
-/** Scripts counted by integrity. */
-export function countsOf(integrities: Iterable<Integrity>): AuditCounts {
-  const counts: AuditCounts = { scripts: 0, unchanged: 0, unpinned: 0, changed: 0, unauthorized: 0 };
-  for (const integrity of integrities) {
+/** Scripts counted by integrity, and the malicious ones among them. */
+export function countsOf(scripts: Iterable<JudgedScript>): AuditCounts {
+  const counts: AuditCounts = { scripts: 0, unchanged: 0, unpinned: 0, changed: 0, unauthorized: 0, malicious: 0 };
+  for (const script of scripts) {
     counts.scripts += 1;
-    counts[integrity] += 1;
+    counts[script.integrity] += 1;
+    if (isMaliciousPaymentScript(script)) counts.malicious += 1;
   }
   return counts;
 }
@@ -194,10 +208,10 @@ export async function gatherEvidence(client: HttpClient, source: EvidenceSource)
           host: page.host,
           headers: headersOf(live, page.host, managers),
           scripts: onPage,
-          counts: countsOf(onPage.map((script) => script.integrity)),
+          counts: countsOf(onPage),
         };
       }),
-      counts: countsOf(scripts.map((script) => script.integrity)),
+      counts: countsOf(scripts),
       staleEntries: inventory.scripts.filter((entry) => !matched.has(entry.index)).map(entryOf),
     });
   }

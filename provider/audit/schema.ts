@@ -89,9 +89,10 @@ export const auditScriptSchema = z
         'When changed: the versions since the pinned one, newest first, down to the pinned one when page security still lists it; otherwise empty.',
     }),
     scores: scoresSchema,
-    malicious: z
-      .boolean()
-      .meta({ description: '`js_integrity_score` below 10: page security classifies it malicious.' }),
+    malicious: z.boolean().meta({
+      description:
+        '`js_integrity_score` below 10: page security classifies it malicious. With `reported`, what makes a script malicious, which fails the audit whatever its integrity.',
+    }),
     reported: z
       .object({
         domainMalicious: z.boolean(),
@@ -123,7 +124,7 @@ export const auditHeaderSchema = z
   .strict();
 export type AuditHeader = z.output<typeof auditHeaderSchema>;
 
-/** Scripts by integrity. */
+/** Scripts by integrity, and how many of them are malicious. */
 export const auditCountsSchema = z
   .object({
     scripts: z.number().int().min(0),
@@ -131,6 +132,10 @@ export const auditCountsSchema = z
     unpinned: z.number().int().min(0),
     changed: z.number().int().min(0),
     unauthorized: z.number().int().min(0),
+    malicious: z.number().int().min(0).meta({
+      description:
+        'The scripts that are malicious, whatever their integrity (each is also counted under its integrity): `js_integrity_score` below 10, or the domain or URL reported malicious (`malicious`, `reported`). Each fails the audit. A new field of format version 1 (an addition, so the version stays): evidence written before it lacks it.',
+    }),
   })
   .strict();
 export type AuditCounts = z.output<typeof auditCountsSchema>;
@@ -154,7 +159,9 @@ const inventorySchema = z
     urn: z.string(),
     zoneId: z.string(),
     pages: z.array(paymentPageSchema).meta({ description: 'Its payment pages, in the order written.' }),
-    counts: auditCountsSchema.meta({ description: 'Its scripts by integrity, each script once.' }),
+    counts: auditCountsSchema.meta({
+      description: 'Its scripts by integrity and the malicious ones, each script once.',
+    }),
     staleEntries: z.array(auditEntrySchema).meta({
       description:
         'Its entries that no script detected on the pages matches: listed for review, not a failure (a script may be loaded rarely).',
@@ -174,9 +181,11 @@ export const auditEvidenceSchema = z
     stack: z.string().meta({ description: 'The Pulumi stack whose inventories are audited.' }),
     passed: z.boolean().meta({
       description:
-        'No script is unauthorized or changed (unpinned scripts pass): the exit status is 0 when true, 1 when false.',
+        'No script is unauthorized, changed or malicious (unpinned scripts pass): the exit status is 0 when true, 1 when false.',
     }),
-    counts: auditCountsSchema.meta({ description: "Every inventory's scripts by integrity, summed." }),
+    counts: auditCountsSchema.meta({
+      description: "Every inventory's scripts by integrity and the malicious ones, summed.",
+    }),
     inventories: z.array(inventorySchema),
   })
   .strict();

@@ -1,7 +1,7 @@
-import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { SCORE_KEYS, type Integrity } from '../payment/scripts';
-import { named, plural, stress, value, type Phrase } from '../review/statements';
-import { findingsOf, type Finding } from './evidence';
+import { maliciousReasons } from '../review/payment-statements';
+import { KIND_WORDS, named, plural, stress, value, type Phrase } from '../review/statements';
+import { FAILING_INTEGRITIES, findingsOf, type Finding } from './evidence';
 import type { AuditCounts, AuditEntry, AuditEvidence, AuditHeader, AuditScript, AuditVersion } from './schema';
 
 /**
@@ -21,6 +21,15 @@ export const INTEGRITY_WORDS: Readonly<Record<Integrity, string>> = {
 
 /** The integrities in the order the evidence lists their counts: the best first. */
 export const COUNTED: ReadonlyArray<Integrity> = ['unchanged', 'unpinned', 'changed', 'unauthorized'];
+
+/** The summary's row of the malicious scripts, which are also counted under their integrity. */
+export const MALICIOUS_COUNTED = 'malicious, whatever the integrity';
+
+/** What makes a script malicious, as the review says it: `classified malicious (js_integrity_score below 10) or reported malicious`. */
+export const MALICIOUS_WHY = `${KIND_WORDS.scripts.malicious} or reported malicious`;
+
+/** What passes, said once for the verdict, the command's summary and its usage. */
+export const ALL_CLEAR = 'authorized, none changed and none malicious';
 
 /** The requirements the evidence answers. */
 export const REQUIREMENTS = 'PCI DSS 4.0 requirements 6.4.3 and 11.6.1';
@@ -43,10 +52,10 @@ export function aboutPhrase(evidence: AuditEvidence): Phrase {
   ];
 }
 
-/** `3 scripts (1 pinned, unchanged; 1 unpinned; 1 changed; 0 unauthorized)`, or `no script`. */
+/** `3 scripts (1 pinned, unchanged; 1 unpinned; 1 changed; 0 unauthorized), 1 malicious` (or `none malicious`), or `no script`. */
 export function countsText(counts: AuditCounts): string {
   if (counts.scripts === 0) return 'no script';
-  return `${plural(counts.scripts, 'script')} (${COUNTED.map((integrity) => `${counts[integrity]} ${INTEGRITY_WORDS[integrity]}`).join('; ')})`;
+  return `${plural(counts.scripts, 'script')} (${COUNTED.map((integrity) => `${counts[integrity]} ${INTEGRITY_WORDS[integrity]}`).join('; ')}), ${counts.malicious === 0 ? 'none' : counts.malicious} malicious`;
 }
 
 /** The verdict, with what passes and why. */
@@ -63,12 +72,15 @@ export function verdictPhrase(evidence: AuditEvidence): Phrase {
       stress('Pass'),
       counts.scripts === 0
         ? ': page security saw no script on the payment pages.'
-        : `: every script seen on the payment pages is authorized and none changed.`,
+        : `: every script seen on the payment pages is ${ALL_CLEAR}.`,
       ...unpinned,
     ];
   const failing = [
     ...(counts.unauthorized > 0 ? [`${plural(counts.unauthorized, 'script')} unauthorized`] : []),
     ...(counts.changed > 0 ? [`${plural(counts.changed, 'pinned script')} changed`] : []),
+    ...(counts.malicious > 0
+      ? [`${plural(counts.malicious, 'script')} ${MALICIOUS_WHY} (whatever the integrity)`]
+      : []),
   ];
   return [stress('Fail'), `: ${failing.join(', ')}.`, ...unpinned];
 }
@@ -201,21 +213,22 @@ const SCORE_WORDS: Readonly<Record<(typeof SCORE_KEYS)[number], string>> = {
   magecart_score: 'magecart',
 };
 
-/** The scores, the malicious rule's verdict and what is reported of the URL and domain. */
+/** `malicious (js_integrity_score 4; URL reported malicious (Malware))`: why, as the review says it; undefined when it is not. */
+function maliciousText(script: AuditScript): string | undefined {
+  const reasons = maliciousReasons(script);
+  return reasons.length > 0 ? `malicious (${reasons.join('; ')})` : undefined;
+}
+
+/** The scores, and whether the script is malicious and why (its score, what is reported of its URL and domain). */
 export function scoresPhrase(script: AuditScript): Phrase {
   const scores = SCORE_KEYS.flatMap((key) =>
     script.scores[key] !== undefined ? [`${SCORE_WORDS[key]} ${script.scores[key]}`] : [],
   );
-  const reported = [
-    ...(script.reported.domainMalicious ? ['domain reported malicious'] : []),
-    ...(script.reported.urlMalicious ? ['URL reported malicious'] : []),
-    ...(script.reported.urlCategories.length > 0 ? [`categories: ${script.reported.urlCategories.join(', ')}`] : []),
-  ];
+  const malicious = maliciousText(script);
   return [
     scores.length > 0 ? scores.join(', ') : 'no scores reported',
     '; ',
-    script.malicious ? stress(`malicious (${MALICIOUS_SCRIPT_RULE})`) : 'not malicious',
-    ...(reported.length > 0 ? [`; ${reported.join('; ')}`] : []),
+    malicious !== undefined ? stress(malicious) : 'not malicious',
   ];
 }
 
@@ -226,18 +239,32 @@ export const STALE_TITLE: Phrase = [
   ': a script may load rarely; remove the entry when the script is gone for good)',
 ];
 
-/** A script that fails the audit, as one line of text for the command's summary on stderr. */
+/**
+ * A script that fails the audit, as one line of text for the command's summary on stderr: why its
+ * integrity fails, why it is malicious (with its integrity when that alone passes), and where.
+ */
 export function findingText(finding: Finding): string {
   const { script } = finding;
-  const where = `on ${finding.pages.join(', ')} (inventory ${finding.inventory})`;
-  if (script.integrity === 'unauthorized') return `${script.url}: unauthorized, no entry authorizes it, ${where}`;
-  return `${script.url}: changed, pinned ${script.entry?.hash ?? ''}, live ${script.hash ?? 'none reported'}${script.changedAt !== undefined ? ` since ${script.changedAt}` : ''}, ${where}`;
+  const malicious = maliciousText(script);
+  const integrityFails = FAILING_INTEGRITIES.includes(script.integrity);
+  const why = [
+    ...(script.integrity === 'unauthorized' ? ['unauthorized, no entry authorizes it'] : []),
+    ...(script.integrity === 'changed'
+      ? [
+          `changed, pinned ${script.entry?.hash ?? ''}, live ${script.hash ?? 'none reported'}${script.changedAt !== undefined ? ` since ${script.changedAt}` : ''}`,
+        ]
+      : []),
+    ...(malicious !== undefined
+      ? [integrityFails ? malicious : `${malicious}, ${INTEGRITY_WORDS[script.integrity]}`]
+      : []),
+  ];
+  return `${script.url}: ${why.join('; ')}, on ${finding.pages.join(', ')} (inventory ${finding.inventory})`;
 }
 
 /** The command's summary on stderr: the verdict, and each failing script on a line. */
 export function summaryText(evidence: AuditEvidence): string {
   if (evidence.passed)
-    return `pass: every script authorized and none changed (unpinned ones are allowed); ${countsText(evidence.counts)}`;
+    return `pass: every script ${ALL_CLEAR} (unpinned ones are allowed); ${countsText(evidence.counts)}`;
   return [
     `fail: ${countsText(evidence.counts)}; failing:`,
     ...findingsOf(evidence).map((finding) => `  ${findingText(finding)}`),

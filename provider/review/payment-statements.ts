@@ -48,8 +48,11 @@ function entryPhrase(entry: Pick<EntryText, 'kind' | 'text'>): Phrase {
 
 // ---- A script of the payment pages ----
 
+/** What {@link maliciousReasons} reads of a script: the reading's, or the audit's evidence of it. */
+export type MaliciousFacts = Pick<PaymentScript, 'malicious' | 'scores' | 'reported'>;
+
 /** Why a script of the payment pages is malicious, each reason a phrase; empty when it is not. */
-export function maliciousReasons(script: PaymentScript): string[] {
+export function maliciousReasons(script: MaliciousFacts): string[] {
   return [
     ...(script.malicious ? [`js_integrity_score ${script.scores.js_integrity_score}`] : []),
     ...connectionReports({
@@ -62,7 +65,7 @@ export function maliciousReasons(script: PaymentScript): string[] {
 }
 
 /** Whether a script is malicious: its score (`rules/malicious.ts`), or its domain or URL reported malicious. */
-export function isMaliciousPaymentScript(script: PaymentScript): boolean {
+export function isMaliciousPaymentScript(script: MaliciousFacts): boolean {
   return maliciousReasons(script).length > 0;
 }
 

@@ -3,8 +3,9 @@ import type { AuditEvidence, AuditInventory, AuditPaymentPage, AuditScript } fro
 
 /**
  * A fixed evidence of `edgeguard-audit` (provider/audit/schema.ts) for the tests of its formats:
- * one inventory of two payment pages, with a script of each integrity, headers enforced, report
- * only and managed by no one, a stale entry, and values an attacker controls (a script URL holding
+ * one inventory of two payment pages, with a script of each integrity, one authorized and unchanged
+ * that page security reports malicious, headers enforced, report only and managed by no one, a stale
+ * entry, and values an attacker controls (a script URL holding
  * `<script>`, a backtick and a `|`; a justification holding an `<img onerror>`; a policy
  * description closing the style element).
  */
@@ -17,6 +18,7 @@ export const HOSTILE_URL = 'https://cdn.evil.example/x.js?q=<script>alert(1)</sc
 export const HOSTILE_JUSTIFICATION = 'Fraud <img src=x onerror=alert(2)> check | *team* `x`';
 export const HOSTILE_DESCRIPTION = 'Legacy </style><script>alert(3)</script>';
 export const RISK = 'https://risk.example/r.js';
+export const WIDGET = 'https://widgets.example/w.js';
 
 const card: AuditScript = {
   id: 'c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6',
@@ -88,8 +90,26 @@ const risk: AuditScript = {
   reported: { domainMalicious: false, urlMalicious: false, urlCategories: [] },
 };
 
+/** Authorized, pinned and unchanged, but its URL reported malicious: it fails all the same. */
+const widget: AuditScript = {
+  id: 'a9d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6',
+  url: WIDGET,
+  status: 'active',
+  firstSeenAt: '2026-07-01T00:00:00.000Z',
+  lastSeenAt: '2026-11-24T00:00:00.000Z',
+  seenOn: ['https://pay.example.com/'],
+  entry: { index: 4, url: WIDGET, justification: 'Loyalty widget', owner: 'marketing', hash: 'cd'.repeat(32) },
+  integrity: 'unchanged',
+  hash: 'cd'.repeat(32),
+  fetchedAt: '2026-07-01T00:00:00.000Z',
+  versionsSince: [],
+  scores: { js_integrity_score: 60 },
+  malicious: false,
+  reported: { domainMalicious: false, urlMalicious: true, urlCategories: ['Malware'] },
+};
+
 function page(text: string, rest: Omit<AuditPaymentPage, 'page' | 'counts'>): AuditPaymentPage {
-  return { page: text, ...rest, counts: countsOf(rest.scripts.map((script) => script.integrity)) };
+  return { page: text, ...rest, counts: countsOf(rest.scripts) };
 }
 
 const checkout = page('shop.example.com/checkout', {
@@ -117,18 +137,18 @@ const checkout = page('shop.example.com/checkout', {
   scripts: [card, hostile, own],
 });
 
-const pay = page('pay.example.com', { host: 'pay.example.com', headers: [], scripts: [risk] });
+const pay = page('pay.example.com', { host: 'pay.example.com', headers: [], scripts: [risk, widget] });
 
 const inventory: AuditInventory = {
   name: 'checkout-scripts',
   urn: 'urn:pulumi:prod::shop::edgeguard:index:ScriptInventory::checkout-scripts',
   zoneId: ZONE,
   pages: [checkout, pay],
-  counts: countsOf([card, hostile, own, risk].map((script) => script.integrity)),
+  counts: countsOf([card, hostile, own, risk, widget]),
   staleEntries: [{ index: 3, url: 'https://old.example/gone.js', justification: 'Retired <b>widget</b>' }],
 };
 
-/** The evidence with a script of each integrity: it fails (one changed, one unauthorized). */
+/** The evidence with a script of each integrity: it fails (one changed, one unauthorized, two malicious). */
 export const FAILING: AuditEvidence = {
   format: 'edgeguard-audit',
   formatVersion: 1,
@@ -141,11 +161,11 @@ export const FAILING: AuditEvidence = {
   inventories: [inventory],
 };
 
-/** The same evidence once the changed and unauthorized scripts are gone: unchanged and unpinned ones pass. */
+/** The same evidence once the changed, unauthorized and malicious scripts are gone: unchanged and unpinned ones pass. */
 export const PASSING: AuditEvidence = (() => {
-  const keep = (scripts: readonly AuditScript[]) =>
-    scripts.filter((script) => script.integrity === 'unchanged' || script.integrity === 'unpinned');
+  const kept = [own, risk];
+  const keep = (scripts: readonly AuditScript[]) => scripts.filter((script) => kept.includes(script));
   const pages = inventory.pages.map((one) => page(one.page, { ...one, scripts: keep(one.scripts) }));
-  const counts = countsOf([own, risk].map((script) => script.integrity));
+  const counts = countsOf(kept);
   return { ...FAILING, passed: passes(counts), counts, inventories: [{ ...inventory, pages, counts }] };
 })();

@@ -130,7 +130,7 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
     project: 'edgeguard-e2e-audit',
     stack: engine.stack.name,
     passed: true,
-    counts: { scripts: 2, unchanged: 1, unpinned: 1, changed: 0, unauthorized: 0 },
+    counts: { scripts: 2, unchanged: 1, unpinned: 1, changed: 0, unauthorized: 0, malicious: 0 },
   });
   expect(Date.now() - Date.parse(evidence.evaluatedAt)).toBeLessThan(120_000);
   const [inventory] = evidence.inventories;
@@ -150,7 +150,9 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
   ]);
 
   expect(run.stdout.startsWith('# Payment-page scripts of edgeguard-e2e-audit / ')).toBe(true);
-  expect(run.stdout).toContain('**Pass**: every script seen on the payment pages is authorized and none changed.');
+  expect(run.stdout).toContain(
+    '**Pass**: every script seen on the payment pages is authorized, none changed and none malicious.',
+  );
   expect(run.stdout).toContain(`| \`${CARD}\` (active`);
   expect(run.stdout).toContain(`**pinned, unchanged**: hash \`${V1}\``);
   expect(run.files.html).toContain('<title>Payment-page scripts of edgeguard-e2e-audit / ');

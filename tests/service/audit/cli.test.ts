@@ -21,8 +21,14 @@ test('--help: the usage, with what each exit status means', async () => {
   expect(run.stdout).toMatch(
     /^usage: edgeguard-audit \[--cwd DIR\] \[--stack NAME\] \[--markdown FILE\] \[--json FILE\] \[--html FILE\]\n/,
   );
-  expect(run.stdout).toContain('unpinned scripts\n     (authorized by an entry without a hash) are allowed');
+  expect(run.stdout).toMatch(
+    /\n {2}0 {2}every script seen on the payment pages is authorized, none changed and none malicious;\n/,
+  );
+  expect(run.stdout).toContain('unpinned scripts (authorized by an entry without a hash) are allowed');
   expect(run.stdout).toMatch(/\n {2}1 {2}a script is unauthorized/);
+  expect(run.stdout).toContain(
+    'or, whatever its integrity, a script is\n     classified malicious (js_integrity_score below 10) or reported malicious;\n     each is named on stderr',
+  );
   expect(run.stdout).toMatch(/\n {2}2 {2}the audit could not be done/);
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { clientFrom } from '../../../provider/clients';
 import { exitStatusOf, gatherEvidence } from '../../../provider/audit/evidence';
+import { summaryText } from '../../../provider/audit/wording';
 import { auditEvidenceSchema } from '../../../provider/audit/schema';
 import type { StackInventory } from '../../../provider/audit/stack';
 import { parseScriptInventory } from '../../../rules/inventory';
@@ -9,8 +10,9 @@ import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '..
 /**
  * edgeguard-audit's gathering of the evidence (provider/audit/evidence.ts) against the emulator:
  * scripts seeded on the payment pages with their hashes, a new version of a pinned one through the
- * emulator's versions route, an unauthorized script, and the live policies of the pages' host, of
- * which only the enabled ones are in force. It reads and writes nothing.
+ * emulator's versions route, an unauthorized script, authorized and unchanged scripts that page
+ * security classifies or reports malicious, and the live policies of the pages' host, of which only
+ * the enabled ones are in force. It reads and writes nothing.
  */
 
 const CARD = 'https://js.pay.example/v3/card.js';
@@ -142,7 +144,7 @@ test('per payment page: the headers in force and every script with its entry and
     project: 'shop',
     stack: 'prod',
     passed: false,
-    counts: { scripts: 4, unchanged: 1, unpinned: 1, changed: 1, unauthorized: 1 },
+    counts: { scripts: 4, unchanged: 1, unpinned: 1, changed: 1, unauthorized: 1, malicious: 1 },
   });
   expect(exitStatusOf(evidence)).toBe(1);
   const [found] = evidence.inventories;
@@ -176,7 +178,14 @@ test('per payment page: the headers in force and every script with its entry and
     [CARD, 'changed', ['https://shop.example.com/checkout/pay']],
     [OWN, 'unpinned', ['https://shop.example.com/checkout']],
   ]);
-  expect(checkout!.counts).toEqual({ scripts: 3, unchanged: 0, unpinned: 1, changed: 1, unauthorized: 1 });
+  expect(checkout!.counts).toEqual({
+    scripts: 3,
+    unchanged: 0,
+    unpinned: 1,
+    changed: 1,
+    unauthorized: 1,
+    malicious: 1,
+  });
   const changed = checkout!.scripts.find((script) => script.url === CARD)!;
   expect(changed).toMatchObject({
     id: card,
@@ -246,4 +255,58 @@ test('inventories of one zone list its policies once; an inventory of nothing se
   expect(evidence.passed).toBe(true);
   expect(exitStatusOf(evidence)).toBe(0);
   expect(Date.parse(evidence.evaluatedAt)).not.toBeNaN();
+});
+
+test('an authorized script pinned and unchanged fails when malicious: by its score, or its URL or domain reported', async () => {
+  const [skim, flagged, hosted] = ['skim.js', 'flagged.js', 'hosted.js'].map(
+    (name) => `https://cdn.shop.example/${name}`,
+  ) as [string, string, string];
+  const zone = await zoneWith([
+    { url: CARD, hash: V1, js_integrity_score: 85, page_urls: ['https://shop.example.com/checkout'] },
+    { url: skim, hash: V2, js_integrity_score: 5, page_urls: ['https://shop.example.com/checkout'] },
+    {
+      url: flagged,
+      hash: V3,
+      js_integrity_score: 80,
+      url_reported_malicious: true,
+      malicious_url_categories: ['Malware'],
+      page_urls: ['https://shop.example.com/checkout'],
+    },
+    {
+      url: hosted,
+      hash: V4,
+      js_integrity_score: 80,
+      domain_reported_malicious: true,
+      page_urls: ['https://shop.example.com/checkout'],
+    },
+  ]);
+  const pinned = (url: string, hash: string) => ({ url, justification: 'Checkout', hash });
+  const evidence = await gatherEvidence(client(), {
+    project: 'shop',
+    stack: 'prod',
+    toolVersion: '0.1.0',
+    inventories: [
+      stackInventory(
+        'checkout-scripts',
+        zone,
+        ['shop.example.com/checkout'],
+        [pinned(CARD, V1), pinned(skim, V2), pinned(flagged, V3), pinned(hosted, V4)],
+      ),
+    ],
+    policies: [],
+  });
+  expect(auditEvidenceSchema.parse(evidence)).toEqual(evidence);
+  const counts = { scripts: 4, unchanged: 4, unpinned: 0, changed: 0, unauthorized: 0, malicious: 3 };
+  expect(evidence.counts).toEqual(counts);
+  expect(evidence.inventories[0]!.counts).toEqual(counts);
+  expect(evidence.inventories[0]!.pages[0]!.counts).toEqual(counts);
+  expect(evidence.passed).toBe(false);
+  expect(exitStatusOf(evidence)).toBe(1);
+  const where = 'pinned, unchanged, on shop.example.com/checkout (inventory checkout-scripts)';
+  expect(summaryText(evidence).split('\n')).toEqual([
+    'fail: 4 scripts (4 pinned, unchanged; 0 unpinned; 0 changed; 0 unauthorized), 3 malicious; failing:',
+    `  ${flagged}: malicious (URL reported malicious (Malware)), ${where}`,
+    `  ${hosted}: malicious (domain reported malicious), ${where}`,
+    `  ${skim}: malicious (js_integrity_score 5), ${where}`,
+  ]);
 });

@@ -12,6 +12,7 @@ import {
   V1,
   V2,
   V3,
+  WIDGET,
 } from '../../helpers/audit-evidence';
 
 /**
@@ -41,11 +42,33 @@ describe('Markdown', () => {
       'Evaluated at `2026-11-25T09:30:00.000Z` by edgeguard-audit 0.1.0, from the state of stack `prod` of project `shop`',
     );
     expect(markdown).toContain(
-      '**Fail**: 1 script unauthorized, 1 pinned script changed. 1 script authorized without a pinned hash (unpinned), which passes',
+      '**Fail**: 1 script unauthorized, 1 pinned script changed, 2 scripts classified malicious (js\\_integrity\\_score below 10) or reported malicious (whatever the integrity). 1 script authorized without a pinned hash (unpinned), which passes',
     );
     expect(auditMarkdown(PASSING)).toContain(
-      '**Pass**: every script seen on the payment pages is authorized and none changed. 1 script authorized without a pinned hash (unpinned), which passes',
+      '**Pass**: every script seen on the payment pages is authorized, none changed and none malicious. 1 script authorized without a pinned hash (unpinned), which passes',
     );
+  });
+
+  test('the malicious scripts counted in the summary and in each page and inventory, whatever their integrity', () => {
+    expect(markdown).toContain(
+      ['| total | 5 |', '| malicious, whatever the integrity | 2 |', '', '## Inventory'].join('\n'),
+    );
+    expect(auditMarkdown(PASSING)).toContain('| malicious, whatever the integrity | 0 |');
+    expect(markdown).toContain(
+      '5 scripts (2 pinned, unchanged; 1 unpinned; 1 changed; 1 unauthorized), 2 malicious.\n',
+    );
+    expect(markdown).toContain(
+      '**Scripts seen on this page: 2 scripts (2 pinned, unchanged; 0 unpinned; 0 changed; 0 unauthorized), 1 malicious**',
+    );
+    expect(markdown).toContain(
+      '**Scripts seen on this page: 3 scripts (0 pinned, unchanged; 1 unpinned; 1 changed; 1 unauthorized), 1 malicious**',
+    );
+    expect(auditMarkdown(PASSING)).toContain(
+      '(1 pinned, unchanged; 0 unpinned; 0 changed; 0 unauthorized), none malicious**',
+    );
+    const widget = lines.find((line) => line.startsWith(`| \`${WIDGET}\``))!;
+    expect(widget).toContain('| **pinned, unchanged**: hash');
+    expect(widget).toContain('JS integrity 60; **malicious (URL reported malicious (Malware))** |');
   });
 
   test('every table row has as many cells as its head, hostile values included', () => {
@@ -62,8 +85,8 @@ describe('Markdown', () => {
         rows += 1;
       }
     }
-    // The counts (5 rows), two headers, four scripts, and each table's delimiter row.
-    expect(rows).toBe(1 + 5 + 1 + 2 + 1 + 3 + 1 + 1);
+    // The counts (6 rows), two headers, five scripts, and each table's delimiter row.
+    expect(rows).toBe(1 + 6 + 1 + 2 + 1 + 3 + 1 + 2);
   });
 
   test('one row per script on each page, its integrity, entry and justification in it', () => {
@@ -171,7 +194,16 @@ describe('HTML', () => {
 
   test('a row per script on each page, marked by its integrity; print rules for A4 and a new sheet per page', () => {
     expect(page.match(/<tr class="script /g)).toHaveLength(scriptCount(FAILING));
-    expect(page.match(/<tr class="script (changed|unauthorized)"/g)).toHaveLength(2);
+    // Failing rows: changed, unauthorized (and malicious), and the malicious one whatever its integrity.
+    expect(page.match(/<tr class="script [^"]+"/g)).toEqual([
+      '<tr class="script changed"',
+      '<tr class="script unauthorized malicious"',
+      '<tr class="script unpinned"',
+      '<tr class="script unchanged"',
+      '<tr class="script unchanged malicious"',
+    ]);
+    expect(page).toMatch(/tr\.changed td, tr\.unauthorized td, tr\.malicious td \{ background: #fce8e6; \}/);
+    expect(page).toMatch(/<td>malicious, whatever the integrity<\/td>\s*<td>2<\/td>/);
     expect(page.match(/<section class="payment-page">/g)).toHaveLength(2);
     expect(page).toContain('<title>Payment-page scripts of shop / prod: EdgeGuard audit</title>');
     expect(page).toContain('@page { size: A4;');
