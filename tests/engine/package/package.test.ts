@@ -83,6 +83,8 @@ test('the tarball holds the compiled package, its command-line tools and the pol
     'dist/provider/runtime/csp-policy.js',
     'dist/provider/bin/import.js',
     'dist/provider/review/cli.js',
+    'dist/provider/audit/cli.js',
+    'dist/provider/bin/inventory.js',
     'dist/provider/csp.js',
     'dist/provider/csp.d.ts',
     'dist/emulator/cli.js',
