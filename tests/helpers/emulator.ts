@@ -123,3 +123,24 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
   }
   return test;
 }
+
+/**
+ * Makes `version` (`hash`, scores, `fetched_at`) the new current version of the zone's detected
+ * script at `url`, a change of its content, through the control API's versions route; throws
+ * unless the script is listed and the route answers 200.
+ */
+export async function newScriptVersion(
+  emu: TestEmulator,
+  zoneId: string,
+  url: string,
+  version: Record<string, unknown>,
+): Promise<void> {
+  const listed = await emu.api('GET', `zones/${zoneId}/page_security/scripts`, { query: { per_page: 1000 } });
+  const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
+    (item) => item.url === url,
+  );
+  if (script === undefined) throw new Error(`no script at ${url} is listed in zone ${zoneId}`);
+  const posted = await emu.control('POST', `zones/${zoneId}/page_security/scripts/${script.id}/versions`, version);
+  if (posted.status !== 200)
+    throw new Error(`new version of ${url}: HTTP ${posted.status} ${JSON.stringify(posted.body)}`);
+}

@@ -1,11 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { auditEvidenceSchema, type AuditEvidence, type AuditScript } from '../../../provider/audit/schema';
+import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { usePluginBuild } from '../../helpers/languages';
 import { runToEnd } from '../../helpers/process';
 import { REPO } from '../../helpers/repo';
+import { paymentSection, runAudit, runReview, violationsOf, type AuditRun } from '../../helpers/stack-commands';
 
 /**
  * The inventory edgeguard-inventory writes, deployed by the real engine, in TypeScript (the
@@ -16,6 +18,15 @@ import { REPO } from '../../helpers/repo';
  * is the inventory's `cspSources` with object-src and base-uri, every script pinned at its live
  * hash; a second `up` changes nothing. A script URL holding `$`, `${...}` and a quote proves the
  * quoting of both languages through their real parsers.
+ *
+ * Then the deployed stack as the nightly job (`edgeguard-review --refresh --fail-on-drift`) and the
+ * weekly audit (`edgeguard-audit`) see it, built and run as a CI job runs them, the service's
+ * settings in the stack's configuration alone (the token a secret): once the team has taken the
+ * scripts the inventory left out off the payment pages, both pass; a new version of a pinned
+ * script fails both, naming the script and both hashes; the change that re-pins it passes and is
+ * listed, and once deployed the audit passes again; a new script on a payment page fails the
+ * review. The YAML stack's resources are the plugin's (`edgeguard:index:...`), which the policy
+ * pack and the audit must read as they read the dynamic ones.
  */
 
 const TOKEN = 'e2e-inventory-token-3b9d27f1';
@@ -31,6 +42,12 @@ const PAYMENT = 'https://checkout.example.com/js/payment.js';
 const HOSTILE = "https://cdn.example.net/js/a$b'c.js?v=${zoneId}";
 const SKIMMER = 'https://analytics-cdn.example.info/collect.min.js';
 const LEGACY = 'http://cdn.example.net/legacy.js';
+/** A page of the zone that is no payment page. */
+const BLOG = 'https://www.example.com/blog';
+/** The script that appears on the payment page after the deployment. */
+const WIDGET = 'https://cdn.chat.example/widget.js';
+/** Stripe's hash as detected (and pinned by edgeguard-inventory), then the hash of its next version. */
+const [STRIPE_PINNED, STRIPE_NEXT] = ['b'.repeat(64), '5e'.repeat(32)];
 /** The sources the justified inventory authorizes, canonical (a quote in a CSP path is percent-encoded). */
 const SOURCES = `https://cdn.example.net/js/a$b%27c.js ${PAYMENT} ${STRIPE}`;
 
@@ -50,14 +67,30 @@ const SEED = {
   ],
 };
 
-/** What each language's project is: the file the command writes, and what else the project needs. */
+/**
+ * What each language's project is: the file the command writes, what else the project needs, and
+ * the package of the resources' type tokens (the dynamic provider's, or the plugin's).
+ */
 const LANGUAGES = {
   typescript: {
     file: 'index.ts',
     project: 'name: payment-scripts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n',
+    types: 'pulumi-nodejs:dynamic/edgeguard',
   },
-  yaml: { file: 'Pulumi.yaml', project: undefined },
+  yaml: { file: 'Pulumi.yaml', project: undefined, types: 'edgeguard:index' },
 } as const;
+
+/** The evidence of an audit's JSON, checked against its schema. */
+function evidenceOf(run: AuditRun): AuditEvidence {
+  return auditEvidenceSchema.parse(JSON.parse(run.files.json!));
+}
+
+/** The scripts of an audit's evidence by URL, each once (a script on two payment pages shows on each). */
+function auditedScripts(evidence: AuditEvidence): Map<string, AuditScript> {
+  return new Map(
+    evidence.inventories.flatMap((inventory) => inventory.pages.flatMap((page) => page.scripts.map((s) => [s.url, s]))),
+  );
+}
 
 describe.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)('%s', (language) => {
   let emu: TestEmulator;
@@ -86,7 +119,16 @@ describe.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)('%s', (la
     if (run.status !== 0) throw new Error(`edgeguard-inventory failed: ${run.stderr}`);
     expect(run.stderr).toContain('an inventory of 3 of the 5 scripts detected');
     if (project !== undefined) fs.writeFileSync(path.join(source, 'Pulumi.yaml'), project);
-    engine = await engineStack({ projectDir: source, emu, token: TOKEN });
+    engine = await engineStack({
+      projectDir: source,
+      emu,
+      token: TOKEN,
+      providerEnv: false,
+      config: {
+        'edgeguard:baseUrl': { value: emu.baseUrl },
+        'edgeguard:apiToken': { value: TOKEN, secret: true },
+      },
+    });
     if (language === 'yaml') usePluginBuild(engine.workDir);
     written = fs.readFileSync(programFile(), 'utf8');
   }, 60_000);
@@ -155,5 +197,135 @@ describe.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)('%s', (la
     const again = await engine.up();
     expect(again.summary.resourceChanges).toEqual({ same: 4 });
     expect(await emu.writesSince(mark)).toEqual([]);
+  }, 120_000);
+
+  test('the left-out scripts taken off the payment pages: the nightly review and the weekly audit pass, the pack reading the stack’s resources', async () => {
+    // What edgeguard-inventory said of the two scripts it left out: the malicious one must go, and
+    // the http: one cannot be authorized. The team removes them from the payment pages, and a
+    // refresh records that the inventory's pages now hold only what it authorizes.
+    await emu.seed({
+      scripts: [
+        { zone_id: ZONE_ID, url: SKIMMER, page_urls: [BLOG], js_integrity_score: 4 },
+        { zone_id: ZONE_ID, url: LEGACY, page_urls: [BLOG] },
+      ],
+    });
+    await engine.refresh();
+
+    const state = (await engine.stack.exportStack()).deployment as { resources: Array<{ type: string }> };
+    const { types } = LANGUAGES[language];
+    expect(state.resources.map((resource) => resource.type).filter((type) => !type.startsWith('pulumi:'))).toEqual([
+      `${types}:ScriptInventory`,
+      `${types}:CspPolicy`,
+      `${types}:CspPolicy`,
+    ]);
+
+    const review = await runReview(engine, '--refresh', '--fail-on-drift');
+    expect({ code: review.code, stderr: review.stderr.match(/^edgeguard-review: .*$/m)?.[0] }).toEqual({
+      code: 0,
+      stderr: 'edgeguard-review: no mandatory policy violation',
+    });
+    expect(review.json.drift).toEqual([]);
+    expect(review.json.violations).toEqual([]);
+    expect(review.json.unjudged).toEqual([]);
+    // The pack read the inventory and both policies enforcing it, whichever provider made them.
+    expect(review.json.inventories).toHaveLength(1);
+    const [inventory] = review.json.inventories;
+    expect(inventory).toMatchObject({
+      name: 'payment-scripts',
+      cspSources: SOURCES,
+      integrity: { unchanged: 3, unpinned: 0, changed: 0, unauthorized: 0 },
+    });
+    expect(inventory.csp).toEqual(
+      ['checkout.example.com', 'pay.example.com'].map((host) => ({
+        host,
+        policies: [
+          { name: `payment-csp-${host.replaceAll('.', '-')}`, governedBy: 'script-src', missing: [], extra: [] },
+        ],
+      })),
+    );
+    expect(paymentSection(review.markdown)).toContain('No script is unauthorized, changed or malicious.');
+
+    const audit = await runAudit(engine);
+    expect({ code: audit.code, stderr: audit.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringMatching(/^edgeguard-audit: pass: /),
+    });
+    const evidence = evidenceOf(audit);
+    expect(evidence).toMatchObject({
+      passed: true,
+      counts: { scripts: 3, unchanged: 3, unpinned: 0, changed: 0, unauthorized: 0 },
+    });
+    expect(
+      evidence.inventories[0]!.pages.map((page) => [page.page, page.headers.map((h) => h.managedBy?.name)]),
+    ).toEqual([
+      ['checkout.example.com/pay', ['payment-csp-checkout-example-com']],
+      ['pay.example.com', ['payment-csp-pay-example-com']],
+    ]);
+  }, 120_000);
+
+  test('a new version of a pinned script: the nightly review fails (payment-script-changed) and the audit fails, each with both hashes', async () => {
+    await newScriptVersion(emu, ZONE_ID, STRIPE, { hash: STRIPE_NEXT });
+
+    const review = await runReview(engine, '--refresh', '--fail-on-drift');
+    expect(review.code).toBe(1);
+    const found = violationsOf(review.json);
+    expect(Object.keys(found)).toEqual(['mandatory payment-script-changed']);
+    expect(found['mandatory payment-script-changed']).toContain(
+      'ScriptInventory "payment-scripts": 1 pinned script is no longer the version approved:',
+    );
+    expect(found['mandatory payment-script-changed']).toContain(
+      `  - ${STRIPE} on ${PAY} (entry ${STRIPE}; pinned hash ${STRIPE_PINNED}; live hash ${STRIPE_NEXT}; `,
+    );
+    expect(review.json.inventories[0].integrity).toEqual({ unchanged: 2, unpinned: 0, changed: 1, unauthorized: 0 });
+
+    const audit = await runAudit(engine);
+    expect(audit.code).toBe(1);
+    expect(audit.stderr).toContain(`${STRIPE}: changed, pinned ${STRIPE_PINNED}, live ${STRIPE_NEXT} since `);
+    const evidence = evidenceOf(audit);
+    expect(evidence.passed).toBe(false);
+    expect(evidence.counts).toMatchObject({ unchanged: 2, changed: 1, unauthorized: 0 });
+    expect(auditedScripts(evidence).get(STRIPE)).toMatchObject({
+      integrity: 'changed',
+      entry: { url: STRIPE, hash: STRIPE_PINNED },
+      hash: STRIPE_NEXT,
+    });
+  }, 120_000);
+
+  test('the change re-pinning it passes the review, which lists the entry as re-pinned; deployed, the audit passes again', async () => {
+    const program = fs.readFileSync(programFile(), 'utf8');
+    expect(program.split(`"${STRIPE_PINNED}"`)).toHaveLength(2);
+    fs.writeFileSync(programFile(), program.replace(`"${STRIPE_PINNED}"`, `"${STRIPE_NEXT}"`));
+
+    const review = await runReview(engine);
+    expect(review.code).toBe(0);
+    expect(review.json.violations).toEqual([]);
+    expect(review.json.inventories[0].changes.repinned).toEqual([
+      { entry: expect.objectContaining({ text: STRIPE, hash: STRIPE_NEXT }), from: STRIPE_PINNED, to: STRIPE_NEXT },
+    ]);
+    expect(paymentSection(review.markdown)).toContain(
+      `**Entries re-pinned (1)**\n\n- url \`${STRIPE}\`: hash \`${STRIPE_PINNED}\` -> \`${STRIPE_NEXT}\`; Reviewed with the payments team (3)`,
+    );
+
+    const up = await engine.up();
+    expect(up.summary.resourceChanges).toEqual({ update: 1, same: 3 });
+
+    const audit = await runAudit(engine);
+    expect(audit.code).toBe(0);
+    expect(evidenceOf(audit).counts).toMatchObject({ scripts: 3, unchanged: 3, changed: 0, unauthorized: 0 });
+  }, 120_000);
+
+  test('a new script on a payment page fails the review (payment-script-unauthorized), naming it', async () => {
+    await emu.seed({ scripts: [{ zone_id: ZONE_ID, url: WIDGET, page_urls: [PAY], js_integrity_score: 55 }] });
+
+    const review = await runReview(engine, '--refresh', '--fail-on-drift');
+    expect(review.code).toBe(1);
+    const found = violationsOf(review.json);
+    expect(Object.keys(found)).toEqual(['mandatory payment-script-unauthorized']);
+    expect(found['mandatory payment-script-unauthorized']).toContain(
+      'ScriptInventory "payment-scripts": 1 script detected on its payment pages is authorized by no entry:',
+    );
+    expect(found['mandatory payment-script-unauthorized']).toContain(
+      `  - ${WIDGET} on ${PAY} (scores: js_integrity_score 55`,
+    );
   }, 120_000);
 });

@@ -2,9 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
 import { engineStack, type EngineStack } from '../../helpers/engine';
-import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
-import { runToEnd } from '../../helpers/process';
-import { REPO } from '../../helpers/repo';
+import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { paymentSection, runReview, violationsOf } from '../../helpers/stack-commands';
 
 /**
  * The nightly check of a checkout's payment-page scripts through the real engine (issue 25, item
@@ -16,7 +15,6 @@ import { REPO } from '../../helpers/repo';
  * malicious script, an entry without a justification).
  */
 
-const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
 const TOKEN = 'e2e-payment-token-5b0e1c7d';
 const HOST = 'checkout.example.com';
 const PAY = `https://${HOST}/pay`;
@@ -80,64 +78,8 @@ function propose(hash: string, entries: Array<{ url: string; justification: stri
   );
 }
 
-interface ReviewRun {
-  code: number | null;
-  markdown: string;
-  stderr: string;
-  json: any;
-}
-
-/**
- * `edgeguard-review --cwd <project> --stack <stack> --markdown - --json <file> ...extra`, as a CI job
- * runs it: the engine on PATH, the backend in the environment, the service's settings in the
- * stack's configuration alone.
- */
-async function review(...extra: string[]): Promise<ReviewRun> {
-  const json = path.join(engine.workDir, 'review.json');
-  fs.rmSync(json, { force: true });
-  const env = Object.fromEntries(
-    Object.entries(engine.stack.workspace.envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')),
-  );
-  const run = await runToEnd(
-    process.execPath,
-    [
-      path.join(REPO, 'dist', 'provider', 'review', 'cli.js'),
-      ...['--cwd', engine.workDir, '--stack', engine.stack.name, '--markdown', '-', '--json', json],
-      ...extra,
-    ],
-    { env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` } },
-  );
-  return {
-    code: run.status,
-    markdown: run.stdout,
-    stderr: run.stderr,
-    json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined,
-  };
-}
-
-/** The violations of a review, `policy` or `[level] policy` by policy. */
-function violations(run: ReviewRun): Record<string, string> {
-  return Object.fromEntries(
-    run.json.violations.map((v: { policy: string; level: string; message: string }) => [
-      `${v.level} ${v.policy}`,
-      v.message,
-    ]),
-  );
-}
-
-/** The Markdown's Payment-page scripts section. */
-function paymentSection(markdown: string): string {
-  return markdown.split('\n### Payment-page scripts\n')[1]?.split('\n### ')[0] ?? '';
-}
-
-/** The id of the zone's script at `url`. */
-async function scriptId(url: string): Promise<string> {
-  const listed = await emu.api('GET', `zones/${ZONE_ID}/page_security/scripts`, { query: { per_page: 1000 } });
-  return listed.body.result.find((script: { url: string }) => script.url === url).id;
-}
-
 test('deployed and unchanged: the nightly review passes, every script authorized and the pinned one unchanged', async () => {
-  const run = await review('--refresh', '--fail-on-drift');
+  const run = await runReview(engine, '--refresh', '--fail-on-drift');
   expect([run.code, run.stderr.split('\n').filter((line) => line.startsWith('edgeguard-review:'))]).toEqual([
     0,
     ['edgeguard-review: no mandatory policy violation'],
@@ -164,15 +106,14 @@ test('deployed and unchanged: the nightly review passes, every script authorized
 }, 120_000);
 
 test('a new version of the pinned script fails the nightly review (payment-script-changed), naming the script and both hashes', async () => {
-  const posted = await emu.control('POST', `zones/${ZONE_ID}/page_security/scripts/${await scriptId(CARD)}/versions`, {
+  await newScriptVersion(emu, ZONE_ID, CARD, {
     hash: REPLACED,
     js_integrity_score: 35,
     fetched_at: '2026-11-24T03:10:00.000Z',
   });
-  expect(posted.status).toBe(200);
-  const run = await review('--refresh', '--fail-on-drift');
+  const run = await runReview(engine, '--refresh', '--fail-on-drift');
   expect(run.code).toBe(1);
-  const found = violations(run);
+  const found = violationsOf(run.json);
   expect(Object.keys(found)).toEqual(['mandatory payment-script-changed']);
   const message = found['mandatory payment-script-changed']!;
   expect(message).toContain('ScriptInventory "checkout-scripts": 1 pinned script is no longer the version approved:');
@@ -196,7 +137,7 @@ test('a new version of the pinned script fails the nightly review (payment-scrip
 
 test('a change that re-pins the script to its new version passes, and the report lists it as re-pinned', async () => {
   propose(REPLACED);
-  const run = await review();
+  const run = await runReview(engine);
   expect(run.code).toBe(0);
   expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([]);
   const [inventory] = run.json.inventories;
@@ -219,9 +160,9 @@ test('a change that re-pins the script to its new version passes, and the report
 
 test('a new script on the payment page fails the review (payment-script-unauthorized), naming it', async () => {
   await emu.seed({ scripts: [{ zone_id: ZONE_ID, url: WIDGET, js_integrity_score: 55, page_urls: [PAY] }] });
-  const run = await review();
+  const run = await runReview(engine);
   expect(run.code).toBe(1);
-  const message = violations(run)['mandatory payment-script-unauthorized']!;
+  const message = violationsOf(run.json)['mandatory payment-script-unauthorized']!;
   expect(message).toContain(
     'ScriptInventory "checkout-scripts": 1 script detected on its payment pages is authorized by no entry:',
   );
@@ -235,9 +176,9 @@ test('an entry for a malicious script fails the review (payment-script-malicious
     { url: WIDGET, justification: 'Support chat on the payment page' },
     { url: SKIM, justification: 'Conversion analytics' },
   ]);
-  const run = await review();
+  const run = await runReview(engine);
   expect(run.code).toBe(1);
-  const found = violations(run);
+  const found = violationsOf(run.json);
   expect(found['mandatory payment-script-unauthorized']).toBeUndefined();
   const message = found['mandatory payment-script-malicious']!;
   expect(message).toContain(
@@ -250,7 +191,7 @@ test('an entry for a malicious script fails the review (payment-script-malicious
 
 test('an entry without a justification fails the preview, naming the entry', async () => {
   propose(REPLACED, [{ url: WIDGET, justification: JUSTIFICATION_PLACEHOLDER }]);
-  const run = await review();
+  const run = await runReview(engine);
   expect(run.code).toBe(2);
   expect(run.stderr).toContain(
     `edgeguard-review: the review could not be done: the policy pack reported nothing; the preview failed: pulumi-nodejs:dynamic/edgeguard:ScriptInventory resource 'checkout-scripts': property scripts[2].justification value {<nil>} has a problem: scripts[2] (url "${WIDGET}"): invalid justification "${JUSTIFICATION_PLACEHOLDER}" at position 0: it holds the blank edgeguard-inventory writes`,
