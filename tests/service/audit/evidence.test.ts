@@ -1,11 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { clientFrom } from '../../../provider/clients';
 import { exitStatusOf, gatherEvidence } from '../../../provider/audit/evidence';
 import { summaryText } from '../../../provider/audit/wording';
 import { auditEvidenceSchema } from '../../../provider/audit/schema';
 import type { StackInventory } from '../../../provider/audit/stack';
 import { parseScriptInventory } from '../../../rules/inventory';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import {
+  newScriptVersion,
+  scriptIdOf,
+  startTestEmulator,
+  TEST_TOKEN,
+  zoneWithScripts,
+  type TestEmulator,
+} from '../../helpers/emulator';
 
 /**
  * edgeguard-audit's gathering of the evidence (provider/audit/evidence.ts) against the emulator:
@@ -30,31 +36,12 @@ afterAll(async () => emu.close());
 
 const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
 
-async function zoneWith(scripts: Array<Record<string, unknown>>): Promise<string> {
-  const zone = randomBytes(16).toString('hex');
-  await emu.seed({
-    zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
-    scripts: scripts.map((script) => ({ zone_id: zone, ...script })),
-  });
-  return zone;
-}
-
 async function policy(zone: string, body: Record<string, unknown>): Promise<string> {
   const reply = await emu.api('POST', `zones/${zone}/page_security/policies`, {
     body: { description: '', action: 'allow', value: "script-src 'self'", enabled: true, ...body },
   });
   expect(reply.status).toBe(200);
   return reply.body.result.id as string;
-}
-
-async function idOf(zone: string, url: string): Promise<string> {
-  for (const status of ['active', 'infrequent']) {
-    const listed = (await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { status } })).body
-      .result as Array<{ id: string; url: string }>;
-    const found = listed.find((script) => script.url === url);
-    if (found !== undefined) return found.id;
-  }
-  throw new Error(`no script ${url}`);
 }
 
 function stackInventory(name: string, zoneId: string, pages: string[], scripts: Array<Record<string, string>>) {
@@ -69,7 +56,7 @@ function stackInventory(name: string, zoneId: string, pages: string[], scripts: 
 }
 
 test('per payment page: the headers in force and every script with its entry and integrity, a changed one with its versions and when', async () => {
-  const zone = await zoneWith([
+  const zone = await zoneWithScripts(emu, [
     {
       url: CARD,
       hash: V1,
@@ -83,17 +70,12 @@ test('per payment page: the headers in force and every script with its entry and
     { url: RISK, hash: V4, page_urls: ['https://pay.example.com/'] },
     { url: 'https://cdn.other.example/blog.js', page_urls: ['https://shop.example.com/blog/post'] },
   ]);
-  const card = await idOf(zone, CARD);
+  const card = await scriptIdOf(emu, zone, CARD);
   for (const [hash, fetched_at] of [
     [V2, '2026-11-20T10:00:00.000Z'],
     [V3, '2026-11-24T10:00:00.000Z'],
   ] as const) {
-    const reply = await emu.control('POST', `zones/${zone}/page_security/scripts/${card}/versions`, {
-      hash,
-      fetched_at,
-      js_integrity_score: 80,
-    });
-    expect(reply.status).toBe(200);
+    await newScriptVersion(emu, zone, CARD, { hash, fetched_at, js_integrity_score: 80 });
   }
   const enforcing = await policy(zone, {
     description: 'Checkout: only the inventory',
@@ -232,7 +214,7 @@ test('per payment page: the headers in force and every script with its entry and
 });
 
 test('inventories of one zone list its policies once; an inventory of nothing seen passes', async () => {
-  const zone = await zoneWith([{ url: CARD, hash: V1, page_urls: ['https://shop.example.com/checkout'] }]);
+  const zone = await zoneWithScripts(emu, [{ url: CARD, hash: V1, page_urls: ['https://shop.example.com/checkout'] }]);
   await policy(zone, { expression: 'http.host eq "shop.example.com"' });
   const mark = emu.mark();
   const evidence = await gatherEvidence(client(), {
@@ -261,7 +243,7 @@ test('an authorized script pinned and unchanged fails when malicious: by its sco
   const [skim, flagged, hosted] = ['skim.js', 'flagged.js', 'hosted.js'].map(
     (name) => `https://cdn.shop.example/${name}`,
   ) as [string, string, string];
-  const zone = await zoneWith([
+  const zone = await zoneWithScripts(emu, [
     { url: CARD, hash: V1, js_integrity_score: 85, page_urls: ['https://shop.example.com/checkout'] },
     { url: skim, hash: V2, js_integrity_score: 5, page_urls: ['https://shop.example.com/checkout'] },
     {

@@ -1,8 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { clientFrom } from '../../../provider/clients';
 import { PER_PAGE, readPaymentScripts, requestBound } from '../../../provider/payment/scripts';
 import { parseScriptInventory, type ScriptInventory } from '../../../rules/inventory';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import {
+  newScriptVersion,
+  startTestEmulator,
+  TEST_TOKEN,
+  zoneWithScripts,
+  type TestEmulator,
+} from '../../helpers/emulator';
 
 /**
  * The one reading of what page security detects on an inventory's pages (provider/payment/scripts.ts),
@@ -29,44 +34,21 @@ function inventoryOf(pages: string[], scripts: Array<Record<string, string>>): S
   return parsed.value;
 }
 
-async function zoneWith(scripts: Array<Record<string, unknown>>): Promise<string> {
-  const zone = randomBytes(16).toString('hex');
-  await emu.seed({
-    zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
-    scripts: scripts.map((script) => ({ zone_id: zone, ...script })),
-  });
-  return zone;
-}
-
 const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
 
-/** The id of the script at `url`, of either status. */
-async function idOf(zone: string, url: string): Promise<string> {
-  for (const status of ['active', 'infrequent']) {
-    const listed = (await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { status } })).body
-      .result as Array<{ id: string; url: string }>;
-    const found = listed.find((script) => script.url === url);
-    if (found !== undefined) return found.id;
-  }
-  throw new Error(`no script ${url}`);
-}
-
 test('each script on the pages judged: unchanged, changed with its versions since the pin, unpinned, unauthorized', async () => {
-  const zone = await zoneWith([
+  const zone = await zoneWithScripts(emu, [
     { url: CARD, hash: V1, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
     { url: FRAUD, hash: V1, status: 'infrequent', first_seen_at: '2026-10-01T00:00:00.000Z', page_urls: [CHECKOUT] },
     { url: OWN, page_urls: [CHECKOUT] },
     { url: STRAY, js_integrity_score: 4, page_urls: ['https://shop.example.com/checkout'] },
     { url: 'https://cdn.other.example/blog.js', page_urls: ['https://shop.example.com/blog/post'] },
   ]);
-  const fraud = await idOf(zone, FRAUD);
   for (const [hash, fetched_at] of [
     [V2, '2026-11-20T10:00:00.000Z'],
     [V3, '2026-11-24T10:00:00.000Z'],
   ] as const) {
-    expect(
-      (await emu.control('POST', `zones/${zone}/page_security/scripts/${fraud}/versions`, { hash, fetched_at })).status,
-    ).toBe(200);
+    await newScriptVersion(emu, zone, FRAUD, { hash, fetched_at });
   }
   const inventory = inventoryOf(
     ['shop.example.com/checkout'],
@@ -110,7 +92,7 @@ test('each script on the pages judged: unchanged, changed with its versions sinc
 
 test('a host with many more scripts on its other pages: only those on the pages are kept, requests within the bound', async () => {
   const others = 3 * PER_PAGE + 17;
-  const zone = await zoneWith([
+  const zone = await zoneWithScripts(emu, [
     ...Array.from({ length: others }, (_, i) => ({
       url: `https://cdn${i % 9}.example.net/s${i}.js`,
       status: i % 5 === 0 ? 'infrequent' : 'active',
@@ -136,6 +118,8 @@ test('a host with many more scripts on its other pages: only those on the pages 
 
 test('an inventory without pages reads nothing', async () => {
   const mark = emu.mark();
-  await expect(readPaymentScripts(client(), await zoneWith([]), { pages: [], scripts: [] })).resolves.toEqual([]);
+  await expect(
+    readPaymentScripts(client(), await zoneWithScripts(emu, []), { pages: [], scripts: [] }),
+  ).resolves.toEqual([]);
   expect(await emu.requests(mark)).toEqual([]);
 });

@@ -1,6 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { provider } from '../../../provider/runtime/script-inventory';
-import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import {
+  newScriptVersion,
+  scriptIdOf,
+  startTestEmulator,
+  zoneWithScripts,
+  type TestEmulator,
+} from '../../helpers/emulator';
 import { configureProvider } from '../../helpers/provider';
 
 /**
@@ -30,20 +35,14 @@ describe('against the emulator', () => {
    * A zone whose checkout loads the card script (pinned by the inventory), our own code (under a
    * prefix) and a stray tracker (no entry), and whose blog loads a script the inventory does not see.
    */
-  async function seededZone(): Promise<string> {
-    const zone = randomBytes(16).toString('hex');
-    const reply = await emu.control('POST', 'seed', {
-      zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
-      scripts: [
-        { zone_id: zone, url: CARD, hash: OLD_HASH, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
-        { zone_id: zone, url: OWN, status: 'infrequent', page_urls: [CHECKOUT] },
-        { zone_id: zone, url: STRAY, page_urls: ['https://shop.example.com/checkout'] },
-        { zone_id: zone, url: BLOG, page_urls: ['https://shop.example.com/blog/post'] },
-        { zone_id: zone, url: 'https://elsewhere.example/a.js', page_urls: ['https://other.example.com/checkout'] },
-      ],
-    });
-    expect(reply.status).toBe(200);
-    return zone;
+  function seededZone(): Promise<string> {
+    return zoneWithScripts(emu, [
+      { url: CARD, hash: OLD_HASH, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
+      { url: OWN, status: 'infrequent', page_urls: [CHECKOUT] },
+      { url: STRAY, page_urls: ['https://shop.example.com/checkout'] },
+      { url: BLOG, page_urls: ['https://shop.example.com/blog/post'] },
+      { url: 'https://elsewhere.example/a.js', page_urls: ['https://other.example.com/checkout'] },
+    ]);
   }
 
   const inventory = (zoneId: string) => ({
@@ -54,14 +53,6 @@ describe('against the emulator', () => {
       { prefix: 'https://shop.example.com/js/', justification: 'Our checkout code', owner: 'web team' },
     ],
   });
-
-  const scriptId = async (zone: string, url: string): Promise<string> => {
-    const list = (await emu.api('GET', `zones/${zone}/page_security/scripts`)).body.result as Array<{
-      id: string;
-      url: string;
-    }>;
-    return list.find((script) => script.url === url)!.id;
-  };
 
   test('create writes nothing and gives the sources and what is detected on the pages, with the authorizing entry', async () => {
     const zone = await seededZone();
@@ -80,14 +71,14 @@ describe('against the emulator', () => {
     expect(outs.detected).toEqual([
       {
         url: STRAY,
-        id: await scriptId(zone, STRAY),
+        id: await scriptIdOf(emu, zone, STRAY),
         hash: expect.any(String),
         integrity: 'unauthorized',
         pages: ['https://shop.example.com/checkout'],
       },
       {
         url: CARD,
-        id: await scriptId(zone, CARD),
+        id: await scriptIdOf(emu, zone, CARD),
         hash: OLD_HASH,
         entry: CARD,
         integrity: 'unchanged',
@@ -107,9 +98,7 @@ describe('against the emulator', () => {
   test('after a new version of a pinned script, read shows its new hash on that entry', async () => {
     const zone = await seededZone();
     const created = await provider.create(inventory(zone));
-    const id = await scriptId(zone, CARD);
-    const posted = await emu.control('POST', `zones/${zone}/page_security/scripts/${id}/versions`, { hash: NEW_HASH });
-    expect(posted.status).toBe(200);
+    await newScriptVersion(emu, zone, CARD, { hash: NEW_HASH });
 
     const read = await provider.read(created.id, created.outs);
     // A refresh sees the inputs as check gave them, cspSources included: no change in them.

@@ -12,7 +12,7 @@ import type { InventoryUnderReview } from '../../../provider/review/payment-revi
 import { reviewService, type PolicyUnderReview } from '../../../provider/review/plan';
 import { previousEntries } from '../../../rules/inventory-changes';
 import { cspSources, parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
-import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { ACCOUNT_ID, newScriptVersion, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The review of a stack's script inventories against the emulator (issue 25, item 3): the one
@@ -81,15 +81,7 @@ async function seededZone(others = 0): Promise<string> {
       })),
     ].map((script) => ({ zone_id: zone, ...script })),
   });
-  const id = (
-    await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { per_page: 1000 } })
-  ).body.result.find((script: { url: string }) => script.url === CARD).id as string;
-  const version = await emu.control('POST', `zones/${zone}/page_security/scripts/${id}/versions`, {
-    hash: V2,
-    js_integrity_score: 41,
-    fetched_at: '2026-11-24T09:30:00.000Z',
-  });
-  expect(version.status).toBe(200);
+  await newScriptVersion(emu, zone, CARD, { hash: V2, js_integrity_score: 41, fetched_at: '2026-11-24T09:30:00.000Z' });
   return zone;
 }
 
