@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POLICY_ACTIONS } from '../client/page-security';
+import { POLICY_ACTIONS, scoresShape } from '../client/page-security';
 import { INTEGRITIES } from '../payment/scripts';
 
 /**
@@ -18,20 +18,10 @@ export const AUDIT_FORMAT_VERSION = 1;
 
 const time = (description: string) => z.string().meta({ description: `${description} (ISO 8601, UTC)` });
 
-const scoresSchema = z
-  .object({
-    js_integrity_score: z.number().int().optional(),
-    obfuscation_score: z.number().int().optional(),
-    dataflow_score: z.number().int().optional(),
-    malware_score: z.number().int().optional(),
-    cryptomining_score: z.number().int().optional(),
-    magecart_score: z.number().int().optional(),
-  })
-  .strict()
-  .meta({
-    description:
-      'The scores page security reports (spec 2.3; 1 to 99, lower is more likely malicious), those the plan reports.',
-  });
+const scoresSchema = z.object(scoresShape).strict().meta({
+  description:
+    'The scores page security reports (spec 2.3; 1 to 99, lower is more likely malicious), those the plan reports.',
+});
 
 /** An entry of the inventory, as the stack holds it. */
 export const auditEntrySchema = z

@@ -88,15 +88,20 @@ export async function updateSettings(
 
 // ---- Detected scripts, connections and cookies (spec 2.3 to 2.5) ----
 
-/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time. */
-const scoreShape = {
-  hash: z.string().optional(),
+/** Spec 2.3: the six scores of a script's version, each absent on plans without it. */
+export const scoresShape = {
   js_integrity_score: z.number().int().optional(),
   obfuscation_score: z.number().int().optional(),
   dataflow_score: z.number().int().optional(),
   malware_score: z.number().int().optional(),
   cryptomining_score: z.number().int().optional(),
   magecart_score: z.number().int().optional(),
+};
+
+/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time. */
+const planDependentShape = {
+  hash: z.string().optional(),
+  ...scoresShape,
   fetched_at: z.string().optional(),
 };
 
@@ -121,13 +126,13 @@ export const scriptSchema = z.object({
   ...detectedUrlShape,
   /** Spec 2.3: "present in some responses". */
   malicious_url_categories: z.array(z.string()).optional(),
-  ...scoreShape,
+  ...planDependentShape,
 });
 /** A detected script (spec 2.3). Scores are absent on plans without them. */
 export type Script = z.output<typeof scriptSchema>;
 
 /** Spec 2.3: one version of a script's content, with its scores. */
-export const scriptVersionSchema = z.object(scoreShape);
+export const scriptVersionSchema = z.object(planDependentShape);
 /** One version of a script (spec 2.3 `versions[]`). */
 export type ScriptVersion = z.output<typeof scriptVersionSchema>;
 
