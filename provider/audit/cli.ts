@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CommandError } from '@pulumi/pulumi/automation';
 import { clientFrom } from '../clients';
 import { PLUGIN_VERSION } from '../plugin/version';
 import { openStack } from '../review/open-stack';
+import { runStackCommand, writeOutput } from '../review/stack-command';
 import { SETTINGS, withSettingHint } from '../settings';
 import { auditHtml } from './as-html';
 import { auditMarkdown } from './as-markdown';
@@ -75,11 +75,6 @@ function parse(argv: string[]): Arguments | 'help' {
   };
 }
 
-function write(target: string, text: string): void {
-  if (target === '-') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  else fs.writeFileSync(target, text);
-}
-
 /**
  * Every credential the audit may hold: the stack's secret configuration values and the secret
  * settings of the environment. A message from the engine or the service that echoes one (a
@@ -111,18 +106,7 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function main(): Promise<number> {
-  let args: Arguments | 'help';
-  try {
-    args = parse(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`edgeguard-audit: ${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+async function audit(args: Arguments): Promise<number> {
   const { stack, stackName, settings } = await openStack({
     workDir: args.cwd,
     ...(args.stack !== undefined ? { stackName: args.stack } : {}),
@@ -143,19 +127,18 @@ async function main(): Promise<number> {
     policies,
   });
   const { markdown, json, html } = args.outputs;
-  if (markdown !== undefined) write(markdown, auditMarkdown(evidence));
-  if (json !== undefined) write(json, `${JSON.stringify(evidence, null, 2)}\n`);
-  if (html !== undefined) write(html, auditHtml(evidence));
+  if (markdown !== undefined) writeOutput(markdown, auditMarkdown(evidence));
+  if (json !== undefined) writeOutput(json, `${JSON.stringify(evidence, null, 2)}\n`);
+  if (html !== undefined) writeOutput(html, auditHtml(evidence));
   process.stderr.write(`edgeguard-audit: ${masked(summaryText(evidence))}\n`);
   return exitStatusOf(evidence);
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`edgeguard-audit: the audit could not be done: ${masked(reasonOf(error))}\n`);
-    process.exitCode = 2;
-  },
-);
+runStackCommand({
+  name: 'edgeguard-audit',
+  work: 'audit',
+  usage: USAGE,
+  parse,
+  run: audit,
+  reasonOf: (error) => masked(reasonOf(error)),
+});

@@ -6,6 +6,7 @@ import { pathInRepository } from './program-location';
 import { renderMarkdown } from './report';
 import { DEFAULT_POLICY_CONFIG, reviewStack } from './review-stack';
 import { reviewSarif } from './sarif';
+import { runStackCommand, writeOutput } from './stack-command';
 
 /**
  * `edgeguard-review`: the review report of a pull request (issue 9, item 3). Runs `pulumi preview`
@@ -78,23 +79,7 @@ function parse(argv: string[]): Arguments | 'help' {
   };
 }
 
-function write(target: string, text: string): void {
-  if (target === '-') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  else fs.writeFileSync(target, text);
-}
-
-async function main(): Promise<number> {
-  let args: Arguments | 'help';
-  try {
-    args = parse(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`edgeguard-review: ${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+async function review(args: Arguments): Promise<number> {
   const toStdout = [args.markdown, args.json, args.sarif].includes('-');
   const report = await reviewStack({
     workDir: args.cwd,
@@ -104,10 +89,10 @@ async function main(): Promise<number> {
     ...(args.policyConfig !== undefined ? { policyConfig: args.policyConfig } : {}),
     onOutput: (text) => (toStdout ? process.stderr : process.stdout).write(text),
   });
-  if (args.markdown !== undefined) write(args.markdown, renderMarkdown(report));
-  if (args.json !== undefined) write(args.json, JSON.stringify(report, null, 2));
+  if (args.markdown !== undefined) writeOutput(args.markdown, renderMarkdown(report));
+  if (args.json !== undefined) writeOutput(args.json, JSON.stringify(report, null, 2));
   if (args.sarif !== undefined)
-    write(args.sarif, JSON.stringify(reviewSarif(report, pathInRepository(args.cwd)), null, 2));
+    writeOutput(args.sarif, JSON.stringify(reviewSarif(report, pathInRepository(args.cwd)), null, 2));
   if (report.exitCode === 2) process.stderr.write(`edgeguard-review: the review could not be done: ${report.reason}\n`);
   else {
     const mandatory = report.violations.filter((violation) => violation.level === 'mandatory').length;
@@ -119,12 +104,4 @@ async function main(): Promise<number> {
   return report.exitCode;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`edgeguard-review: the review could not be done: ${(error as Error).message}\n`);
-    process.exitCode = 2;
-  },
-);
+runStackCommand({ name: 'edgeguard-review', work: 'review', usage: USAGE, parse, run: review });
