@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { auditEvidenceSchema, type AuditEvidence } from '../../provider/audit/schema';
 import type { EngineStack } from './engine';
 import { runToEnd, type Finished } from './process';
 import { REPO } from './repo';
@@ -119,4 +120,9 @@ export async function runAudit(engine: EngineStack, stack: string = engine.stack
     stderr: run.stderr,
     files: { ...(json !== undefined ? { json } : {}), ...(html !== undefined ? { html } : {}) },
   };
+}
+
+/** The evidence of an audit's JSON (`--json`), checked against its schema. */
+export function evidenceOf(run: AuditRun): AuditEvidence {
+  return auditEvidenceSchema.parse(JSON.parse(run.files.json!));
 }

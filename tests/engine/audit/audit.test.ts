@@ -1,26 +1,27 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { auditEvidenceSchema, type AuditEvidence } from '../../../provider/audit/schema';
 import { engineStack, type EngineStack } from '../../helpers/engine';
-import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
-import { runToEnd } from '../../helpers/process';
+import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { REPO } from '../../helpers/repo';
+import { evidenceOf, runAudit, type AuditRun } from '../../helpers/stack-commands';
 
 /**
  * `edgeguard-audit` through the real engine (issue 25, item 4): a checkout's ScriptInventory and
- * the CspPolicy enforcing it, deployed against the emulator with the service's settings in the
- * stack's configuration alone (the token a secret); the built command run as a weekly job runs
- * it, from the project's folder and the stack's name. It passes while the scripts are as the
- * inventory says, fails when the pinned script's content changes, and cannot be done without an
- * inventory or with a token the service refuses; no output ever holds the token.
+ * the CspPolicy enforcing it (tests/engine/projects/payment-pages, the card script pinned),
+ * deployed against the emulator with the service's settings in the stack's configuration alone
+ * (the token a secret); the built command run as a weekly job runs it, from the project's folder
+ * and the stack's name. It passes while the scripts are as the inventory says, fails when the
+ * pinned script's content changes, and cannot be done without an inventory or with a token the
+ * service refuses; no output ever holds the token.
  */
 
-const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
-const CLI = path.join(REPO, 'dist', 'provider', 'audit', 'cli.js');
 const TOKEN = 'e2e-audit-token-3f9a61c2';
 const REFUSED = 'e2e-audit-token-the-emulator-refuses-77b1';
+const HOST = 'checkout.example.com';
+const PAY = `https://${HOST}/pay`;
 const CARD = 'https://js.pay.example/v3/card.js';
-const OWN = 'https://shop.example.com/js/checkout.js';
+const OWN = `https://${HOST}/static/js/checkout.js`;
+/** The card script's version the program pins, and the version that replaces it. */
 const [V1, V2] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -39,30 +40,29 @@ beforeAll(async () => {
         hash: V1,
         first_seen_at: '2026-10-01T00:00:00.000Z',
         fetched_at: '2026-10-01T00:00:00.000Z',
-        page_urls: ['https://shop.example.com/checkout/pay'],
+        page_urls: [`${PAY}/confirm`],
       },
-      { zone_id: ZONE_ID, url: OWN, page_urls: ['https://shop.example.com/checkout'] },
-      { zone_id: ZONE_ID, url: 'https://cdn.other.example/blog.js', page_urls: ['https://shop.example.com/blog'] },
+      { zone_id: ZONE_ID, url: OWN, page_urls: [PAY] },
+      { zone_id: ZONE_ID, url: 'https://cdn.other.example/blog.js', page_urls: [`https://${HOST}/blog`] },
     ],
   });
   const created = await emu.api('POST', `zones/${ZONE_ID}/page_security/policies`, {
     body: {
       description: 'Security team: report everything',
       action: 'log',
-      expression: 'http.host eq "shop.example.com"',
+      expression: `http.host eq "${HOST}"`,
       enabled: true,
       value: "script-src 'none'",
     },
   });
   othersPolicy = created.body.result.id as string;
   engine = await engineStack({
-    projectDir: path.join(__dirname, 'projects', 'checkout'),
+    projectDir: path.join(__dirname, '..', 'projects', 'payment-pages'),
     emu,
     token: TOKEN,
     providerEnv: false,
     config: {
       zoneId: { value: ZONE_ID },
-      cardHash: { value: V1 },
       'edgeguard:baseUrl': { value: emu.baseUrl },
       'edgeguard:apiToken': { value: TOKEN, secret: true },
     },
@@ -74,48 +74,18 @@ afterAll(async () => {
   await emu?.close();
 });
 
-interface AuditRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** The files written, by flag. */
-  files: { json?: string; html?: string };
-}
-
 /**
- * `edgeguard-audit --cwd <project> --stack <stack> --markdown - --json <file> --html <file>` as a
- * scheduled job runs it: the engine on PATH, the backend in the environment, no EDGEGUARD_*
- * variable (runToEnd drops them), so the settings come from the stack's configuration alone.
+ * The built `edgeguard-audit` on `stack` of the project as a weekly job runs it, with the service's
+ * settings from the stack's configuration alone ({@link runAudit}); whatever the outcome, no output
+ * holds the token.
  */
-async function audit(stack = engine.stack.name): Promise<AuditRun> {
-  const json = path.join(engine.workDir, 'audit.json');
-  const html = path.join(engine.workDir, 'audit.html');
-  for (const file of [json, html]) fs.rmSync(file, { force: true });
-  const env = Object.fromEntries(
-    Object.entries(engine.stack.workspace.envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')),
-  );
-  const { status, stdout, stderr } = await runToEnd(
-    process.execPath,
-    [CLI, '--cwd', engine.workDir, '--stack', stack, '--markdown', '-', '--json', json, '--html', html],
-    { env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` } },
-  );
-  const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
-  const files = { json: read(json), html: read(html) };
-  // Whatever the outcome, the credential never shows.
-  for (const text of [stdout, stderr, files.json ?? '', files.html ?? '']) {
+async function audit(stack?: string): Promise<AuditRun> {
+  const run = await runAudit(engine, stack);
+  for (const text of [run.stdout, run.stderr, run.files.json ?? '', run.files.html ?? '']) {
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain(REFUSED);
   }
-  return {
-    code: status,
-    stdout,
-    stderr,
-    files: Object.fromEntries(Object.entries(files).filter(([, text]) => text !== undefined)),
-  };
-}
-
-function evidenceOf(run: AuditRun): AuditEvidence {
-  return auditEvidenceSchema.parse(JSON.parse(run.files.json!));
+  return run;
 }
 
 test('the deployed inventory as deployed: exit 0, with the headers in force and each script’s entry and integrity', async () => {
@@ -127,7 +97,7 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
   const evidence = evidenceOf(run);
   expect(evidence).toMatchObject({
     tool: { name: 'edgeguard-audit', version: VERSION },
-    project: 'edgeguard-e2e-audit',
+    project: 'edgeguard-e2e-payment-pages',
     stack: engine.stack.name,
     passed: true,
     counts: { scripts: 2, unchanged: 1, unpinned: 1, changed: 0, unauthorized: 0, malicious: 0 },
@@ -136,41 +106,39 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
   const [inventory] = evidence.inventories;
   expect(inventory).toMatchObject({ name: 'checkout-scripts', zoneId: ZONE_ID, staleEntries: [] });
   const [page] = inventory!.pages;
-  expect(page!.page).toBe('shop.example.com/checkout');
+  expect(page!.page).toBe(`${HOST}/pay`);
   expect(page!.headers.map((header) => [header.mode, header.value, header.managedBy?.name])).toEqual([
-    ['enforced', `script-src ${CARD} https://shop.example.com/js/`, 'checkout-enforce'],
+    [
+      'enforced',
+      `script-src https://${HOST}/static/js/ ${CARD}; object-src 'none'; base-uri 'self'`,
+      'checkout-enforce',
+    ],
     ['report-only', "script-src 'none'", undefined],
   ]);
   expect(page!.headers[1]!.policyId).toBe(othersPolicy);
   expect(
     page!.scripts.map((script) => [script.url, script.integrity, script.hash ?? null, script.entry?.owner]),
   ).toEqual([
-    [CARD, 'unchanged', V1, 'payments team'],
     [OWN, 'unpinned', expect.any(String), 'web team'],
+    [CARD, 'unchanged', V1, 'payments team'],
   ]);
 
-  expect(run.stdout.startsWith('# Payment-page scripts of edgeguard-e2e-audit / ')).toBe(true);
+  expect(run.stdout.startsWith('# Payment-page scripts of edgeguard-e2e-payment-pages / ')).toBe(true);
   expect(run.stdout).toContain(
     '**Pass**: every script seen on the payment pages is authorized, none changed and none malicious.',
   );
   expect(run.stdout).toContain(`| \`${CARD}\` (active`);
   expect(run.stdout).toContain(`**pinned, unchanged**: hash \`${V1}\``);
-  expect(run.files.html).toContain('<title>Payment-page scripts of edgeguard-e2e-audit / ');
+  expect(run.files.html).toContain('<title>Payment-page scripts of edgeguard-e2e-payment-pages / ');
 });
 
 test('a new version of the pinned script: exit 1, the JSON says changed with both hashes and when, stderr names it', async () => {
-  const listed = await emu.api('GET', `zones/${ZONE_ID}/page_security/scripts`);
-  const card = (listed.body.result as Array<{ id: string; url: string }>).find((script) => script.url === CARD)!;
-  const posted = await emu.control('POST', `zones/${ZONE_ID}/page_security/scripts/${card.id}/versions`, {
-    hash: V2,
-    fetched_at: '2026-11-24T10:00:00.000Z',
-  });
-  expect(posted.status).toBe(200);
+  await newScriptVersion(emu, ZONE_ID, CARD, { hash: V2, fetched_at: '2026-11-24T10:00:00.000Z' });
 
   const run = await audit();
   expect(run.code).toBe(1);
   expect(run.stderr).toContain(
-    `${CARD}: changed, pinned ${V1}, live ${V2} since 2026-11-24T10:00:00.000Z, on shop.example.com/checkout (inventory checkout-scripts)`,
+    `${CARD}: changed, pinned ${V1}, live ${V2} since 2026-11-24T10:00:00.000Z, on ${HOST}/pay (inventory checkout-scripts)`,
   );
   const evidence = evidenceOf(run);
   expect(evidence.passed).toBe(false);
@@ -194,7 +162,7 @@ test('cannot be done: a stack without an inventory, a stack that does not exist,
     const empty = await audit('empty');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain(
-      'edgeguard-audit: the audit could not be done: stack empty of project edgeguard-e2e-audit holds no ScriptInventory',
+      'edgeguard-audit: the audit could not be done: stack empty of project edgeguard-e2e-payment-pages holds no ScriptInventory',
     );
     expect(empty.files).toEqual({});
   } finally {

@@ -1,13 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { auditEvidenceSchema, type AuditEvidence, type AuditScript } from '../../../provider/audit/schema';
+import type { AuditEvidence, AuditScript } from '../../../provider/audit/schema';
 import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { usePluginBuild } from '../../helpers/languages';
 import { runToEnd } from '../../helpers/process';
 import { REPO } from '../../helpers/repo';
-import { paymentSection, runAudit, runReview, violationsOf, type AuditRun } from '../../helpers/stack-commands';
+import { evidenceOf, paymentSection, runAudit, runReview, violationsOf } from '../../helpers/stack-commands';
 
 /**
  * The inventory edgeguard-inventory writes, deployed by the real engine, in TypeScript (the
@@ -79,11 +79,6 @@ const LANGUAGES = {
   },
   yaml: { file: 'Pulumi.yaml', project: undefined, types: 'edgeguard:index' },
 } as const;
-
-/** The evidence of an audit's JSON, checked against its schema. */
-function evidenceOf(run: AuditRun): AuditEvidence {
-  return auditEvidenceSchema.parse(JSON.parse(run.files.json!));
-}
 
 /** The scripts of an audit's evidence by URL, each once (a script on two payment pages shows on each). */
 function auditedScripts(evidence: AuditEvidence): Map<string, AuditScript> {

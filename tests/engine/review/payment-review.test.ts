@@ -7,7 +7,7 @@ import { paymentSection, runReview, violationsOf } from '../../helpers/stack-com
 
 /**
  * The nightly check of a checkout's payment-page scripts through the real engine (issue 25, item
- * 3): tests/engine/review/projects/payment-pages (a ScriptInventory with justified entries, the
+ * 3): tests/engine/projects/payment-pages (a ScriptInventory with justified entries, the
  * card script pinned, and the CspPolicy its cspSources feed) is deployed once against a zone whose
  * payment page loads exactly those scripts; then `edgeguard-review`, built, as a scheduled job and a
  * pull request's check run it, case by case: the service changes under it (a new version of the
@@ -47,7 +47,7 @@ beforeAll(async () => {
     ],
   });
   engine = await engineStack({
-    projectDir: path.join(__dirname, 'projects', 'payment-pages'),
+    projectDir: path.join(__dirname, '..', 'projects', 'payment-pages'),
     emu,
     token: TOKEN,
     config: {
