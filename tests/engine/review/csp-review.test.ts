@@ -7,6 +7,7 @@ import { REPO } from '../../helpers/repo';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { runToEnd } from '../../helpers/process';
 import { parseSarif } from '../../helpers/sarif';
+import { REVIEW_CLI, runOnStack } from '../../helpers/stack-commands';
 import { DEMO } from '../../../emulator/seed/demo';
 
 /**
@@ -105,36 +106,17 @@ interface ReviewRun {
 }
 
 /**
- * `edgeguard-review --cwd <project> --stack <stack> --markdown - --json <file>`, as a CI job runs
- * it: the engine on PATH, the backend in the environment, and no EDGEGUARD_* variable, so the
- * service settings can only come from the stack's configuration.
+ * `edgeguard-review --markdown - --json <file> ...extra` on the stack as a CI job runs it
+ * ({@link runOnStack}): the Markdown on stdout, so the preview's own output goes to stderr.
  */
 async function review(...extra: string[]): Promise<ReviewRun> {
   const json = path.join(engine.workDir, 'review.json');
   fs.rmSync(json, { force: true });
-  const env = Object.fromEntries(
-    Object.entries(engine.stack.workspace.envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')),
-  );
   const {
     status: code,
     stdout,
     stderr,
-  } = await runToEnd(
-    process.execPath,
-    [
-      path.join(REPO, 'dist', 'provider', 'review', 'cli.js'),
-      '--cwd',
-      engine.workDir,
-      '--stack',
-      engine.stack.name,
-      '--markdown',
-      '-',
-      '--json',
-      json,
-      ...extra,
-    ],
-    { env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` } },
-  );
+  } = await runOnStack(engine, REVIEW_CLI, ['--markdown', '-', '--json', json, ...extra]);
   return { code, stdout, stderr, json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined };
 }
 
