@@ -52,6 +52,22 @@ export interface TestEmulator {
   mark(): number;
   /** Requests after `since` with a method that can change state. */
   writesSince(since: number): Promise<LoggedRequest[]>;
+  /**
+   * A new zone of the fixture's account ({@link ACCOUNT_ID}, a random id) holding `scripts`, each
+   * seeded with its `zone_id`; its id. A zone of a test's own, so tests never see each other's scripts.
+   */
+  zoneWithScripts(scripts: Array<Record<string, unknown>>): Promise<string>;
+  /**
+   * The id of the zone's detected script at `url`, active or infrequent (a list shows one status
+   * at a time, active by default); throws when neither lists it.
+   */
+  scriptIdOf(zoneId: string, url: string): Promise<string>;
+  /**
+   * Makes `version` (`hash`, scores, `fetched_at`) the new current version of the zone's detected
+   * script at `url` (of either status), a change of its content, through the control API's
+   * versions route; throws unless the script is listed and the route answers 200.
+   */
+  newScriptVersion(zoneId: string, url: string, version: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,6 +130,32 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     },
     mark: () => emulator.log.last,
     writesSince: async (since) => (await test.requests(since)).filter((r) => r.method !== 'GET'),
+    zoneWithScripts: async (scripts) => {
+      const zone = randomBytes(16).toString('hex');
+      await test.seed({
+        zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
+        scripts: scripts.map((script) => ({ zone_id: zone, ...script })),
+      });
+      return zone;
+    },
+    scriptIdOf: async (zoneId, url) => {
+      for (const status of ['active', 'infrequent']) {
+        const listed = await test.api('GET', `zones/${zoneId}/page_security/scripts`, {
+          query: { status, per_page: 1000 },
+        });
+        const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
+          (item) => item.url === url,
+        );
+        if (script !== undefined) return script.id;
+      }
+      throw new Error(`no script at ${url} is listed in zone ${zoneId}, active or infrequent`);
+    },
+    newScriptVersion: async (zoneId, url, version) => {
+      const id = await test.scriptIdOf(zoneId, url);
+      const posted = await test.control('POST', `zones/${zoneId}/page_security/scripts/${id}/versions`, version);
+      if (posted.status !== 200)
+        throw new Error(`new version of ${url}: HTTP ${posted.status} ${JSON.stringify(posted.body)}`);
+    },
     close: () => emulator.close(),
   };
   if (fixture) {
@@ -123,51 +165,4 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     });
   }
   return test;
-}
-
-/**
- * A new zone of the fixture's account (a random id) holding `scripts`, each seeded with its
- * `zone_id`; its id. A test's zone of its own, so its cases never see each other's scripts.
- */
-export async function zoneWithScripts(emu: TestEmulator, scripts: Array<Record<string, unknown>>): Promise<string> {
-  const zone = randomBytes(16).toString('hex');
-  await emu.seed({
-    zones: [{ id: zone, name: `z${zone.slice(0, 8)}.example`, account_id: ACCOUNT_ID }],
-    scripts: scripts.map((script) => ({ zone_id: zone, ...script })),
-  });
-  return zone;
-}
-
-/**
- * The id of the zone's detected script at `url`, active or infrequent (a list shows one status at
- * a time, active by default); throws when neither lists it.
- */
-export async function scriptIdOf(emu: TestEmulator, zoneId: string, url: string): Promise<string> {
-  for (const status of ['active', 'infrequent']) {
-    const listed = await emu.api('GET', `zones/${zoneId}/page_security/scripts`, {
-      query: { status, per_page: 1000 },
-    });
-    const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
-      (item) => item.url === url,
-    );
-    if (script !== undefined) return script.id;
-  }
-  throw new Error(`no script at ${url} is listed in zone ${zoneId}, active or infrequent`);
-}
-
-/**
- * Makes `version` (`hash`, scores, `fetched_at`) the new current version of the zone's detected
- * script at `url` (of either status), a change of its content, through the control API's versions
- * route; throws unless the script is listed and the route answers 200.
- */
-export async function newScriptVersion(
-  emu: TestEmulator,
-  zoneId: string,
-  url: string,
-  version: Record<string, unknown>,
-): Promise<void> {
-  const id = await scriptIdOf(emu, zoneId, url);
-  const posted = await emu.control('POST', `zones/${zoneId}/page_security/scripts/${id}/versions`, version);
-  if (posted.status !== 200)
-    throw new Error(`new version of ${url}: HTTP ${posted.status} ${JSON.stringify(posted.body)}`);
 }

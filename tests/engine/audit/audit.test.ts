@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { engineStack, type EngineStack } from '../../helpers/engine';
-import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { REPO } from '../../helpers/repo';
 import { evidenceOf, runAudit, type AuditRun } from '../../helpers/stack-commands';
 
@@ -133,7 +133,7 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
 });
 
 test('a new version of the pinned script: exit 1, the JSON says changed with both hashes and when, stderr names it', async () => {
-  await newScriptVersion(emu, ZONE_ID, CARD, { hash: V2, fetched_at: '2026-11-24T10:00:00.000Z' });
+  await emu.newScriptVersion(ZONE_ID, CARD, { hash: V2, fetched_at: '2026-11-24T10:00:00.000Z' });
 
   const run = await audit();
   expect(run.code).toBe(1);

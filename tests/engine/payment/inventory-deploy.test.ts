@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AuditEvidence, AuditScript } from '../../../provider/audit/schema';
-import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { usePluginBuild } from '../../helpers/languages';
 import { runToEnd } from '../../helpers/process';
@@ -259,7 +259,7 @@ describe.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)('%s', (la
   }, 120_000);
 
   test('a new version of a pinned script: the nightly review fails (payment-script-changed) and the audit fails, each with both hashes', async () => {
-    await newScriptVersion(emu, ZONE_ID, STRIPE, { hash: STRIPE_NEXT });
+    await emu.newScriptVersion(ZONE_ID, STRIPE, { hash: STRIPE_NEXT });
 
     const review = await runReview(engine, '--refresh', '--fail-on-drift');
     expect(review.code).toBe(1);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
 import { engineStack, type EngineStack } from '../../helpers/engine';
-import { newScriptVersion, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { paymentSection, runReview, violationsOf } from '../../helpers/stack-commands';
 
 /**
@@ -106,7 +106,7 @@ test('deployed and unchanged: the nightly review passes, every script authorized
 }, 120_000);
 
 test('a new version of the pinned script fails the nightly review (payment-script-changed), naming the script and both hashes', async () => {
-  await newScriptVersion(emu, ZONE_ID, CARD, {
+  await emu.newScriptVersion(ZONE_ID, CARD, {
     hash: REPLACED,
     js_integrity_score: 35,
     fetched_at: '2026-11-24T03:10:00.000Z',

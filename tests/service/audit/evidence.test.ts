@@ -4,14 +4,7 @@ import { summaryText } from '../../../provider/audit/wording';
 import { auditEvidenceSchema } from '../../../provider/audit/schema';
 import type { StackInventory } from '../../../provider/audit/stack';
 import { parseScriptInventory } from '../../../rules/inventory';
-import {
-  newScriptVersion,
-  scriptIdOf,
-  startTestEmulator,
-  TEST_TOKEN,
-  zoneWithScripts,
-  type TestEmulator,
-} from '../../helpers/emulator';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * edgeguard-audit's gathering of the evidence (provider/audit/evidence.ts) against the emulator:
@@ -56,7 +49,7 @@ function stackInventory(name: string, zoneId: string, pages: string[], scripts: 
 }
 
 test('per payment page: the headers in force and every script with its entry and integrity, a changed one with its versions and when', async () => {
-  const zone = await zoneWithScripts(emu, [
+  const zone = await emu.zoneWithScripts([
     {
       url: CARD,
       hash: V1,
@@ -70,12 +63,12 @@ test('per payment page: the headers in force and every script with its entry and
     { url: RISK, hash: V4, page_urls: ['https://pay.example.com/'] },
     { url: 'https://cdn.other.example/blog.js', page_urls: ['https://shop.example.com/blog/post'] },
   ]);
-  const card = await scriptIdOf(emu, zone, CARD);
+  const card = await emu.scriptIdOf(zone, CARD);
   for (const [hash, fetched_at] of [
     [V2, '2026-11-20T10:00:00.000Z'],
     [V3, '2026-11-24T10:00:00.000Z'],
   ] as const) {
-    await newScriptVersion(emu, zone, CARD, { hash, fetched_at, js_integrity_score: 80 });
+    await emu.newScriptVersion(zone, CARD, { hash, fetched_at, js_integrity_score: 80 });
   }
   const enforcing = await policy(zone, {
     description: 'Checkout: only the inventory',
@@ -214,7 +207,7 @@ test('per payment page: the headers in force and every script with its entry and
 });
 
 test('inventories of one zone list its policies once; an inventory of nothing seen passes', async () => {
-  const zone = await zoneWithScripts(emu, [{ url: CARD, hash: V1, page_urls: ['https://shop.example.com/checkout'] }]);
+  const zone = await emu.zoneWithScripts([{ url: CARD, hash: V1, page_urls: ['https://shop.example.com/checkout'] }]);
   await policy(zone, { expression: 'http.host eq "shop.example.com"' });
   const mark = emu.mark();
   const evidence = await gatherEvidence(client(), {
@@ -243,7 +236,7 @@ test('an authorized script pinned and unchanged fails when malicious: by its sco
   const [skim, flagged, hosted] = ['skim.js', 'flagged.js', 'hosted.js'].map(
     (name) => `https://cdn.shop.example/${name}`,
   ) as [string, string, string];
-  const zone = await zoneWithScripts(emu, [
+  const zone = await emu.zoneWithScripts([
     { url: CARD, hash: V1, js_integrity_score: 85, page_urls: ['https://shop.example.com/checkout'] },
     { url: skim, hash: V2, js_integrity_score: 5, page_urls: ['https://shop.example.com/checkout'] },
     {

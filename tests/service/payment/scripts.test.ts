@@ -1,13 +1,7 @@
 import { clientFrom } from '../../../provider/clients';
 import { PER_PAGE, readPaymentScripts, requestBound } from '../../../provider/payment/scripts';
 import { parseScriptInventory, type ScriptInventory } from '../../../rules/inventory';
-import {
-  newScriptVersion,
-  startTestEmulator,
-  TEST_TOKEN,
-  zoneWithScripts,
-  type TestEmulator,
-} from '../../helpers/emulator';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The one reading of what page security detects on an inventory's pages (provider/payment/scripts.ts),
@@ -37,7 +31,7 @@ function inventoryOf(pages: string[], scripts: Array<Record<string, string>>): S
 const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
 
 test('each script on the pages judged: unchanged, changed with its versions since the pin, unpinned, unauthorized', async () => {
-  const zone = await zoneWithScripts(emu, [
+  const zone = await emu.zoneWithScripts([
     { url: CARD, hash: V1, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
     { url: FRAUD, hash: V1, status: 'infrequent', first_seen_at: '2026-10-01T00:00:00.000Z', page_urls: [CHECKOUT] },
     { url: OWN, page_urls: [CHECKOUT] },
@@ -48,7 +42,7 @@ test('each script on the pages judged: unchanged, changed with its versions sinc
     [V2, '2026-11-20T10:00:00.000Z'],
     [V3, '2026-11-24T10:00:00.000Z'],
   ] as const) {
-    await newScriptVersion(emu, zone, FRAUD, { hash, fetched_at });
+    await emu.newScriptVersion(zone, FRAUD, { hash, fetched_at });
   }
   const inventory = inventoryOf(
     ['shop.example.com/checkout'],
@@ -92,7 +86,7 @@ test('each script on the pages judged: unchanged, changed with its versions sinc
 
 test('a host with many more scripts on its other pages: only those on the pages are kept, requests within the bound', async () => {
   const others = 3 * PER_PAGE + 17;
-  const zone = await zoneWithScripts(emu, [
+  const zone = await emu.zoneWithScripts([
     ...Array.from({ length: others }, (_, i) => ({
       url: `https://cdn${i % 9}.example.net/s${i}.js`,
       status: i % 5 === 0 ? 'infrequent' : 'active',
@@ -119,7 +113,7 @@ test('a host with many more scripts on its other pages: only those on the pages 
 test('an inventory without pages reads nothing', async () => {
   const mark = emu.mark();
   await expect(
-    readPaymentScripts(client(), await zoneWithScripts(emu, []), { pages: [], scripts: [] }),
+    readPaymentScripts(client(), await emu.zoneWithScripts([]), { pages: [], scripts: [] }),
   ).resolves.toEqual([]);
   expect(await emu.requests(mark)).toEqual([]);
 });

@@ -1,11 +1,5 @@
 import { provider } from '../../../provider/runtime/script-inventory';
-import {
-  newScriptVersion,
-  scriptIdOf,
-  startTestEmulator,
-  zoneWithScripts,
-  type TestEmulator,
-} from '../../helpers/emulator';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { configureProvider } from '../../helpers/provider';
 
 /**
@@ -36,7 +30,7 @@ describe('against the emulator', () => {
    * prefix) and a stray tracker (no entry), and whose blog loads a script the inventory does not see.
    */
   function seededZone(): Promise<string> {
-    return zoneWithScripts(emu, [
+    return emu.zoneWithScripts([
       { url: CARD, hash: OLD_HASH, page_urls: [CHECKOUT, 'https://shop.example.com/'] },
       { url: OWN, status: 'infrequent', page_urls: [CHECKOUT] },
       { url: STRAY, page_urls: ['https://shop.example.com/checkout'] },
@@ -71,14 +65,14 @@ describe('against the emulator', () => {
     expect(outs.detected).toEqual([
       {
         url: STRAY,
-        id: await scriptIdOf(emu, zone, STRAY),
+        id: await emu.scriptIdOf(zone, STRAY),
         hash: expect.any(String),
         integrity: 'unauthorized',
         pages: ['https://shop.example.com/checkout'],
       },
       {
         url: CARD,
-        id: await scriptIdOf(emu, zone, CARD),
+        id: await emu.scriptIdOf(zone, CARD),
         hash: OLD_HASH,
         entry: CARD,
         integrity: 'unchanged',
@@ -98,7 +92,7 @@ describe('against the emulator', () => {
   test('after a new version of a pinned script, read shows its new hash on that entry', async () => {
     const zone = await seededZone();
     const created = await provider.create(inventory(zone));
-    await newScriptVersion(emu, zone, CARD, { hash: NEW_HASH });
+    await emu.newScriptVersion(zone, CARD, { hash: NEW_HASH });
 
     const read = await provider.read(created.id, created.outs);
     // A refresh sees the inputs as check gave them, cspSources included: no change in them.

@@ -12,7 +12,7 @@ import type { InventoryUnderReview } from '../../../provider/review/payment-revi
 import { reviewService, type PolicyUnderReview } from '../../../provider/review/plan';
 import { previousEntries } from '../../../rules/inventory-changes';
 import { cspSources, parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
-import { ACCOUNT_ID, newScriptVersion, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The review of a stack's script inventories against the emulator (issue 25, item 3): the one
@@ -81,7 +81,7 @@ async function seededZone(others = 0): Promise<string> {
       })),
     ].map((script) => ({ zone_id: zone, ...script })),
   });
-  await newScriptVersion(emu, zone, CARD, { hash: V2, js_integrity_score: 41, fetched_at: '2026-11-24T09:30:00.000Z' });
+  await emu.newScriptVersion(zone, CARD, { hash: V2, js_integrity_score: 41, fetched_at: '2026-11-24T09:30:00.000Z' });
   return zone;
 }
 
