@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { engineStack, type EngineStack } from '../../helpers/engine';
+import type { EngineStack } from '../../helpers/engine';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { PAYMENT_PAGES, paymentPagesStack } from '../../helpers/payment-pages';
 import { REPO } from '../../helpers/repo';
 import { evidenceOf, runAudit, type AuditRun } from '../../helpers/stack-commands';
 
@@ -17,12 +18,10 @@ import { evidenceOf, runAudit, type AuditRun } from '../../helpers/stack-command
 
 const TOKEN = 'e2e-audit-token-3f9a61c2';
 const REFUSED = 'e2e-audit-token-the-emulator-refuses-77b1';
-const HOST = 'checkout.example.com';
-const PAY = `https://${HOST}/pay`;
-const CARD = 'https://js.pay.example/v3/card.js';
-const OWN = `https://${HOST}/static/js/checkout.js`;
+const { project: PROJECT, host: HOST, page: PAY, card: CARD, ownCode: OWN_CODE } = PAYMENT_PAGES;
+const OWN = `${OWN_CODE}checkout.js`;
 /** The card script's version the program pins, and the version that replaces it. */
-const [V1, V2] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
+const [V1, V2] = [PAYMENT_PAGES.cardHash, 'b2'.repeat(32)];
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 let emu: TestEmulator;
@@ -56,17 +55,7 @@ beforeAll(async () => {
     },
   });
   othersPolicy = created.body.result.id as string;
-  engine = await engineStack({
-    projectDir: path.join(__dirname, '..', 'projects', 'payment-pages'),
-    emu,
-    token: TOKEN,
-    providerEnv: false,
-    config: {
-      zoneId: { value: ZONE_ID },
-      'edgeguard:baseUrl': { value: emu.baseUrl },
-      'edgeguard:apiToken': { value: TOKEN, secret: true },
-    },
-  });
+  engine = await paymentPagesStack(emu, TOKEN);
   await engine.up();
 }, 180_000);
 afterAll(async () => {
@@ -97,7 +86,7 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
   const evidence = evidenceOf(run);
   expect(evidence).toMatchObject({
     tool: { name: 'edgeguard-audit', version: VERSION },
-    project: 'edgeguard-e2e-payment-pages',
+    project: PROJECT,
     stack: engine.stack.name,
     passed: true,
     counts: { scripts: 2, unchanged: 1, unpinned: 1, changed: 0, unauthorized: 0, malicious: 0 },
@@ -108,11 +97,7 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
   const [page] = inventory!.pages;
   expect(page!.page).toBe(`${HOST}/pay`);
   expect(page!.headers.map((header) => [header.mode, header.value, header.managedBy?.name])).toEqual([
-    [
-      'enforced',
-      `script-src https://${HOST}/static/js/ ${CARD}; object-src 'none'; base-uri 'self'`,
-      'checkout-enforce',
-    ],
+    ['enforced', `script-src ${OWN_CODE} ${CARD}; object-src 'none'; base-uri 'self'`, 'checkout-enforce'],
     ['report-only', "script-src 'none'", undefined],
   ]);
   expect(page!.headers[1]!.policyId).toBe(othersPolicy);
@@ -123,13 +108,13 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
     [CARD, 'unchanged', V1, 'payments team'],
   ]);
 
-  expect(run.stdout.startsWith('# Payment-page scripts of edgeguard-e2e-payment-pages / ')).toBe(true);
+  expect(run.stdout.startsWith(`# Payment-page scripts of ${PROJECT} / `)).toBe(true);
   expect(run.stdout).toContain(
     '**Pass**: every script seen on the payment pages is authorized, none changed and none malicious.',
   );
   expect(run.stdout).toContain(`| \`${CARD}\` (active`);
   expect(run.stdout).toContain(`**pinned, unchanged**: hash \`${V1}\``);
-  expect(run.files.html).toContain('<title>Payment-page scripts of edgeguard-e2e-payment-pages / ');
+  expect(run.files.html).toContain(`<title>Payment-page scripts of ${PROJECT} / `);
 });
 
 test('a new version of the pinned script: exit 1, the JSON says changed with both hashes and when, stderr names it', async () => {
@@ -162,7 +147,7 @@ test('cannot be done: a stack without an inventory, a stack that does not exist,
     const empty = await audit('empty');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain(
-      'edgeguard-audit: the audit could not be done: stack empty of project edgeguard-e2e-payment-pages holds no ScriptInventory',
+      `edgeguard-audit: the audit could not be done: stack empty of project ${PROJECT} holds no ScriptInventory`,
     );
     expect(empty.files).toEqual({});
   } finally {

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
-import { engineStack, type EngineStack } from '../../helpers/engine';
+import type { EngineStack } from '../../helpers/engine';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { PAYMENT_PAGES, paymentPagesStack } from '../../helpers/payment-pages';
 import { paymentSection, runReview, violationsOf } from '../../helpers/stack-commands';
 
 /**
@@ -16,14 +17,12 @@ import { paymentSection, runReview, violationsOf } from '../../helpers/stack-com
  */
 
 const TOKEN = 'e2e-payment-token-5b0e1c7d';
-const HOST = 'checkout.example.com';
-const PAY = `https://${HOST}/pay`;
-const CARD = 'https://js.pay.example/v3/card.js';
-const OWN_SCRIPT = `https://${HOST}/static/js/checkout.js`;
+const { host: HOST, page: PAY, card: CARD } = PAYMENT_PAGES;
+const OWN_SCRIPT = `${PAYMENT_PAGES.ownCode}checkout.js`;
 const WIDGET = 'https://cdn.chat.example/widget.js';
 const SKIM = 'https://cdn.evil.example/collect.js';
 /** The card script's approved version (pinned in the program) and the version that replaces it. */
-const [APPROVED, REPLACED] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
+const [APPROVED, REPLACED] = [PAYMENT_PAGES.cardHash, 'b2'.repeat(32)];
 
 let emu: TestEmulator;
 let engine: EngineStack;
@@ -46,16 +45,7 @@ beforeAll(async () => {
       { zone_id: ZONE_ID, url: 'https://www.example.com/app.js', page_urls: ['https://www.example.com/'] },
     ],
   });
-  engine = await engineStack({
-    projectDir: path.join(__dirname, '..', 'projects', 'payment-pages'),
-    emu,
-    token: TOKEN,
-    config: {
-      'edgeguard-e2e-payment-pages:zoneId': { value: ZONE_ID },
-      'edgeguard:baseUrl': { value: emu.baseUrl },
-      'edgeguard:apiToken': { value: TOKEN, secret: true },
-    },
-  });
+  engine = await paymentPagesStack(emu, TOKEN);
   original = fs.readFileSync(path.join(engine.workDir, 'index.ts'), 'utf8');
   await engine.up();
 }, 120_000);
