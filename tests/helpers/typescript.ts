@@ -52,3 +52,29 @@ export function typeErrors(text: string, name: string): string[] {
     .getPreEmitDiagnostics(compiled)
     .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
+
+/**
+ * The value a literal of a written program holds, read back with TypeScript's parser: a string, a
+ * boolean, an array or object of them, a shorthand property `name` as `<name>`; any other
+ * expression, at any depth, is what `other` makes of it (by default an error naming its kind).
+ */
+export function literalValue(node: ts.Expression, other: (node: ts.Expression) => unknown = unexpected): unknown {
+  if (ts.isStringLiteral(node)) return node.text;
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (ts.isArrayLiteralExpression(node)) return node.elements.map((element) => literalValue(element, other));
+  if (ts.isObjectLiteralExpression(node)) {
+    return Object.fromEntries(
+      node.properties.map((property) => {
+        if (ts.isShorthandPropertyAssignment(property)) return [property.name.text, `<${property.name.text}>`];
+        if (!ts.isPropertyAssignment(property) || !ts.isIdentifier(property.name)) throw new Error('unexpected');
+        return [property.name.text, literalValue(property.initializer, other)];
+      }),
+    );
+  }
+  return other(node);
+}
+
+function unexpected(node: ts.Expression): never {
+  throw new Error(`unexpected ${ts.SyntaxKind[node.kind]}`);
+}

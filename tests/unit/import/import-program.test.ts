@@ -7,7 +7,7 @@ import { stringLiteral } from '../../../provider/import/code';
 import type { Live } from '../../../provider/import/live';
 import { MAX_NAME, slug, uniqueNames } from '../../../provider/import/names';
 import { importedProgram } from '../../../provider/import/program';
-import { prettierFormat, typeErrors } from '../../helpers/typescript';
+import { literalValue, prettierFormat, typeErrors } from '../../helpers/typescript';
 
 /**
  * The program `edgeguard-import` writes, from objects as the client reads them: its exact text for
@@ -245,29 +245,13 @@ describe('a varied zone and account', () => {
   test('every value read back from the code is the value the service holds', () => {
     const source = ts.createSourceFile('index.ts', program.text, ts.ScriptTarget.ES2022, true);
     const declarations: Array<{ type: string; name: string; args: Record<string, unknown> }> = [];
-    const valueOf = (node: ts.Expression): unknown => {
-      if (ts.isStringLiteral(node)) return node.text;
-      if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
-      if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-      if (ts.isArrayLiteralExpression(node)) return node.elements.map(valueOf);
-      if (ts.isObjectLiteralExpression(node)) {
-        return Object.fromEntries(
-          node.properties.map((property) => {
-            if (ts.isShorthandPropertyAssignment(property)) return [property.name.text, `<${property.name.text}>`];
-            if (!ts.isPropertyAssignment(property) || !ts.isIdentifier(property.name)) throw new Error('unexpected');
-            return [property.name.text, valueOf(property.initializer)];
-          }),
-        );
-      }
-      throw new Error(`unexpected ${ts.SyntaxKind[node.kind]}`);
-    };
     for (const statement of source.statements) {
       if (!ts.isExpressionStatement(statement) || !ts.isNewExpression(statement.expression)) continue;
       const [name, args] = statement.expression.arguments!;
       declarations.push({
         type: statement.expression.expression.getText(source),
-        name: valueOf(name!) as string,
-        args: valueOf(args!) as Record<string, unknown>,
+        name: literalValue(name!) as string,
+        args: literalValue(args!) as Record<string, unknown>,
       });
     }
     // One statement per declared resource: no comment was ended early by text from the service.

@@ -15,7 +15,7 @@ import {
   type WrittenInventory,
 } from '../../../provider/payment/inventory-writer';
 import type { PaymentScript } from '../../../provider/payment/scripts';
-import { prettierFormat, typeErrors } from '../../helpers/typescript';
+import { literalValue, prettierFormat, typeErrors } from '../../helpers/typescript';
 
 /**
  * The program edgeguard-inventory writes (issue 25, item 2), from scripts as `readPaymentScripts`
@@ -68,21 +68,8 @@ interface Declared {
 /** The TypeScript program read back with TypeScript's parser: its constants and resources. */
 function readTypescript(text: string): { constants: Record<string, unknown>; resources: Declared[] } {
   const source = ts.createSourceFile('index.ts', text, ts.ScriptTarget.ES2023, true);
-  const valueOf = (node: ts.Expression): unknown => {
-    if (ts.isStringLiteral(node)) return node.text;
-    if (ts.isArrayLiteralExpression(node)) return node.elements.map(valueOf);
-    if (ts.isObjectLiteralExpression(node)) {
-      return Object.fromEntries(
-        node.properties.map((property) => {
-          if (ts.isShorthandPropertyAssignment(property)) return [property.name.text, `<${property.name.text}>`];
-          if (!ts.isPropertyAssignment(property) || !ts.isIdentifier(property.name)) throw new Error('unexpected');
-          return [property.name.text, valueOf(property.initializer)];
-        }),
-      );
-    }
-    // The policy's value: the tagged template, as code.
-    return `<${node.getText(source)}>`;
-  };
+  // The policy's value, a tagged template, is read as its code.
+  const valueOf = (node: ts.Expression): unknown => literalValue(node, (code) => `<${code.getText(source)}>`);
   const resourceOf = (node: ts.Expression): Declared => {
     if (!ts.isNewExpression(node)) throw new Error(`unexpected ${ts.SyntaxKind[node.kind]}`);
     const [name, args] = node.arguments!;
