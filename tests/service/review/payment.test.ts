@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { unknownCheckingProxy, type PolicyResource, type StackValidationArgs } from '@pulumi/policy';
+import { unknownCheckingProxy, type PolicyResource } from '@pulumi/policy';
 import { clientFrom } from '../../../provider/clients';
 import { requestBound } from '../../../provider/payment/scripts';
-import { REVIEW_OUTPUT_ENV, type PackOutput } from '../../../provider/review/pack-analysis';
 import { REVIEW_BASELINE_ENV } from '../../../provider/review/pack-input';
 import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
 import type { InventoryUnderReview } from '../../../provider/review/payment-review';
@@ -13,6 +11,7 @@ import { reviewService, type PolicyUnderReview } from '../../../provider/review/
 import { previousEntries } from '../../../rules/inventory-changes';
 import { cspSources, parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { cspPolicyResource, packEnvironment, stackArgs, type PackEnvironment } from '../../helpers/pack';
 
 /**
  * The review of a stack's script inventories against the emulator (issue 25, item 3): the one
@@ -31,21 +30,16 @@ const STRAY = 'https://cdn.stray.example/tracker.js';
 const [V1, V2] = ['a1', 'b2'].map((two) => two.repeat(32)) as [string, string];
 
 let emu: TestEmulator;
-let dir: string;
-const saved = { ...process.env };
+let pack: PackEnvironment;
 const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
 
 beforeAll(async () => {
   emu = await startTestEmulator();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-payment-review-'));
-  process.env.EDGEGUARD_BASE_URL = emu.baseUrl;
-  process.env.EDGEGUARD_API_TOKEN = TEST_TOKEN;
-  process.env[REVIEW_OUTPUT_ENV] = path.join(dir, 'review.json');
+  pack = packEnvironment(emu, 'edgeguard-payment-review-');
 });
 afterAll(async () => {
-  process.env = saved;
-  fs.rmSync(dir, { recursive: true, force: true });
-  await emu.close();
+  pack?.restore();
+  await emu?.close();
 });
 
 /**
@@ -201,18 +195,7 @@ function inventoryResource(zone: string, scripts: ScriptEntryInput[]): PolicyRes
 }
 
 function cspResource(zone: string, value: string): PolicyResource {
-  return {
-    type: 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
-    urn: 'urn:pulumi:dev::shop::pulumi-nodejs:dynamic/edgeguard:CspPolicy::checkout-enforce',
-    name: 'checkout-enforce',
-    props: unknownCheckingProxy({
-      zoneId: zone,
-      action: 'allow',
-      enabled: true,
-      expression: `http.host eq "${HOST}"`,
-      value,
-    }),
-  } as unknown as PolicyResource;
+  return cspPolicyResource('checkout-enforce', { zoneId: zone, host: HOST, value });
 }
 
 /** What each payment policy reports on `resources`, by policy; the stack's state before the change given as `before`. */
@@ -220,7 +203,7 @@ async function paymentViolations(
   resources: PolicyResource[],
   before: ScriptEntryInput[],
 ): Promise<Record<string, string[]>> {
-  const state = path.join(dir, 'state.json');
+  const state = path.join(pack.dir, 'state.json');
   fs.writeFileSync(
     state,
     JSON.stringify({
@@ -237,7 +220,7 @@ async function paymentViolations(
   );
   process.env[REVIEW_BASELINE_ENV] = state;
   const reported: Record<string, string[]> = {};
-  const args = { resources, getConfig: () => ({}) } as unknown as StackValidationArgs;
+  const args = stackArgs(resources);
   for (const policy of PACK_POLICIES.filter((candidate) => candidate.name.startsWith('payment-'))) {
     await policy.validateStack(args, (message, at) => {
       expect(at).toBe(urn('checkout-scripts'));
@@ -284,7 +267,7 @@ test('the pack: the three mandatory policies and the advisory one, each naming w
   );
 
   // The pack's output for edgeguard-review: the same inventory review and violations.
-  const output = JSON.parse(fs.readFileSync(process.env[REVIEW_OUTPUT_ENV]!, 'utf8')) as PackOutput;
+  const output = pack.output();
   expect(output.review!.inventories.map((review) => review.name)).toEqual(['checkout-scripts']);
   expect(output.violations.map((violation) => violation.policy)).toEqual(Object.keys(reported));
 });
@@ -302,7 +285,7 @@ test('a change that re-pins the script to its live hash passes payment-script-ch
   // The skimmer is no longer authorized: unauthorized, not malicious-authorized.
   expect(Object.keys(reported)).toEqual([POLICY_NAMES.paymentUnauthorized]);
   expect(reported[POLICY_NAMES.paymentUnauthorized]![0]).toContain(`  - ${SKIM} on ${PAY}`);
-  const output = JSON.parse(fs.readFileSync(process.env[REVIEW_OUTPUT_ENV]!, 'utf8')) as PackOutput;
+  const output = pack.output();
   const [review] = output.review!.inventories;
   expect(
     'unknown' in review!.changes ? null : review!.changes.repinned.map((c) => [c.entry.text, c.from, c.to]),

@@ -1,11 +1,8 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { unknownCheckingProxy, type PolicyResource, type StackValidationArgs } from '@pulumi/policy';
-import { REVIEW_OUTPUT_ENV, type PackOutput } from '../../../provider/review/pack-analysis';
+import type { PolicyResource } from '@pulumi/policy';
 import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
 import { renderMarkdown } from '../../../provider/review/report';
-import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { cspPolicyResource, packEnvironment, stackArgs, type PackEnvironment } from '../../helpers/pack';
 
 /**
  * The weaknesses in the policy pack and in edgeguard-review's Markdown (issue 24, item 4), against
@@ -18,36 +15,20 @@ const STOREFRONT = "script-src 'self' www.googletagmanager.com cdn.jsdelivr.net 
 const CLEAN = "script-src 'self' js.stripe.com; object-src 'none'; base-uri 'self'";
 
 let emu: TestEmulator;
-let dir: string;
-const saved = { ...process.env };
+let pack: PackEnvironment;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-weaknesses-'));
-  process.env.EDGEGUARD_BASE_URL = emu.baseUrl;
-  process.env.EDGEGUARD_API_TOKEN = TEST_TOKEN;
-  process.env[REVIEW_OUTPUT_ENV] = path.join(dir, 'review.json');
+  pack = packEnvironment(emu, 'edgeguard-weaknesses-');
 });
 afterAll(async () => {
-  process.env = saved;
-  fs.rmSync(dir, { recursive: true, force: true });
-  await emu.close();
+  pack?.restore();
+  await emu?.close();
 });
 
-/** A CspPolicy as @pulumi/policy hands it to a stack policy. */
+/** A CspPolicy of the fixture's zone as @pulumi/policy hands it to a stack policy. */
 function csp(name: string, host: string, value: string, action = 'allow'): PolicyResource {
-  return {
-    type: 'pulumi-nodejs:dynamic/edgeguard:CspPolicy',
-    urn: `urn:pulumi:dev::shop::pulumi-nodejs:dynamic/edgeguard:CspPolicy::${name}`,
-    name,
-    props: unknownCheckingProxy({
-      zoneId: ZONE_ID,
-      action,
-      expression: `http.host eq "${host}"`,
-      value,
-      enabled: true,
-    }),
-  } as unknown as PolicyResource;
+  return cspPolicyResource(name, { zoneId: ZONE_ID, host, value, action });
 }
 
 /** What `csp-weaknesses` reports on `resources`, by resource name. */
@@ -55,7 +36,7 @@ async function weaknessViolations(resources: PolicyResource[]): Promise<Map<stri
   const policy = PACK_POLICIES.find((candidate) => candidate.name === POLICY_NAMES.weaknesses)!;
   expect(policy.enforcementLevel).toBe('advisory');
   const reported = new Map<string, string>();
-  const args = { resources, getConfig: () => ({}) } as unknown as StackValidationArgs;
+  const args = stackArgs(resources);
   await policy.validateStack(args, (message, urn) => {
     reported.set(urn?.split('::').pop() ?? '(stack)', message);
   });
@@ -97,7 +78,7 @@ test("edgeguard-review's Markdown: a Weaknesses section with a table for each po
     csp('storefront-scripts', 'www.example.com', STOREFRONT),
     csp('checkout-scripts', 'checkout.example.com', CLEAN),
   ]);
-  const output = JSON.parse(fs.readFileSync(process.env[REVIEW_OUTPUT_ENV]!, 'utf8')) as PackOutput;
+  const output = pack.output();
   const markdown = renderMarkdown({
     project: 'shop',
     stack: 'dev',
