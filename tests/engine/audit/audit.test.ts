@@ -1,9 +1,7 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { EngineStack } from '../../helpers/engine';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { packageVersion } from '../../helpers/languages';
 import { PAYMENT_PAGES, paymentPagesStack } from '../../helpers/payment-pages';
-import { REPO } from '../../helpers/repo';
 import { evidenceOf, runAudit, type AuditRun } from '../../helpers/stack-commands';
 
 /**
@@ -22,7 +20,6 @@ const { project: PROJECT, host: HOST, page: PAY, card: CARD, ownCode: OWN_CODE }
 const OWN = `${OWN_CODE}checkout.js`;
 /** The card script's version the program pins, and the version that replaces it. */
 const [V1, V2] = [PAYMENT_PAGES.cardHash, 'b2'.repeat(32)];
-const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 let emu: TestEmulator;
 let engine: EngineStack;
@@ -85,7 +82,7 @@ test('the deployed inventory as deployed: exit 0, with the headers in force and 
   });
   const evidence = evidenceOf(run);
   expect(evidence).toMatchObject({
-    tool: { name: 'edgeguard-audit', version: VERSION },
+    tool: { name: 'edgeguard-audit', version: packageVersion() },
     project: PROJECT,
     stack: engine.stack.name,
     passed: true,
