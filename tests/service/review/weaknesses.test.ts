@@ -3,6 +3,7 @@ import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-polic
 import { renderMarkdown } from '../../../provider/review/report';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { cspPolicyResource, packEnvironment, stackArgs, type PackEnvironment } from '../../helpers/pack';
+import { reviewReport } from '../../helpers/review-report';
 
 /**
  * The weaknesses in the policy pack and in edgeguard-review's Markdown (issue 24, item 4), against
@@ -79,19 +80,7 @@ test("edgeguard-review's Markdown: a Weaknesses section with a table for each po
     csp('checkout-scripts', 'checkout.example.com', CLEAN),
   ]);
   const output = pack.output();
-  const markdown = renderMarkdown({
-    project: 'shop',
-    stack: 'dev',
-    mainFile: 'index.ts',
-    exitCode: 0,
-    changes: [],
-    drift: null,
-    policies: output.review!.policies,
-    pools: [],
-    inventories: [],
-    unjudged: [],
-    violations: [],
-  });
+  const markdown = renderMarkdown(reviewReport({ policies: output.review!.policies }));
   const section = markdown.split('\n### Weaknesses\n')[1]!.split('\n### ')[0]!;
   expect(section).toContain('#### `storefront-scripts` on `www.example.com`');
   expect(section).toContain('| Severity | Directive | Source | What is wrong, and what to do |');
@@ -101,18 +90,8 @@ test("edgeguard-review's Markdown: a Weaknesses section with a table for each po
   expect(section).toMatch(/\| \*\*high\*\* \| `object-src` \| missing \| Missing object-src/);
   expect(section).not.toContain('checkout-scripts');
 
-  const clean = renderMarkdown({
-    project: 'shop',
-    stack: 'dev',
-    mainFile: 'index.ts',
-    exitCode: 0,
-    changes: [],
-    drift: null,
-    policies: output.review!.policies.filter((policy) => policy.name === 'checkout-scripts'),
-    pools: [],
-    inventories: [],
-    unjudged: [],
-    violations: [],
-  });
+  const clean = renderMarkdown(
+    reviewReport({ policies: output.review!.policies.filter((policy) => policy.name === 'checkout-scripts') }),
+  );
   expect(clean).toContain('### Weaknesses\n\nNo CSP policy of the stack has a weakness of high or medium severity.');
 });

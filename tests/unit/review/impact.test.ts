@@ -15,6 +15,7 @@ import {
 } from '../../../provider/review/impact';
 import { impactText } from '../../../provider/review/as-text';
 import { renderMarkdown } from '../../../provider/review/report';
+import { reviewReport } from '../../helpers/review-report';
 
 /**
  * The impact evaluator (issue 9, item 1) on a fixed set of scripts detected on checkout pages:
@@ -823,19 +824,7 @@ describe("the words: csp-change-impact's message and the review's Markdown", () 
       `Blocked by the browser as mixed content, whatever the policies say: 1 script (http: or ws: from an https: page that no upgrade-insecure-requests rewrites; neither allowed nor a policy's block):\n  - ${OVER_HTTP.url}`,
     );
 
-    const markdown = renderMarkdown({
-      project: 'shop',
-      stack: 'dev',
-      mainFile: 'index.ts',
-      exitCode: 1,
-      changes: [],
-      drift: null,
-      policies: [review],
-      pools: [],
-      inventories: [],
-      unjudged: [],
-      violations: [],
-    });
+    const markdown = renderMarkdown(reviewReport({ exitCode: 1, policies: [review] }));
     expect(markdown).toContain(
       'this policy (enforced), "strict" (enforced); a fetch loads only if every enforced one allows it.',
     );

@@ -12,6 +12,7 @@ import {
   unauthorizedFinding,
 } from '../../../provider/review/payment-statements';
 import { renderMarkdown, type ReviewReport } from '../../../provider/review/report';
+import { reviewReport } from '../../helpers/review-report';
 
 /**
  * What the review says of a script inventory (provider/review/payment-statements.ts): the payment
@@ -174,19 +175,7 @@ test('nothing to say: no finding for an inventory whose scripts are all authoriz
 });
 
 function report(inventories: InventoryReview[]): ReviewReport {
-  return {
-    project: 'shop',
-    stack: 'dev',
-    mainFile: 'index.ts',
-    exitCode: 1,
-    changes: [],
-    drift: null,
-    policies: [],
-    pools: [],
-    inventories,
-    unjudged: [],
-    violations: [],
-  };
+  return reviewReport({ exitCode: 1, inventories });
 }
 
 /** The report's Payment-page scripts section. */

@@ -5,6 +5,7 @@ import type { ReportedViolation, ReviewReport } from '../../../provider/review/r
 import { reviewSarif } from '../../../provider/review/sarif';
 import { REPO } from '../../helpers/repo';
 import { parseSarif } from '../../helpers/sarif';
+import { reviewReport } from '../../helpers/review-report';
 
 /**
  * The review's violations as SARIF 2.1.0 (issue 24, item 6): a rule per policy of the pack, a
@@ -16,20 +17,12 @@ const CHECKOUT_URN = 'urn:pulumi:prod::shop::pulumi-nodejs:dynamic/edgeguard:Csp
 const STOREFRONT_URN = 'urn:pulumi:prod::shop::edgeguard:index:CspPolicy::storefront-scripts';
 
 function report(violations: ReportedViolation[], extra: Partial<ReviewReport> = {}): ReviewReport {
-  return {
-    project: 'shop',
+  return reviewReport({
     stack: 'prod',
-    mainFile: 'index.ts',
     exitCode: violations.some((violation) => violation.level === 'mandatory') ? 1 : 0,
-    changes: [],
-    drift: null,
-    policies: [],
-    pools: [],
-    inventories: [],
-    unjudged: [],
     violations,
     ...extra,
-  };
+  });
 }
 
 const blocks: ReportedViolation = {

@@ -12,6 +12,7 @@ import {
   poolsPhrase,
   unjudgedPhrase,
 } from '../../../provider/review/statements';
+import { reviewReport } from '../../helpers/review-report';
 
 /**
  * What a review says (`provider/review/statements.ts`) is one model, which the pack's text and the
@@ -70,19 +71,7 @@ function reviewed(): PolicyReview {
 }
 
 function markdownOf(review: PolicyReview): string {
-  return renderMarkdown({
-    project: 'shop',
-    stack: 'dev',
-    mainFile: 'index.ts',
-    exitCode: 1,
-    changes: [],
-    drift: null,
-    policies: [review],
-    pools: [],
-    inventories: [],
-    unjudged: [],
-    violations: [],
-  });
+  return renderMarkdown(reviewReport({ exitCode: 1, policies: [review] }));
 }
 
 test('every sentence, list and line of a policy reaches both the text and the Markdown', () => {
