@@ -3,7 +3,8 @@ import { isMaliciousScore } from '../../rules/malicious';
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { mapLimited } from '../client/map-limited';
-import { DETECTED_STATUSES, getScript, listScripts, type ScriptVersion } from '../client/page-security';
+import type { z } from 'zod';
+import { DETECTED_STATUSES, getScript, listScripts, scoresShape, type ScriptVersion } from '../client/page-security';
 
 /**
  * What page security detects on an inventory's payment pages, each script judged against the
@@ -37,14 +38,7 @@ export type Integrity = (typeof INTEGRITIES)[number];
 export const INTEGRITIES = ['unchanged', 'unpinned', 'changed', 'unauthorized'] as const;
 
 /** The six scores of spec 2.3, as page security reports them (absent on plans without them). */
-export interface Scores {
-  js_integrity_score?: number;
-  obfuscation_score?: number;
-  dataflow_score?: number;
-  malware_score?: number;
-  cryptomining_score?: number;
-  magecart_score?: number;
-}
+export type Scores = z.output<z.ZodObject<typeof scoresShape>>;
 
 /** One script page security detected on the inventory's pages, judged. */
 export interface PaymentScript {
@@ -202,14 +196,7 @@ export function scoresOf(from: Scores): Scores {
 }
 
 /** The scores' names, in spec 2.3's order. */
-export const SCORE_KEYS = [
-  'js_integrity_score',
-  'obfuscation_score',
-  'dataflow_score',
-  'malware_score',
-  'cryptomining_score',
-  'magecart_score',
-] as const satisfies ReadonlyArray<keyof Scores>;
+export const SCORE_KEYS = Object.keys(scoresShape) as Array<keyof Scores>;
 
 /** How an entry is named in messages and reports: its `url` or `prefix`. */
 export function entryText(entry: ScriptEntry): string {
