@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { REPO } from '../../helpers/repo';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
+import { CHECKOUT_VALUE, FLAGSHIP_HOSTNAME, FLAGSHIP_RESOURCES, STOREFRONT_VALUE } from '../../helpers/flagship';
 import { DEMO, demoSeed } from '../../../emulator/seed/demo';
 
 /**
@@ -18,12 +19,7 @@ const TOKEN = 'e2e-flagship-token-3f9a27c1';
 const ADMIN_TOKEN = 'e2e-flagship-admin-token-51c0d8e3';
 const ZONE = DEMO.zoneId;
 const ACCOUNT = DEMO.accountId;
-const HOSTNAME = 'shop.customer-one.example';
-/** What the program declares for the storefront policy (index.ts). */
-const STOREFRONT_VALUE = "script-src 'self' www.googletagmanager.com cdn.jsdelivr.net static.hotjar.com";
-/** The checkout's: the sources of its payment-script inventory, and nothing else runs. */
-const CHECKOUT_VALUE =
-  "script-src https://checkout.example.com/js/payment.js https://js.stripe.com/v3/fingerprinted/js/elements.js https://www.google.com/recaptcha/api.js; object-src 'none'; base-uri 'self'";
+const HOSTNAME = FLAGSHIP_HOSTNAME;
 /** What page security detects on the checkout's payment pages, judged by the inventory (index.ts). */
 const PAYMENT_PAGE_SCRIPTS = [
   'https://checkout.example.com/js/payment.js: unchanged',
@@ -138,11 +134,11 @@ afterAll(async () => {
 
 test('preview shows the creates; up makes the custom hostname active with its record published; a second preview shows no changes', async () => {
   const preview = await engine.preview();
-  expect(preview.changeSummary).toEqual({ create: 10 });
+  expect(preview.changeSummary).toEqual({ create: FLAGSHIP_RESOURCES });
   const mark = emu.mark();
   const up = await engine.up();
   expect(up.summary.result).toBe('succeeded');
-  expect(up.summary.resourceChanges).toEqual({ create: 10 });
+  expect(up.summary.resourceChanges).toEqual({ create: FLAGSHIP_RESOURCES });
 
   // The chain in one up: the hostname (pending when created), the command that published its
   // ownership record in the emulator's DNS, then the validation, which found it active.
@@ -167,7 +163,7 @@ test('preview shows the creates; up makes the custom hostname active with its re
   expect(up.stdout + up.stderr).not.toContain('from $PATH');
 
   const again = await engine.preview({ expectNoChanges: true });
-  expect(again.changeSummary).toEqual({ same: 10 });
+  expect(again.changeSummary).toEqual({ same: FLAGSHIP_RESOURCES });
 }, 180_000);
 
 test('outputs match what the emulator holds: malicious scripts, pools covered and migrated, the ownership record', async () => {
@@ -348,7 +344,7 @@ test('destroy leaves nothing of the stack in the emulator (the command removes i
   const [first, second] = await policies();
   const mark = emu.mark();
   const destroyed = await engine.destroy();
-  expect(destroyed.summary.resourceChanges).toEqual({ delete: 10 });
+  expect(destroyed.summary.resourceChanges).toEqual({ delete: FLAGSHIP_RESOURCES });
   expect(destroyed.stdout).toMatch(
     /command:local:Command customer-one-ownership-record deleted .*removed the records at/,
   );

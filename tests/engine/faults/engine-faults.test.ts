@@ -1,3 +1,4 @@
+import { CHECKOUT_VALUE, FLAGSHIP_HOSTNAME, FLAGSHIP_RESOURCES, STOREFRONT_VALUE } from '../../helpers/flagship';
 import { DEMO } from '../../../emulator/seed/demo';
 import type { LoggedRequest } from '../../../emulator/core/request-log';
 import { engineStack, type EngineStack } from '../../helpers/engine';
@@ -15,9 +16,7 @@ import { apiPath, countFaults, pause, read, secondsSince, WRITE_METHODS, type Fa
 
 const ZONE = DEMO.zoneId;
 const ACCOUNT = DEMO.accountId;
-const HOSTNAME = 'shop.customer-one.example';
-const STOREFRONT_VALUE = "script-src 'self' www.googletagmanager.com cdn.jsdelivr.net static.hotjar.com";
-const CHECKOUT_VALUE = "script-src 'self' js.stripe.com https://www.google.com/recaptcha/api.js";
+const HOSTNAME = FLAGSHIP_HOSTNAME;
 const FAULTS = { error_rate: 0.2, status: 503, reset_rate: 0.05, latency_ms: 200 };
 
 /** Paths of the three creates that are not idempotent (POST), as fault patterns. */
@@ -42,7 +41,7 @@ function stateIds(engine: EngineStack): Record<string, string[]> {
 
 /**
  * Exactly the flagship's objects, and the same ones the state records: two CSP policies with the
- * declared values, one custom hostname (active, its ownership record published by the command),
+ * declared values, the script inventory (held in the stack alone), one custom hostname (active, its ownership record published by the command),
  * one alert policy over every pool, no pool with an e-mail, page security on.
  */
 async function expectExactlyDeclared(emu: TestEmulator, token: string, engine: EngineStack): Promise<void> {
@@ -71,6 +70,7 @@ async function expectExactlyDeclared(emu: TestEmulator, token: string, engine: E
     CustomHostnameValidation: [hostnames[0].id],
     HealthNotification: [alerts[0].id],
     PoolNotificationMigration: [ACCOUNT],
+    ScriptInventory: [ZONE],
   });
 }
 
@@ -135,7 +135,7 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
   test('up succeeds, and the emulator holds exactly the declared objects', async () => {
     const up = await underFaults('up', 1, () => engine.up());
     expect(up.summary.result).toBe('succeeded');
-    expect(up.summary.resourceChanges).toEqual({ create: 9 });
+    expect(up.summary.resourceChanges).toEqual({ create: FLAGSHIP_RESOURCES });
     await expectExactlyDeclared(emu, TOKEN, engine);
     // The faults really hit this run.
     const hit = figures.at(-1)!;
@@ -147,11 +147,11 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
     'cycle %i: destroy under the same faults leaves nothing behind, and up again makes exactly the declared objects',
     async (cycle) => {
       const destroyed = await underFaults(`destroy ${cycle}`, 10 * cycle + 1, () => engine.destroy());
-      expect(destroyed.summary.resourceChanges).toEqual({ delete: 9 });
+      expect(destroyed.summary.resourceChanges).toEqual({ delete: FLAGSHIP_RESOURCES });
       await expectNothingLeft(emu, TOKEN);
 
       const up = await underFaults(`up ${cycle + 1}`, 10 * cycle + 2, () => engine.up());
-      expect(up.summary.resourceChanges).toEqual({ create: 9 });
+      expect(up.summary.resourceChanges).toEqual({ create: FLAGSHIP_RESOURCES });
       await expectExactlyDeclared(emu, TOKEN, engine);
     },
     300_000,
@@ -160,7 +160,7 @@ describe('the flagship under 20% 503s, 5% resets after commit and 200 ms latency
   test('with the faults cleared a preview shows no changes; both kinds of fault hit, and no token leaked', async () => {
     const mark = emu.mark();
     const preview = await engine.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 9 });
+    expect(preview.changeSummary).toEqual({ same: FLAGSHIP_RESOURCES });
     expect((await emu.requests(mark)).filter((r) => WRITE_METHODS.has(r.method))).toEqual([]);
 
     // Across the nine operations both kinds of fault hit (the seeds fix the draws; the figures
@@ -230,7 +230,7 @@ describe('a create whose response is lost after the service applied it', () => {
       expect(wasCleared).toBe(true);
     }
     expect(up.summary.result).toBe('succeeded');
-    expect(up.summary.resourceChanges).toEqual({ create: 9 });
+    expect(up.summary.resourceChanges).toEqual({ create: FLAGSHIP_RESOURCES });
     await expectExactlyDeclared(emu, TOKEN, engine);
 
     // One POST per object, and none of them answered: the lost response was recovered by finding
@@ -244,6 +244,6 @@ describe('a create whose response is lost after the service applied it', () => {
     expect(statuses(patterns.cspPolicy)).toContain(null);
 
     const again = await engine.preview({ expectNoChanges: true });
-    expect(again.changeSummary).toEqual({ same: 9 });
+    expect(again.changeSummary).toEqual({ same: FLAGSHIP_RESOURCES });
   }, 300_000);
 });
