@@ -31,6 +31,9 @@ import { median, mib, packPeakRss, seconds } from './review';
  *   (the emulator's log) against `requestBound` plus the policy list, its peak RSS; and the same
  *   requests made by a bare loop (list pages, then one GET per script, 8 at a time, nothing parsed
  *   or judged) in this process: the audit's time as a ratio to that floor.
+ * - the reading alone (`readPaymentScripts`) in a child with a full GC every 50 ms
+ *   (bench/payment-child.ts): the heap it keeps, which must not grow with the host's scripts, told
+ *   apart from garbage V8 has not collected yet, which the peak RSS of the audit and the pack include;
  * - the review of the change that re-pins that script: `pulumi preview` with the policy pack against
  *   the same preview without it, alternated, `rounds` times each (medians); the pack's requests and
  *   the bound it states; its peak RSS.
@@ -118,6 +121,8 @@ interface ZoneFigures {
   audit: { ms: number; requests: number; bound: number; rssKiB: number; exit: number; scripts: number };
   bare: { ms: number; requests: number };
   review: { withoutMs: number[]; withMs: number[]; requests: number[]; bound: number; peakKiB: number[] };
+  /** The reading alone in a child with a full GC every 50 ms: the heap it kept, its peak RSS, its time. */
+  retained: { heapBytes: number; rssKiB: number; ms: number };
 }
 
 const zoneText = (zone: PaymentZone) =>
@@ -131,14 +136,17 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
     try {
       await bench.up();
       // A new version of the first pinned script: the audit finds it changed, the change re-pins it.
-      const listed = await call(
-        'GET',
-        `${emulator.baseUrl}/zones/${ZONE}/page_security/scripts?hosts=checkout.example.com&per_page=1000`,
-      );
-      const first = (listed.body.result as unknown as Array<{ id: string; url: string }>).find(
-        (script) => script.url === vendorScript(0),
-      );
-      if (first === undefined) throw new Error('the first vendor script was not listed');
+      let first: { id: string; url: string } | undefined;
+      for (let page = 1; first === undefined; page++) {
+        const listed = await call(
+          'GET',
+          `${emulator.baseUrl}/zones/${ZONE}/page_security/scripts?hosts=checkout.example.com&per_page=1000&page=${page}`,
+        );
+        const scripts = listed.body.result as unknown as Array<{ id: string; url: string }>;
+        first = scripts.find((script) => script.url === vendorScript(0));
+        if (first === undefined && page >= listed.body.result_info.total_pages)
+          throw new Error('the first vendor script was not listed');
+      }
       const posted = await call(
         'POST',
         `${emulator.controlUrl}/zones/${ZONE}/page_security/scripts/${first.id}/versions`,
@@ -213,6 +221,15 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
         if (mandatory.length > 0) throw new Error(`the re-pin should pass: ${JSON.stringify(mandatory).slice(0, 500)}`);
         review.bound = reviewed.review?.requests.bound ?? 0;
       }
+      // Not execFileSync: the emulator answering the child runs in this process's event loop.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--expose-gc', path.join(__dirname, 'payment-child.js'), emulator.baseUrl, TOKEN, ZONE, baseline],
+        { encoding: 'utf8' },
+      );
+      const child = JSON.parse(stdout) as { scripts: number; ms: number; retainedPeakBytes: number; maxRssKiB: number };
+      if (child.scripts !== PINNED + OWN)
+        throw new Error(`the child read ${child.scripts} scripts, not ${PINNED + OWN}`);
       const rssKiB = Number(fs.readFileSync(rssFile, 'utf8'));
       const figures: ZoneFigures = {
         zone,
@@ -228,13 +245,15 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
         },
         bare: { ms: bare.ms, requests: bare.requests },
         review,
+        retained: { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB, ms: child.ms },
       };
       console.log(
         `payment pages, ${zoneText(zone)}: the checkout host lists ${hostScripts}; ` +
           `audit ${seconds(auditMs)} (exit ${exit}, ${auditScripts} scripts in the evidence), ${auditRequests} requests (bound ${figures.audit.bound}), peak RSS ${mib(rssKiB)}; ` +
           `the bare reading ${seconds(bare.ms)} in ${bare.requests} requests: audit ${(auditMs / bare.ms).toFixed(2)}x it; ` +
           `review of a re-pin: preview without the pack ${review.withoutMs.map(seconds).join(', ')}, with it ${review.withMs.map(seconds).join(', ')}: ` +
-          `ratio of medians ${(median(review.withMs) / median(review.withoutMs)).toFixed(2)}; requests ${review.requests.join(', ')} (bound ${review.bound}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}`,
+          `ratio of medians ${(median(review.withMs) / median(review.withoutMs)).toFixed(2)}; requests ${review.requests.join(', ')} (bound ${review.bound}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; ` +
+          `the reading in a child with a full GC every 50 ms: ${seconds(child.ms)}, heap kept ${mib(child.retainedPeakBytes / 1024)}, peak RSS ${mib(child.maxRssKiB)}`,
       );
       return figures;
     } finally {
@@ -280,11 +299,23 @@ export async function paymentBenchmarks(options: { zones?: PaymentZone[]; rounds
   }
   if (results.length > 1) {
     const first = results[0]!;
+    for (const last of results.slice(1)) {
+      // The audit's start (node, the Automation API, the stack's export) does not grow with the
+      // scripts: what it adds per request is compared with the bare loop's.
+      const audit = last.audit.ms - first.audit.ms;
+      const bare = last.bare.ms - first.bare.ms;
+      const requests = last.audit.requests - first.audit.requests;
+      console.log(
+        `payment pages, ${zoneText(first.zone)} -> ${zoneText(last.zone)}: ${requests} more requests; the audit took ${seconds(audit)} more, ` +
+          `the bare reading ${seconds(bare)} more: ${(audit / bare).toFixed(2)}x per added script`,
+      );
+    }
     const growth = (a: number, b: number) => `${((b / a - 1) * 100).toFixed(0)}%`;
     for (const last of results.slice(1)) {
       console.log(
         `payment pages memory, ${zoneText(first.zone)} -> ${zoneText(last.zone)} (${(last.listed / first.listed).toFixed(0)}x the host's scripts): ` +
-          `audit peak RSS ${mib(first.audit.rssKiB)} -> ${mib(last.audit.rssKiB)} (${growth(first.audit.rssKiB, last.audit.rssKiB)}); ` +
+          `the reading's heap kept ${mib(first.retained.heapBytes / 1024)} -> ${mib(last.retained.heapBytes / 1024)} (${growth(first.retained.heapBytes, last.retained.heapBytes)}), its peak RSS with a full GC every 50 ms ${mib(first.retained.rssKiB)} -> ${mib(last.retained.rssKiB)} (${growth(first.retained.rssKiB, last.retained.rssKiB)}); ` +
+          `without forced GCs, garbage not yet collected included: audit peak RSS ${mib(first.audit.rssKiB)} -> ${mib(last.audit.rssKiB)} (${growth(first.audit.rssKiB, last.audit.rssKiB)}), ` +
           `pack peak RSS ${mib(median(first.review.peakKiB))} -> ${mib(median(last.review.peakKiB))} (${growth(median(first.review.peakKiB), median(last.review.peakKiB))})`,
       );
     }
