@@ -1,10 +1,23 @@
-import { authorizingEntry, inventoryPageOf, type ScriptEntry, type ScriptInventory } from '../../rules/inventory';
+import {
+  authorizingEntry,
+  inventoryPageOf,
+  type InventoryPage,
+  type ScriptEntry,
+  type ScriptInventory,
+} from '../../rules/inventory';
 import { isMaliciousScore } from '../../rules/malicious';
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { mapLimited } from '../client/map-limited';
 import type { z } from 'zod';
-import { DETECTED_STATUSES, getScript, listScripts, scoresShape, type ScriptVersion } from '../client/page-security';
+import {
+  DETECTED_STATUSES,
+  getScript,
+  listScripts,
+  scoresShape,
+  type ScriptDetail,
+  type ScriptVersion,
+} from '../client/page-security';
 
 /**
  * What page security detects on an inventory's payment pages, each script judged against the
@@ -99,53 +112,89 @@ export interface ReadTally {
 }
 
 /**
- * Every script page security detects on `inventory`'s pages in `zoneId`, of both statuses, judged
- * against its entries; sorted by URL then id, so the result changes only when what is detected does.
- * A script gone between its listing and its read is no longer detected. With `tally`, what it
- * listed and the requests it made are added to it (a caller states its requests against
- * {@link requestBound} of what was listed).
+ * A script page security detects on some inventory pages, as read, before any entry judges it:
+ * what {@link readScriptsOnPages} keeps, and {@link judgePaymentScripts} judges.
  */
-export async function readPaymentScripts(
+export interface ScriptOnPages {
+  script: ScriptDetail;
+  /** The pages it was seen on that are on the inventory's pages, as reported (without scheme). */
+  pages: string[];
+  /** The inventory pages (their `text`) those pages fall on. */
+  inventoryPages: string[];
+}
+
+/** Options of {@link readScriptsOnPages}. */
+export interface ReadOptions {
+  /**
+   * What it lists and the requests it asks are added to it as it goes (a caller states its
+   * requests against {@link requestBound} of what was listed); when it fails, the requests asked
+   * until then.
+   */
+  tally?: ReadTally;
+  /** Once aborted, the reading stops at its next page or batch, rejecting with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Every script page security detects in `zoneId` on `pages` (an inventory's), of both statuses,
+ * read once and not yet judged: the pages' hosts listed, each listed script read for its pages and
+ * versions, and those seen on none of `pages` dropped. Sorted by URL then id, so the result changes
+ * only when what is detected does. A script gone between its listing and its read is no longer
+ * detected. It does not depend on the inventory's entries: a reading made before they are known
+ * (the review's read ahead) is judged with them later ({@link judgePaymentScripts}).
+ */
+export async function readScriptsOnPages(
   client: HttpClient,
   zoneId: string,
-  inventory: ScriptInventory,
-  tally?: ReadTally,
-): Promise<PaymentScript[]> {
-  const hosts = [...new Set(inventory.pages.map((page) => page.host))];
+  pages: readonly InventoryPage[],
+  options: ReadOptions = {},
+): Promise<ScriptOnPages[]> {
+  const { tally, signal } = options;
+  const hosts = [...new Set(pages.map((page) => page.host))];
   if (hosts.length === 0) return [];
-  const found: PaymentScript[] = [];
+  const onPages: ScriptInventory = { pages, scripts: [] };
+  const found: ScriptOnPages[] = [];
   // Read a list page's scripts while the next page is asked for, keeping only those seen on the
   // pages: what is kept grows with the payment pages' scripts, not with the hosts' other scripts.
   for (const status of DETECTED_STATUSES) {
     let batch: string[] = [];
     let listed = 0;
     const readBatch = async () => {
-      const read = await mapLimited(batch, PARALLEL_READS, (id) => judgedScript(client, zoneId, inventory, id));
-      for (const script of read) if (script !== undefined) found.push(script);
+      signal?.throwIfAborted();
       if (tally) tally.requests += batch.length;
+      const read = await mapLimited(batch, PARALLEL_READS, (id) => scriptOnPages(client, zoneId, onPages, id));
+      for (const script of read) if (script !== undefined) found.push(script);
       batch = [];
     };
-    for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE, { prefetch: true })) {
-      listed += 1;
-      batch.push(script.id);
-      if (batch.length === PER_PAGE) await readBatch();
+    try {
+      for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE, { prefetch: true })) {
+        listed += 1;
+        batch.push(script.id);
+        if (batch.length === PER_PAGE) await readBatch();
+      }
+      await readBatch();
+    } catch (error) {
+      // The list pages answered, and the one asked for when it failed (the next, asked ahead).
+      if (tally) tally.requests += Math.ceil(listed / PER_PAGE) + 1;
+      throw error;
     }
-    await readBatch();
     if (tally) {
       tally.listed += listed;
       tally.requests += Math.max(1, Math.ceil(listed / PER_PAGE));
     }
   }
-  return found.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return found.sort(({ script: a }, { script: b }) =>
+    a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
 }
 
-/** The script `id`, read and judged; `undefined` when it is on none of the pages, or gone since it was listed. */
-async function judgedScript(
+/** The script `id`, read; `undefined` when it is on none of the pages, or gone since it was listed. */
+async function scriptOnPages(
   client: HttpClient,
   zoneId: string,
-  inventory: ScriptInventory,
+  onPages: ScriptInventory,
   id: string,
-): Promise<PaymentScript | undefined> {
+): Promise<ScriptOnPages | undefined> {
   let script;
   try {
     script = await getScript(client, zoneId, id);
@@ -156,36 +205,66 @@ async function judgedScript(
   const pages: string[] = [];
   const inventoryPages = new Set<string>();
   for (const page of script.page_urls) {
-    const on = inventoryPageOf(inventory, page);
+    const on = inventoryPageOf(onPages, page);
     if (on === undefined) continue;
     pages.push(page);
     inventoryPages.add(on.text);
   }
-  if (pages.length === 0) return undefined;
-  const entry = authorizingEntry(inventory, script.url);
-  const integrity = integrityOf(entry, script.hash);
-  const pinned = entry?.kind === 'url' ? entry.hash : undefined;
-  return {
-    id: script.id,
-    url: script.url,
-    status: script.status,
-    firstSeenAt: script.first_seen_at,
-    lastSeenAt: script.last_seen_at,
-    ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),
-    ...(script.fetched_at !== undefined ? { fetchedAt: script.fetched_at } : {}),
-    scores: scoresOf(script),
-    malicious: isMaliciousScore(script.js_integrity_score),
-    reported: {
-      domainMalicious: script.domain_reported_malicious,
-      urlMalicious: script.url_reported_malicious,
-      urlCategories: script.malicious_url_categories ?? [],
-    },
-    pages,
-    inventoryPages: [...inventoryPages],
-    ...(entry !== undefined ? { entry } : {}),
-    integrity,
-    changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions, pinned) : [],
-  };
+  // The pages alone are kept of what the script was seen on: the rest is the hosts' other pages.
+  return pages.length === 0
+    ? undefined
+    : { script: { ...script, page_urls: [] }, pages, inventoryPages: [...inventoryPages] };
+}
+
+/**
+ * `read` (scripts read on `inventory`'s pages by {@link readScriptsOnPages}) judged against
+ * `inventory`'s entries: each with the entry that authorizes it, its integrity, and the versions
+ * since the pinned one when changed. Pure; in `read`'s order.
+ */
+export function judgePaymentScripts(read: readonly ScriptOnPages[], inventory: ScriptInventory): PaymentScript[] {
+  return read.map(({ script, pages, inventoryPages }) => {
+    const entry = authorizingEntry(inventory, script.url);
+    const integrity = integrityOf(entry, script.hash);
+    const pinned = entry?.kind === 'url' ? entry.hash : undefined;
+    return {
+      id: script.id,
+      url: script.url,
+      status: script.status,
+      firstSeenAt: script.first_seen_at,
+      lastSeenAt: script.last_seen_at,
+      ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),
+      ...(script.fetched_at !== undefined ? { fetchedAt: script.fetched_at } : {}),
+      scores: scoresOf(script),
+      malicious: isMaliciousScore(script.js_integrity_score),
+      reported: {
+        domainMalicious: script.domain_reported_malicious,
+        urlMalicious: script.url_reported_malicious,
+        urlCategories: script.malicious_url_categories ?? [],
+      },
+      pages: [...pages],
+      inventoryPages: [...inventoryPages],
+      ...(entry !== undefined ? { entry } : {}),
+      integrity,
+      changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions, pinned) : [],
+    };
+  });
+}
+
+/**
+ * Every script page security detects on `inventory`'s pages in `zoneId`, of both statuses, judged
+ * against its entries: {@link readScriptsOnPages}, then {@link judgePaymentScripts}. With `tally`,
+ * what it listed and the requests it made are added to it.
+ */
+export async function readPaymentScripts(
+  client: HttpClient,
+  zoneId: string,
+  inventory: ScriptInventory,
+  tally?: ReadTally,
+): Promise<PaymentScript[]> {
+  return judgePaymentScripts(
+    await readScriptsOnPages(client, zoneId, inventory.pages, tally ? { tally } : {}),
+    inventory,
+  );
 }
 
 /** The scores of a script or version, those reported. */

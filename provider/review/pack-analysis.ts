@@ -4,6 +4,7 @@ import { clientLayer } from '../helpers/client-layer';
 import type { Acceptance } from './impact';
 import { stackConfigValue } from './pack-config';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
+import type * as inventoryReadAhead from './inventory-read-ahead';
 import type * as plan from './plan';
 import type { ReviewInput, ReviewResult } from './plan';
 import type * as readAhead from './read-ahead';
@@ -43,11 +44,17 @@ export interface PackOutput {
  * and these modules cost about 0.15 s of CPU to load (bench/RESULTS.md, issue 20). Node loads them
  * once and returns them from its cache.
  */
-export function reviewModules(): { plan: typeof plan; readAhead: typeof readAhead; weaknesses: typeof weaknesses } {
+export function reviewModules(): {
+  plan: typeof plan;
+  readAhead: typeof readAhead;
+  inventoryReadAhead: typeof inventoryReadAhead;
+  weaknesses: typeof weaknesses;
+} {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
   return {
     plan: require('./plan') as typeof plan,
     readAhead: require('./read-ahead') as typeof readAhead,
+    inventoryReadAhead: require('./inventory-read-ahead') as typeof inventoryReadAhead,
     weaknesses: require('./weaknesses') as typeof weaknesses,
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -60,29 +67,43 @@ function packClient() {
 
 /** The listings read ahead from the previous state, once the engine has configured the pack. */
 let readingAhead: readAhead.ReadAhead | undefined;
+/** The inventories' pages' scripts read ahead from the previous state, likewise. */
+let inventoriesAhead: inventoryReadAhead.InventoryReadAhead | undefined;
+
+/** Stops both read aheads and forgets them: used by the first analysis alone, their requests are counted once. */
+function disposeReadAhead(): void {
+  readingAhead?.dispose();
+  inventoriesAhead?.dispose();
+  readingAhead = undefined;
+  inventoriesAhead = undefined;
+}
 
 /**
  * Once the engine has configured the pack, while it runs the program: loads the review's modules
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
- * name (`./read-ahead.ts`). Without settings to read with, or a previous state to read, nothing is
- * read ahead: the review reads at the analysis, and says what is missing.
+ * name (`./read-ahead.ts`) and the scripts on the pages of its script inventories
+ * (`./inventory-read-ahead.ts`). Without settings to read with, or a previous state to read,
+ * nothing is read ahead: the review reads at the analysis, and says what is missing.
  */
 export function warmReview(): void {
   const modules = reviewModules();
   const state = previousState();
-  if ('reason' in state || readingAhead !== undefined) return;
+  if ('reason' in state || readingAhead !== undefined || inventoriesAhead !== undefined) return;
   const targets = modules.readAhead.readAheadTargets(state.exported);
-  if (targets.size === 0) return;
+  const inventories = modules.inventoryReadAhead.inventoryTargets(state.exported);
+  if (targets.size === 0 && inventories.length === 0) return;
   let client;
   try {
     client = packClient();
   } catch {
     return;
   }
-  readingAhead = new modules.readAhead.ReadAhead(client, targets, modules.plan.REVIEW_PER_PAGE).start();
-  const reading = readingAhead;
-  process.once('exit', () => reading.dispose());
+  if (targets.size > 0)
+    readingAhead = new modules.readAhead.ReadAhead(client, targets, modules.plan.REVIEW_PER_PAGE).start();
+  if (inventories.length > 0)
+    inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
+  process.once('exit', disposeReadAhead);
 }
 
 /** The analysis of a stack's resources that the pack's policies share. */
@@ -124,14 +145,13 @@ export function analysisOf(resources: readonly PolicyResource[], acceptBlocked?:
       const review = await reviewModules().plan.reviewService(packClient(), input, {
         ...(acceptBlocked ? { acceptBlocked } : {}),
         ...(readingAhead !== undefined ? { readAhead: readingAhead } : {}),
+        ...(inventoriesAhead !== undefined ? { inventoryReadAhead: inventoriesAhead } : {}),
       });
       return { ...base, review };
     } catch (error) {
       return { ...base, error: reasonOf(error) };
     } finally {
-      // Used by the first analysis alone: its requests are counted once.
-      readingAhead?.dispose();
-      readingAhead = undefined;
+      disposeReadAhead();
     }
   })();
   current = { key, analysis };

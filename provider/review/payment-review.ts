@@ -5,14 +5,16 @@ import { entryChanges, entryTextOf, type EntryChanges, type EntryText } from '..
 import type { HttpClient } from '../client/http';
 import {
   INTEGRITIES,
+  judgePaymentScripts,
   PER_PAGE,
-  readPaymentScripts,
+  readScriptsOnPages,
   requestBound,
   type Integrity,
   type PaymentScript,
   type ReadTally,
 } from '../payment/scripts';
 import type { Acceptance } from './impact';
+import type { InventoryReadAhead } from './inventory-read-ahead';
 import type { PolicyUnderReview } from './plan';
 
 /**
@@ -115,15 +117,22 @@ export function comparedWithBefore(
 /**
  * Reads what page security detects on `under`'s pages and reviews it, with the stack's CSP
  * `policies` (those under review) for the comparison. Requests: those of the one reading, at most
- * {@link requestBound} of the scripts listed on the pages' hosts.
+ * {@link requestBound} of the scripts listed on the pages' hosts. With `readAhead`, the scripts
+ * read while the program ran on the same zone and pages (`./inventory-read-ahead.ts`) are judged
+ * with `under`'s entries instead of read again; the requests are that reading's.
  */
 export async function reviewInventory(
   client: HttpClient,
   under: InventoryUnderReview,
   policies: readonly PolicyUnderReview[],
+  readAhead?: InventoryReadAhead,
 ): Promise<InventoryReading> {
-  const tally: ReadTally = { listed: 0, requests: 0 };
-  const scripts = await readPaymentScripts(client, under.zoneId, under.inventory, tally);
+  const read = await readAhead?.take(under.zoneId, under.inventory.pages);
+  const tally: ReadTally = read?.tally ?? { listed: 0, requests: 0 };
+  const scripts = judgePaymentScripts(
+    read?.scripts ?? (await readScriptsOnPages(client, under.zoneId, under.inventory.pages, { tally })),
+    under.inventory,
+  );
   const integrity = Object.fromEntries(INTEGRITIES.map((kind) => [kind, 0])) as Record<Integrity, number>;
   for (const script of scripts) integrity[script.integrity] += 1;
   const bound = requestBound(tally.listed);
@@ -142,7 +151,7 @@ export async function reviewInventory(
     },
     made: tally.requests,
     bound,
-    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages' hosts, ${PER_PAGE} a page in each status, each read once)`,
+    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages' hosts, ${PER_PAGE} a page in each status, each read once${read !== undefined ? ', read ahead' : ''})`,
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from './payment-review';
+import type { InventoryReadAhead } from './inventory-read-ahead';
 import { ReadAhead } from './read-ahead';
 
 /**
@@ -48,8 +49,10 @@ import { ReadAhead } from './read-ahead';
  * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
  * retries not counted. With a read ahead (`./read-ahead.ts`, {@link ReviewOptions.readAhead}), a
  * zone's four listings are those it made, on the hosts of the previous state, when they cover the
- * zone's hosts (A_z ... D_z then count the items of those hosts); R is the requests of the
- * listings read ahead that no zone used (0 without a read ahead, or when every one was used).
+ * zone's hosts (A_z ... D_z then count the items of those hosts); with an inventories' read ahead
+ * ({@link ReviewOptions.inventoryReadAhead}), an inventory's V_i is that of the reading made on
+ * the previous state's same zone and pages; R is the requests of the listings and inventory
+ * readings read ahead that nothing used (0 without a read ahead, or when every one was used).
  * Memory holds a page or two of each list and the bounded samples of `./impact.ts`, whatever the
  * number of scripts and connections.
  */
@@ -158,6 +161,12 @@ export interface ReviewOptions {
    * when they cover its hosts; those no zone used count as requests made, and in the bound.
    */
   readAhead?: ReadAhead;
+  /**
+   * The scripts of the previous state's inventories' pages read while the program ran
+   * (`./inventory-read-ahead.ts`): an inventory of the same zone and pages is judged from them;
+   * those no inventory used count as requests made, and in the bound.
+   */
+  inventoryReadAhead?: InventoryReadAhead;
 }
 
 /** A live policy as the review reads it. */
@@ -213,7 +222,7 @@ export async function reviewService(
   let inventoryBound = 0;
   const inventoryTerms: string[] = [];
   for (const inventory of input.inventories ?? []) {
-    const reading = await reviewInventory(client, inventory, input.policies);
+    const reading = await reviewInventory(client, inventory, input.policies, options.inventoryReadAhead);
     inventories.push(reading.review);
     made += reading.made;
     inventoryBound += reading.bound;
@@ -403,10 +412,14 @@ export async function reviewService(
   terms.push(...inventoryTerms);
   const maxLookups = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
   const unused = (await options.readAhead?.unusedRequests()) ?? 0;
-  made += unused;
-  const bound = zones.length + listPages + shownReads + maxLookups + accounts.length + inventoryBound + unused;
+  const unusedInventories = (await options.inventoryReadAhead?.unusedRequests()) ?? 0;
+  made += unused + unusedInventories;
+  const bound =
+    zones.length + listPages + shownReads + maxLookups + accounts.length + inventoryBound + unused + unusedInventories;
   if (maxLookups > 0) terms.push(`at most ${maxLookups} script reads`);
   if (unused > 0) terms.push(`${unused} (listings read ahead on the previous state's hosts and not used)`);
+  if (unusedInventories > 0)
+    terms.push(`${unusedInventories} (inventory pages' scripts read ahead on the previous state's pages and not used)`);
   if (accounts.length > 0) terms.push(`${accounts.length} pool list${accounts.length === 1 ? '' : 's'}`);
   return { policies: reviews, pools, inventories, requests: { made, bound, plan: terms.join('; ') } };
 }

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { unknownCheckingProxy, type PolicyResource } from '@pulumi/policy';
 import { clientFrom } from '../../../provider/clients';
 import { requestBound } from '../../../provider/payment/scripts';
+import { InventoryReadAhead, inventoryTargets } from '../../../provider/review/inventory-read-ahead';
+import { warmReview } from '../../../provider/review/pack-analysis';
 import { REVIEW_BASELINE_ENV } from '../../../provider/review/pack-input';
 import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
 import type { InventoryUnderReview } from '../../../provider/review/payment-review';
@@ -198,27 +200,36 @@ function cspResource(zone: string, value: string): PolicyResource {
   return cspPolicyResource('checkout-enforce', { zoneId: zone, host: HOST, value });
 }
 
-/** What each payment policy reports on `resources`, by policy; the stack's state before the change given as `before`. */
+/** A `pulumi stack export` holding the inventory with `before` as its entries, on the payment page of `zone`. */
+function stateBefore(zone: string, before: ScriptEntryInput[], pages = [`${HOST}/pay`]) {
+  return {
+    deployment: {
+      resources: [
+        {
+          urn: urn('checkout-scripts'),
+          type: 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory',
+          inputs: { zoneId: zone.toUpperCase(), pages, scripts: before },
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * What each payment policy reports on `resources`, by policy; the stack's state before the change
+ * given as `before`. With `readAhead`, the pack reads ahead from that state as once the engine has
+ * configured it (warmReview), before the analysis.
+ */
 async function paymentViolations(
   resources: PolicyResource[],
   before: ScriptEntryInput[],
+  { zone = '', readAhead = false } = {},
 ): Promise<Record<string, string[]>> {
-  const state = path.join(pack.dir, 'state.json');
-  fs.writeFileSync(
-    state,
-    JSON.stringify({
-      deployment: {
-        resources: [
-          {
-            urn: urn('checkout-scripts'),
-            type: 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory',
-            inputs: { scripts: before },
-          },
-        ],
-      },
-    }),
-  );
+  // A file of its own: the pack reads a state once per file.
+  const state = path.join(pack.dir, `state-${randomBytes(4).toString('hex')}.json`);
+  fs.writeFileSync(state, JSON.stringify(stateBefore(zone, before)));
   process.env[REVIEW_BASELINE_ENV] = state;
+  if (readAhead) warmReview();
   const reported: Record<string, string[]> = {};
   const args = stackArgs(resources);
   for (const policy of PACK_POLICIES.filter((candidate) => candidate.name.startsWith('payment-'))) {
@@ -235,6 +246,7 @@ test('the pack: the three mandatory policies and the advisory one, each naming w
   const reported = await paymentViolations(
     [inventoryResource(zone, ENTRIES), cspResource(zone, `script-src ${CARD} ${OWN}`)],
     ENTRIES,
+    { zone },
   );
   expect(Object.keys(reported)).toEqual([
     POLICY_NAMES.paymentUnauthorized,
@@ -281,6 +293,7 @@ test('a change that re-pins the script to its live hash passes payment-script-ch
       cspResource(zone, `script-src ${CARD} ${OWN} ${FRAUD} ${STRAY}`),
     ],
     ENTRIES.slice(0, 3),
+    { zone },
   );
   // The skimmer is no longer authorized: unauthorized, not malicious-authorized.
   expect(Object.keys(reported)).toEqual([POLICY_NAMES.paymentUnauthorized]);
@@ -319,4 +332,145 @@ test('a script the inventory leaves unauthorized, blocked by the policy it feeds
   expect(beside.notAllowed.lines.find((line) => line.url === STRAY)!.accepted).toBe(
     'seen on the payment pages of ScriptInventory "checkout-scripts", which authorizes no such script: payment-script-unauthorized reports it',
   );
+});
+
+// ---- The read ahead (provider/review/inventory-read-ahead.ts) ----
+
+const REPINNED = ENTRIES.map((entry) => (entry.url === CARD ? { ...entry, hash: V2 } : entry));
+
+test('the previous state’s inventories read ahead: their zone and pages, parsed; any order; one reading per zone and set of pages', () => {
+  const state = stateBefore('ZONEA', ENTRIES, [`${HOST}/pay`, HOST]);
+  const twin = {
+    ...state.deployment.resources[0]!,
+    urn: urn('twin'),
+    inputs: { zoneId: 'zonea', pages: [HOST, `${HOST}/pay`] },
+  };
+  const broken = { ...twin, urn: urn('broken'), inputs: { zoneId: 'zonea', pages: [`https://${HOST}/pay`] } };
+  const plugin = {
+    ...twin,
+    urn: 'u',
+    type: 'edgeguard:index:ScriptInventory',
+    inputs: { zoneId: 'zoneb', pages: [HOST] },
+  };
+  const policy = { ...twin, urn: 'p', type: 'edgeguard:index:CspPolicy' };
+  (state.deployment.resources as unknown[]).push(twin, broken, plugin, policy);
+  expect(inventoryTargets(state).map(({ zoneId, pages }) => [zoneId, pages.map((page) => page.text)])).toEqual([
+    ['zonea', [`${HOST}/pay`, HOST]],
+    ['zoneb', [HOST]],
+  ]);
+  expect(inventoryTargets({})).toEqual([]);
+});
+
+test('read ahead on the previous state: the same inventory review, judged with the new entries (a re-pin passes), and no second reading', async () => {
+  const zone = await seededZone(250);
+  const input = {
+    policies: [],
+    migrations: [],
+    notifications: [],
+    inventories: [underReview(zone, REPINNED, previousEntries(ENTRIES))],
+  };
+  const plain = await reviewService(client(), input);
+
+  let mark = emu.mark();
+  const reading = new InventoryReadAhead(client(), inventoryTargets(stateBefore(zone, ENTRIES))).start();
+  // Let the reading end: what the review gets is then what was read ahead.
+  await reading.unusedRequests();
+  const readAhead = (await emu.requests(mark)).length;
+  mark = emu.mark();
+  const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });
+  reading.dispose();
+
+  expect(readAhead).toBe(3 + 1 + 255);
+  expect(await emu.requests(mark)).toEqual([]);
+  expect(ahead.inventories).toEqual(plain.inventories);
+  expect(ahead.inventories[0]!.integrity).toEqual({ unchanged: 1, unpinned: 3, changed: 0, unauthorized: 1 });
+  expect(ahead.requests.made).toBe(readAhead);
+  expect(ahead.requests.made).toBe(plain.requests.made);
+  expect(ahead.requests.bound).toBe(plain.requests.bound);
+  expect(ahead.requests.plan).toBe(plain.requests.plan.replace('each read once)', 'each read once, read ahead)'));
+  // Given once: a second review reads for itself.
+  expect(await reading.take(zone, input.inventories[0]!.inventory.pages)).toBeUndefined();
+});
+
+test('an inventory whose pages changed reads anew; the reading it did not use is counted and in the bound', async () => {
+  const zone = await seededZone();
+  const input = {
+    policies: [],
+    migrations: [],
+    notifications: [],
+    inventories: [underReview(zone, REPINNED, previousEntries(ENTRIES))],
+  };
+  const plain = await reviewService(client(), input);
+  let mark = emu.mark();
+  const reading = new InventoryReadAhead(
+    client(),
+    inventoryTargets(stateBefore(zone, ENTRIES, [`${HOST}/pay`, 'shop.example.com'])),
+  ).start();
+  await reading.unusedRequests();
+  const readAhead = (await emu.requests(mark)).length;
+  mark = emu.mark();
+  const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });
+  reading.dispose();
+
+  // Both hosts listed together in each status, each script of the checkout read; then the review's own reading.
+  expect(readAhead).toBe(2 + 5);
+  expect((await emu.requests(mark)).length).toBe(plain.requests.made);
+  expect(ahead.inventories).toEqual(plain.inventories);
+  expect(ahead.requests.made).toBe(plain.requests.made + readAhead);
+  expect(ahead.requests.bound).toBe(plain.requests.bound + readAhead);
+  expect(ahead.requests.plan).toContain(
+    `; ${readAhead} (inventory pages' scripts read ahead on the previous state's pages and not used)`,
+  );
+});
+
+test('a reading ahead that failed is not used: the review reads, and counts what it asked', async () => {
+  const zone = await seededZone();
+  const input = { policies: [], migrations: [], notifications: [], inventories: [underReview(zone, REPINNED, 'none')] };
+  const plain = await reviewService(client(), input);
+  const refused = clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: 'refused-token-0123456789' } });
+  const reading = new InventoryReadAhead(refused, inventoryTargets(stateBefore(zone, ENTRIES))).start();
+  const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });
+  reading.dispose();
+  expect(ahead.inventories).toEqual(plain.inventories);
+  // Refused at its first list page.
+  expect(ahead.requests.made).toBe(plain.requests.made + 1);
+  expect(ahead.requests.bound).toBe(plain.requests.bound + 1);
+});
+
+test('the pack reads ahead once the engine has configured it: the same violations and review, the inventory read once', async () => {
+  const zone = await seededZone();
+  const resources = [inventoryResource(zone, [...REPINNED.slice(0, 3), { url: STRAY, justification: 'Tag manager' }])];
+  const before = ENTRIES.slice(0, 3);
+  const mark = emu.mark();
+  const reported = await paymentViolations(resources, before, { zone, readAhead: true });
+  const served = await emu.requests(mark);
+  const output = pack.output();
+  // The one reading: the host listed in each status, each of its five scripts read.
+  expect(served.length).toBe(1 + 1 + 5);
+  expect(output.review!.requests.made).toBe(served.length);
+  expect(output.review!.requests.plan).toContain('each read once, read ahead)');
+
+  const parsed = parseScriptInventory({
+    pages: [`${HOST}/pay`],
+    scripts: [...REPINNED.slice(0, 3), { url: STRAY, justification: 'Tag manager' }],
+  });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const plain = await reviewService(client(), {
+    policies: [],
+    migrations: [],
+    notifications: [],
+    inventories: [
+      {
+        key: urn('checkout-scripts'),
+        name: 'checkout-scripts',
+        zoneId: zone,
+        inventory: parsed.value,
+        previous: previousEntries(before),
+      },
+    ],
+  });
+  expect(output.review!.inventories).toEqual(JSON.parse(JSON.stringify(plain.inventories)));
+  // The re-pin passes; the skimmer, no longer authorized, is reported; no enforcing policy is named.
+  expect(Object.keys(reported)).toEqual([POLICY_NAMES.paymentUnauthorized, POLICY_NAMES.paymentCsp]);
+  expect(reported[POLICY_NAMES.paymentUnauthorized]![0]).toContain(`  - ${SKIM} on ${PAY}`);
 });
