@@ -116,7 +116,8 @@ export interface ReadTally {
  * what {@link readScriptsOnPages} keeps, and {@link judgePaymentScripts} judges.
  */
 export interface ScriptOnPages {
-  script: ScriptDetail;
+  /** The script as read, without the pages it was seen on (those on the inventory's pages are {@link pages}). */
+  script: Omit<ScriptDetail, 'page_urls'>;
   /** The pages it was seen on that are on the inventory's pages, as reported (without scheme). */
   pages: string[];
   /** The inventory pages (their `text`) those pages fall on. */
@@ -210,10 +211,10 @@ async function scriptOnPages(
     pages.push(page);
     inventoryPages.add(on.text);
   }
-  // The pages alone are kept of what the script was seen on: the rest is the hosts' other pages.
-  return pages.length === 0
-    ? undefined
-    : { script: { ...script, page_urls: [] }, pages, inventoryPages: [...inventoryPages] };
+  if (pages.length === 0) return undefined;
+  // Of the pages it was seen on, those on the inventory's alone are kept: the others are the hosts' other pages.
+  const { page_urls: _seenOn, ...kept } = script;
+  return { script: kept, pages, inventoryPages: [...inventoryPages] };
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { ScriptDetail } from '../../../provider/client/page-security';
 import { judgePaymentScripts, type ScriptOnPages } from '../../../provider/payment/scripts';
 import { parseScriptInventory, type ScriptEntryInput, type ScriptInventory } from '../../../rules/inventory';
 
@@ -20,7 +19,7 @@ function inventoryOf(scripts: ScriptEntryInput[]): ScriptInventory {
   return parsed.value;
 }
 
-function read(url: string, fields: Partial<ScriptDetail> = {}): ScriptOnPages {
+function read(url: string, fields: Partial<ScriptOnPages['script']> = {}): ScriptOnPages {
   return {
     script: {
       id: `id-${url}`,
@@ -34,7 +33,6 @@ function read(url: string, fields: Partial<ScriptDetail> = {}): ScriptOnPages {
       first_page_url: PAGE,
       status: 'active',
       url_contains_cdn_cgi_path: false,
-      page_urls: [],
       versions: [],
       ...fields,
     },
