@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { clientFrom } from '../provider/clients';
 import { readPaymentScripts } from '../provider/payment/scripts';
-import { resourceOf } from '../provider/review/meaning';
+import { exportedResources } from '../provider/review/stack-export';
 import { parseScriptInventory, type ScriptInventoryInput } from '../rules/inventory';
 
 /**
@@ -13,10 +13,9 @@ import { parseScriptInventory, type ScriptInventoryInput } from '../rules/invent
  */
 async function main(): Promise<void> {
   const [baseUrl, apiToken, zoneId, stateFile] = process.argv.slice(2) as [string, string, string, string];
-  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as {
-    deployment: { resources: Array<{ type: string; inputs?: ScriptInventoryInput }> };
-  };
-  const inputs = state.deployment.resources.find((resource) => resourceOf(resource.type) === 'ScriptInventory')?.inputs;
+  const inputs = exportedResources(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).find(
+    (resource) => resource.kind === 'ScriptInventory',
+  )?.inputs as ScriptInventoryInput | undefined;
   if (inputs === undefined) throw new Error(`the stack's state holds no ScriptInventory`);
   const parsed = parseScriptInventory(inputs);
   if (!parsed.ok) throw new Error(parsed.error.message);

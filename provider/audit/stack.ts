@@ -1,7 +1,8 @@
 import { parseScriptInventory, type ScriptInventory } from '../../rules/inventory';
 import { parsedInputs } from '../runtime/contract';
 import { inputsSchema } from '../runtime/script-inventory';
-import { nameOf, resourceOf } from '../review/meaning';
+import { nameOf } from '../review/meaning';
+import { exportedResources } from '../review/stack-export';
 
 /**
  * What `edgeguard-audit` takes from a stack's state (`pulumi stack export`): its `ScriptInventory`
@@ -32,14 +33,6 @@ export interface AuditedResources {
   policies: ManagedPolicy[];
 }
 
-interface ExportedResource {
-  urn?: unknown;
-  type?: unknown;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  delete?: unknown;
-}
-
 /**
  * The inventories and managed policies of a `pulumi stack export`, in the state's order. A resource
  * pending deletion (`delete: true`, left by an interrupted replace) is not the stack's any more.
@@ -48,22 +41,19 @@ interface ExportedResource {
  *   do not pass the resource's check (a state written by hand, or a secret where text is expected).
  */
 export function auditedResources(exported: unknown): AuditedResources {
-  const resources = (exported as { deployment?: { resources?: unknown } } | undefined)?.deployment?.resources;
   const found: AuditedResources = { inventories: [], policies: [] };
-  for (const resource of (Array.isArray(resources) ? resources : []) as ExportedResource[]) {
-    const { urn, type, inputs, outputs } = resource ?? {};
-    if (typeof urn !== 'string' || typeof type !== 'string' || resource.delete === true) continue;
-    const kind = resourceOf(type);
+  for (const { urn, kind, inputs, outputs, pendingDelete } of exportedResources(exported)) {
+    if (pendingDelete) continue;
     const name = nameOf(urn);
     if (kind === 'ScriptInventory') {
-      const checked = parsedInputs(`ScriptInventory ${name}`, inputsSchema, inputs ?? {});
+      const checked = parsedInputs(`ScriptInventory ${name}`, inputsSchema, inputs);
       // The schema's check is parseScriptInventory's: what passed it parses.
       const parsed = parseScriptInventory(checked);
       if (!parsed.ok) throw new Error(`ScriptInventory ${name}: ${parsed.error.message}`);
       found.inventories.push({ name, urn, zoneId: checked.zoneId, inventory: parsed.value });
     } else if (kind === 'CspPolicy') {
-      const policyId = outputs?.policyId;
-      const zoneId = outputs?.zoneId ?? inputs?.zoneId;
+      const policyId = outputs.policyId;
+      const zoneId = outputs.zoneId ?? inputs.zoneId;
       if (typeof policyId === 'string' && typeof zoneId === 'string')
         found.policies.push({ name, urn, zoneId, policyId });
     }

@@ -1,7 +1,7 @@
 import { parseInventoryPage, type InventoryPage } from '../../rules/inventory';
 import type { HttpClient } from '../client/http';
 import { readScriptsOnPages, type ReadTally, type ScriptOnPages } from '../payment/scripts';
-import { resourceOf } from './meaning';
+import { exportedResources } from './stack-export';
 
 /**
  * The script inventories' read ahead: the scripts page security detects on each inventory's pages,
@@ -37,17 +37,11 @@ function targetKey(zoneId: string, pages: readonly InventoryPage[]): string {
  * the same zone and pages (one reading serves both alike).
  */
 export function inventoryTargets(exported: unknown): InventoryTarget[] {
-  const resources = (exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
   const targets = new Map<string, InventoryTarget>();
-  for (const resource of Array.isArray(resources) ? resources : []) {
-    const { type, inputs, outputs } = (resource ?? {}) as {
-      type?: unknown;
-      inputs?: { zoneId?: unknown; pages?: unknown };
-      outputs?: { zoneId?: unknown; pages?: unknown };
-    };
-    if (typeof type !== 'string' || resourceOf(type) !== 'ScriptInventory') continue;
-    const zoneId = inputs?.zoneId ?? outputs?.zoneId;
-    const written = inputs?.pages ?? outputs?.pages;
+  for (const { kind, inputs, outputs } of exportedResources(exported)) {
+    if (kind !== 'ScriptInventory') continue;
+    const zoneId = inputs.zoneId ?? outputs.zoneId;
+    const written = inputs.pages ?? outputs.pages;
     if (typeof zoneId !== 'string' || !Array.isArray(written) || written.length === 0) continue;
     const pages: InventoryPage[] = [];
     for (const text of written) {

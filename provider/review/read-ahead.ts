@@ -6,7 +6,7 @@ import { DETECTED_STATUSES } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Detected } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
-import { resourceOf } from './meaning';
+import { exportedResources } from './stack-export';
 
 /**
  * The review's read ahead: the detected lists read while the engine runs the program, from what
@@ -44,13 +44,10 @@ export type ReadAheadTargets = ReadonlyMap<string, ReadonlySet<string>>;
  * cannot be read are left out.
  */
 export function readAheadTargets(exported: unknown): Map<string, Set<string>> {
-  const resources =
-    (exported as { deployment?: { resources?: Array<{ type?: unknown; outputs?: Record<string, unknown> }> } })
-      ?.deployment?.resources ?? [];
   const targets = new Map<string, Set<string>>();
-  for (const resource of Array.isArray(resources) ? resources : []) {
-    if (typeof resource?.type !== 'string' || resourceOf(resource.type) !== 'CspPolicy') continue;
-    const { zoneId, expression } = resource.outputs ?? {};
+  for (const resource of exportedResources(exported)) {
+    if (resource.kind !== 'CspPolicy') continue;
+    const { zoneId, expression } = resource.outputs;
     if (typeof zoneId !== 'string' || typeof expression !== 'string') continue;
     const parsed = parsePolicyExpression(expression);
     if (!parsed.ok) continue;

@@ -7,15 +7,40 @@ import { resourceOf } from './meaning';
  * `@pulumi/policy` and the Pulumi SDK behind it) would add their 30 MiB to it.
  */
 
+/** A resource of a `pulumi stack export`, as the review and the audit read it: nothing in it is trusted. */
+export interface ExportedResource {
+  urn: string;
+  /** EdgeGuard's resource (`CspPolicy`, ...) of a dynamic or plugin type, else the type (`resourceOf`). */
+  kind: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  /** Pending deletion (`delete: true`, left by an interrupted replace): no longer the stack's. */
+  pendingDelete: boolean;
+}
+
+/** The resources of a `pulumi stack export` that have a URN, in the state's order. */
+export function exportedResources(exported: unknown): ExportedResource[] {
+  const resources = (exported as { deployment?: { resources?: unknown } } | undefined)?.deployment?.resources;
+  const found: ExportedResource[] = [];
+  for (const resource of Array.isArray(resources) ? resources : []) {
+    const { urn, type, inputs, outputs, delete: pendingDelete } = (resource ?? {}) as Record<string, unknown>;
+    if (typeof urn !== 'string') continue;
+    found.push({
+      urn,
+      kind: resourceOf(typeof type === 'string' ? type : ''),
+      inputs: (inputs ?? {}) as Record<string, unknown>,
+      outputs: (outputs ?? {}) as Record<string, unknown>,
+      pendingDelete: pendingDelete === true,
+    });
+  }
+  return found;
+}
+
 /** The ids of the CSP policies a `pulumi stack export` holds, by URN: the live policies the stack manages. */
 export function stackPolicyIds(exported: unknown): Map<string, string> {
   const ids = new Map<string, string>();
-  const resources = (exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
-  for (const resource of Array.isArray(resources) ? resources : []) {
-    const { urn, outputs } = (resource ?? {}) as { urn?: unknown; outputs?: { policyId?: unknown } };
-    const id = outputs?.policyId;
-    if (typeof urn === 'string' && typeof id === 'string') ids.set(urn, id);
-  }
+  for (const { urn, outputs } of exportedResources(exported))
+    if (typeof outputs.policyId === 'string') ids.set(urn, outputs.policyId);
   return ids;
 }
 
@@ -25,21 +50,9 @@ export function stackPolicyIds(exported: unknown): Map<string, string> {
  */
 export function stackInventoryScripts(exported: unknown): Map<string, ScriptEntryInput[]> {
   const found = new Map<string, ScriptEntryInput[]>();
-  const resources = (exported as { deployment?: { resources?: unknown } })?.deployment?.resources;
-  for (const resource of Array.isArray(resources) ? resources : []) {
-    const { urn, type, inputs, outputs } = (resource ?? {}) as {
-      urn?: unknown;
-      type?: unknown;
-      inputs?: { scripts?: unknown };
-      outputs?: { scripts?: unknown };
-    };
-    const scripts = inputs?.scripts ?? outputs?.scripts;
-    if (
-      typeof urn === 'string' &&
-      typeof type === 'string' &&
-      resourceOf(type) === 'ScriptInventory' &&
-      Array.isArray(scripts)
-    )
+  for (const { urn, kind, inputs, outputs } of exportedResources(exported)) {
+    const scripts = inputs.scripts ?? outputs.scripts;
+    if (kind === 'ScriptInventory' && Array.isArray(scripts))
       found.set(
         urn,
         scripts.filter((entry): entry is ScriptEntryInput => typeof entry === 'object' && entry !== null),
