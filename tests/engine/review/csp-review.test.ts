@@ -37,11 +37,13 @@ const CONNECT = "connect-src 'self' api.stripe.com m.stripe.network";
 
 let emu: TestEmulator;
 let engine: EngineStack;
-/** The temporary folder's entries before the reviews: the pack's read ahead must leave none behind. */
-let tmpBefore: Set<string>;
+/**
+ * The temporary folder of this file's engine, reviews and packs (`TMPDIR`), its own so that another
+ * test's review running meanwhile is not counted: the pack's read ahead must leave nothing there.
+ */
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-csp-review-tmp-'));
 
 beforeAll(async () => {
-  tmpBefore = new Set(fs.readdirSync(os.tmpdir()));
   emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
   engine = await engineStack({
     projectDir: path.join(REPO, 'examples', 'csp-review'),
@@ -52,11 +54,13 @@ beforeAll(async () => {
       'edgeguard:apiToken': { value: TOKEN, secret: true },
     },
   });
+  engine.stack.workspace.envVars = { ...engine.stack.workspace.envVars, TMPDIR: tmp };
   await engine.up();
 }, 120_000);
 afterAll(async () => {
   await engine?.dispose();
   await emu?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 /** The pull request: the checkout policy's value (the program's first) becomes `value`. */
@@ -371,9 +375,7 @@ test('the reviews wrote nothing: the only writes are the two creates of the firs
 });
 
 test('the reviews left nothing in the temporary folder (the engine ends the pack with a kill)', () => {
-  const left = fs
-    .readdirSync(os.tmpdir())
-    .filter((name) => !tmpBefore.has(name) && name.startsWith('edgeguard-review-'));
+  const left = fs.readdirSync(tmp).filter((name) => name.startsWith('edgeguard-review-'));
   expect(left).toEqual([]);
 });
 
