@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import { clientFrom } from '../provider/clients';
+import { clientFrom } from '../provider/client/shared';
 import { readPaymentScripts } from '../provider/payment/scripts';
-import { exportedResources } from '../provider/review/stack-export';
+import { exportedResources } from '../provider/stack/export';
 import { parseScriptInventory, type ScriptInventoryInput } from '../rules/inventory';
 
 /**

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
-import { clientFrom } from '../provider/clients';
-import { stackPolicyIds } from '../provider/review/stack-export';
+import { clientFrom } from '../provider/client/shared';
+import { stackPolicyIds } from '../provider/stack/export';
 import { REVIEW_PER_PAGE, reviewService, type PolicyUnderReview } from '../provider/review/plan';
 import { ReadAhead } from '../provider/review/read-ahead';
 

@@ -18,4 +18,4 @@ export {
   type Credentials,
   type SettingsSources,
 } from '../settings';
-export { clientFor, clientFrom } from '../clients';
+export { clientFor, clientFrom } from './shared';

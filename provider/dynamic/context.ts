@@ -1,5 +1,5 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { clientFrom } from '../clients';
+import { clientFrom } from '../client/shared';
 import type { RuntimeContext } from '../runtime/contract';
 import { resolveSettings, type Settings } from '../settings';
 

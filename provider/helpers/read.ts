@@ -5,13 +5,13 @@ import { DETECTED_STATUSES } from '../client/detected-statuses';
 import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
 import { isMaliciousScore } from '../../rules/malicious';
 import type { SettingName } from '../settings';
-import { clientLayer, type ClientLayer } from './client-layer';
+import { clientLayer, type ClientLayer } from './lazy-client';
 
 /**
  * Read helpers: plain async functions over what page security detected, for any program or
  * script (dynamic providers cannot serve invokes). Each takes optional settings as its last
  * parameter; whatever they leave out comes from the environment (`EDGEGUARD_*`). They load the
- * client at their first call (`client-layer.ts`).
+ * client at their first call (`lazy-client.ts`).
  */
 
 export type { Connection, Cookie, Script, ScriptDetail, ScriptVersion } from '../client/page-security';

@@ -1,6 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { SettingName } from '../settings';
-import { clientLayer } from './client-layer';
+import { clientLayer } from './lazy-client';
 import type { ReadSettings } from './read';
 
 /**

@@ -8,7 +8,7 @@ import * as statusProto from '@pulumi/pulumi/proto/status_pb';
 import { Any } from 'google-protobuf/google/protobuf/any_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import { instanceClient } from '../clients';
+import { instanceClient } from '../client/shared';
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { checkRuntime } from '../runtime/check';

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import type { PolicyResource } from '@pulumi/policy';
-import { clientLayer } from '../helpers/client-layer';
+import { clientLayer } from '../helpers/lazy-client';
 import type { Acceptance } from './impact';
 import { stackConfigValue } from './pack-config';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
-import type * as inventoryReadAhead from './inventory-read-ahead';
+import type * as inventoryReadAhead from '../payment/read-ahead';
 import type * as plan from './plan';
 import type { ReviewInput, ReviewResult } from './plan';
 import type * as readAhead from './read-ahead';
@@ -54,7 +54,7 @@ export function reviewModules(): {
   return {
     plan: require('./plan') as typeof plan,
     readAhead: require('./read-ahead') as typeof readAhead,
-    inventoryReadAhead: require('./inventory-read-ahead') as typeof inventoryReadAhead,
+    inventoryReadAhead: require('../payment/read-ahead') as typeof inventoryReadAhead,
     weaknesses: require('./weaknesses') as typeof weaknesses,
   };
   /* eslint-enable @typescript-eslint/no-require-imports */

@@ -1,12 +1,12 @@
 import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from '@pulumi/policy';
 import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
-import { findingText, impactText, listText, policyText, text } from './as-text';
+import { findingText, impactText, listText, policyText, text } from '../format/review-text';
 import { acceptBlocked, acceptMalicious } from './impact';
 import { analysisOf, reviewModules, writeOutput, type Analysis } from './pack-analysis';
 import { ACCEPTED_KEY, acceptanceOf, acceptedConfigSchema } from './pack-config';
 import type { Unjudged } from './pack-input';
-import type { InventoryReview } from './payment-review';
+import type { InventoryReview } from '../payment/review';
 import {
   changedFinding,
   cspDifferenceFinding,
@@ -14,7 +14,7 @@ import {
   unauthorizedFinding,
   type Finding,
   type PhraseList,
-} from './payment-statements';
+} from '../payment/statements';
 import {
   headerName,
   itemList,

@@ -16,8 +16,8 @@ import {
   type PolicyText,
 } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
-import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from './payment-review';
-import type { InventoryReadAhead } from './inventory-read-ahead';
+import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from '../payment/review';
+import type { InventoryReadAhead } from '../payment/read-ahead';
 import { ReadAhead } from './read-ahead';
 
 /**

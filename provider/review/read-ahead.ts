@@ -6,7 +6,7 @@ import { DETECTED_STATUSES } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Detected } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
-import { exportedResources } from './stack-export';
+import { exportedResources } from '../stack/export';
 
 /**
  * The review's read ahead: the detected lists read while the engine runs the program, from what

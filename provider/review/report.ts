@@ -1,8 +1,8 @@
-import { cell, code, inventoryMarkdown, markdown, policyMarkdown } from './as-markdown';
+import { cell, code, inventoryMarkdown, markdown, policyMarkdown } from '../format/review-markdown';
 import type { MeaningRow } from './meaning';
 import type { Unjudged } from './pack-input';
-import type { InventoryReview } from './payment-review';
-import { inventoryStatement } from './payment-statements';
+import type { InventoryReview } from '../payment/review';
+import { inventoryStatement } from '../payment/statements';
 import { isCreatedOrChanged, type PolicyReview, type PoolCoverage, type ReviewRequests } from './plan';
 import {
   hostPhrase,

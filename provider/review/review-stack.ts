@@ -5,8 +5,8 @@ import { CommandError, type EngineEvent } from '@pulumi/pulumi/automation';
 import { meaningOf, nameOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
 import { REVIEW_OUTPUT_ENV, type PackOutput } from './pack-analysis';
 import { REVIEW_BASELINE_ENV } from './pack-input';
-import { openStack, type StackLocation } from './open-stack';
-import { locateViolations, mainFileOf } from './program-location';
+import { openStack, type StackLocation } from '../stack/open';
+import { locateViolations, mainFileOf } from '../stack/program-location';
 import type { ReportedViolation, ReviewReport } from './report';
 
 /**

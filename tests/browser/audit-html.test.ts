@@ -1,5 +1,5 @@
 /**
- * edgeguard-audit's HTML page (provider/audit/as-html.ts) in a real browser: headless Chromium
+ * edgeguard-audit's HTML page (provider/format/audit-html.ts) in a real browser: headless Chromium
  * opens the page of a fixed evidence (tests/helpers/audit-evidence.ts, hostile values included)
  * and shows it as a reader and a printer get it: its title, one row per script, no console error,
  * no request at all, the hostile values as text; in print media on A4, no table wider than the
@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { auditHtml } from '../../provider/audit/as-html';
+import { auditHtml } from '../../provider/format/audit-html';
 import { FAILING, HOSTILE_JUSTIFICATION, HOSTILE_URL } from '../helpers/audit-evidence';
 import { REPO } from '../helpers/repo';
 import type { AuditPageReport, AuditPageRequest } from './audit-html-run';

@@ -1,8 +1,13 @@
-import { countsOf, passes } from '../../provider/audit/evidence';
-import type { AuditEvidence, AuditInventory, AuditPaymentPage, AuditScript } from '../../provider/audit/schema';
+import { countsOf, passes } from '../../provider/payment/evidence';
+import type {
+  AuditEvidence,
+  AuditInventory,
+  AuditPaymentPage,
+  AuditScript,
+} from '../../provider/payment/evidence-schema';
 
 /**
- * A fixed evidence of `edgeguard-audit` (provider/audit/schema.ts) for the tests of its formats:
+ * A fixed evidence of `edgeguard-audit` (provider/payment/evidence-schema.ts) for the tests of its formats:
  * one inventory of two payment pages, with a script of each integrity, one authorized and unchanged
  * that page security reports malicious, headers enforced, report only and managed by no one, a stale
  * entry, and values an attacker controls (a script URL holding

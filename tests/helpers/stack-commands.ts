@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { auditEvidenceSchema, type AuditEvidence } from '../../provider/audit/schema';
+import { auditEvidenceSchema, type AuditEvidence } from '../../provider/payment/evidence-schema';
 import type { EngineStack } from './engine';
 import { runToEnd, type Finished } from './process';
 import { REPO } from './repo';
@@ -16,9 +16,9 @@ import { REPO } from './repo';
 const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
 
 /** The built `edgeguard-review`. */
-export const REVIEW_CLI = path.join(REPO, 'dist', 'provider', 'review', 'cli.js');
+export const REVIEW_CLI = path.join(REPO, 'dist', 'provider', 'cli', 'review.js');
 /** The built `edgeguard-audit`. */
-export const AUDIT_CLI = path.join(REPO, 'dist', 'provider', 'audit', 'cli.js');
+export const AUDIT_CLI = path.join(REPO, 'dist', 'provider', 'cli', 'audit.js');
 
 /**
  * Runs the built command `cli` with `--cwd <project> --stack <stack>` and `args`, as a CI job on

@@ -14,7 +14,7 @@ import { runToEnd, type Finished } from '../../helpers/process';
  * object in place.
  */
 
-const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'import.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'cli', 'import.js');
 const TOKEN = 'e2e-import-token-4c1d9a7e';
 const ACCOUNT = 'a00000000000000000000000000000f1';
 const ZONE = 'c00000000000000000000000000000f1';

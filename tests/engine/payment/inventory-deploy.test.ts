@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { AuditEvidence, AuditScript } from '../../../provider/audit/schema';
+import type { AuditEvidence, AuditScript } from '../../../provider/payment/evidence-schema';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { usePluginBuild } from '../../helpers/languages';
@@ -30,7 +30,7 @@ import { evidenceOf, paymentSection, runAudit, runReview, violationsOf } from '.
  */
 
 const TOKEN = 'e2e-inventory-token-3b9d27f1';
-const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'inventory.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'cli', 'inventory.js');
 const WORK = path.join(REPO, '.edgeguard', 'e2e');
 const POLICIES = `zones/${ZONE_ID}/page_security/policies`;
 const CLOSING = "; object-src 'none'; base-uri 'self'";

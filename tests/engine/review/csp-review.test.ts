@@ -305,7 +305,7 @@ test('the policy edgeguard-csp writes for the checkout passes the pack and block
   const run = await runToEnd(
     process.execPath,
     [
-      path.join(REPO, 'dist', 'provider', 'bin', 'csp.js'),
+      path.join(REPO, 'dist', 'provider', 'cli', 'csp.js'),
       '--zone',
       DEMO.zoneId,
       '--host',

@@ -9,7 +9,7 @@ import { REPO } from '../../helpers/repo';
  * tests/engine/audit/audit.test.ts.)
  */
 
-const CLI = path.join(REPO, 'dist', 'provider', 'audit', 'cli.js');
+const CLI = path.join(REPO, 'dist', 'provider', 'cli', 'audit.js');
 
 beforeAll(() => {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm run build)`);

@@ -1,13 +1,13 @@
-import { clientFrom } from '../../../provider/clients';
-import { exitStatusOf, gatherEvidence } from '../../../provider/audit/evidence';
-import { summaryText } from '../../../provider/audit/wording';
-import { auditEvidenceSchema } from '../../../provider/audit/schema';
-import type { StackInventory } from '../../../provider/audit/stack';
+import { clientFrom } from '../../../provider/client/shared';
+import { exitStatusOf, gatherEvidence } from '../../../provider/payment/evidence';
+import { summaryText } from '../../../provider/format/audit-wording';
+import { auditEvidenceSchema } from '../../../provider/payment/evidence-schema';
+import type { StackInventory } from '../../../provider/stack/inventories';
 import { parseScriptInventory } from '../../../rules/inventory';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
- * edgeguard-audit's gathering of the evidence (provider/audit/evidence.ts) against the emulator:
+ * edgeguard-audit's gathering of the evidence (provider/payment/evidence.ts) against the emulator:
  * scripts seeded on the payment pages with their hashes, a new version of a pinned one through the
  * emulator's versions route, an unauthorized script, authorized and unchanged scripts that page
  * security classifies or reports malicious, and the live policies of the pages' host, of which only

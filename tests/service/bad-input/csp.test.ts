@@ -13,7 +13,7 @@ import { REPO } from '../../helpers/repo';
  * engine, by tests/engine/review/csp-review.test.ts.
  */
 
-const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'csp.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'cli', 'csp.js');
 const BAD_TOKEN = 'csp-bad-token-4c1d9e7a';
 const UNKNOWN = 'c00000000000000000000000000000ff';
 const HOST = 'checkout.example.com';

@@ -13,7 +13,7 @@ import { REPO } from '../../helpers/repo';
  * complete or says what it left out, never echoes a credential, and writes nothing to the service.
  */
 
-const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'import.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'cli', 'import.js');
 const BAD_TOKEN = 'import-bad-token-5e0f1c2b';
 const EMAIL = 'ops@example.com';
 const KEY = 'import-api-key-77d0c3e1';

@@ -16,7 +16,7 @@ import { REPO } from '../../helpers/repo';
  * tests/engine/payment/inventory-deploy.test.ts.
  */
 
-const BIN = path.join(REPO, 'dist', 'provider', 'bin', 'inventory.js');
+const BIN = path.join(REPO, 'dist', 'provider', 'cli', 'inventory.js');
 const BAD_TOKEN = 'inventory-bad-token-7e2a91c4';
 const UNKNOWN = 'c00000000000000000000000000000ff';
 const STRIPE = 'https://js.stripe.com/v3/fingerprinted/js/elements.js';

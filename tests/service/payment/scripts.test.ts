@@ -1,4 +1,4 @@
-import { clientFrom } from '../../../provider/clients';
+import { clientFrom } from '../../../provider/client/shared';
 import { PER_PAGE, readPaymentScripts, requestBound } from '../../../provider/payment/scripts';
 import { parseScriptInventory, type ScriptInventory } from '../../../rules/inventory';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';

@@ -13,7 +13,7 @@ import { RUNTIME_OF } from '../../helpers/runtimes';
  * `pulumi-edgeguard` resolves through the package's own `exports`; not jest's module registry).
  *
  * - The root entry point loads no more than the resource classes do: neither undici nor zod, which
- *   the read helpers load at their first call (provider/helpers/client-layer.ts).
+ *   the read helpers load at their first call (provider/helpers/lazy-client.ts).
  * - `pulumi-edgeguard/client` holds the API client and the settings table.
  * - Every runtime turns on Node's compile cache before it loads its dependencies
  *   (provider/runtime/compile-cache.ts).

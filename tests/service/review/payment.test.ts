@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { unknownCheckingProxy, type PolicyResource } from '@pulumi/policy';
-import { clientFrom } from '../../../provider/clients';
+import { clientFrom } from '../../../provider/client/shared';
 import { requestBound } from '../../../provider/payment/scripts';
-import { InventoryReadAhead, inventoryTargets } from '../../../provider/review/inventory-read-ahead';
+import { InventoryReadAhead, inventoryTargets } from '../../../provider/payment/read-ahead';
 import { warmReview } from '../../../provider/review/pack-analysis';
 import { REVIEW_BASELINE_ENV } from '../../../provider/review/pack-input';
 import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
-import type { InventoryUnderReview } from '../../../provider/review/payment-review';
+import type { InventoryUnderReview } from '../../../provider/payment/review';
 import { reviewService, type PolicyUnderReview } from '../../../provider/review/plan';
 import { previousEntries } from '../../../rules/inventory-changes';
 import { cspSources, parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
@@ -334,7 +334,7 @@ test('a script the inventory leaves unauthorized, blocked by the policy it feeds
   );
 });
 
-// ---- The read ahead (provider/review/inventory-read-ahead.ts) ----
+// ---- The read ahead (provider/payment/read-ahead.ts) ----
 
 const REPINNED = ENTRIES.map((entry) => (entry.url === CARD ? { ...entry, hash: V2 } : entry));
 

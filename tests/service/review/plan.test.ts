@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AuthenticationError } from '../../../provider/client/errors';
-import { clientFrom } from '../../../provider/clients';
+import { clientFrom } from '../../../provider/client/shared';
 import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../../provider/review/plan';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 

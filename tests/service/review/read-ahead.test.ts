@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clientFrom } from '../../../provider/clients';
+import { clientFrom } from '../../../provider/client/shared';
 import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../../provider/review/plan';
 import { ReadAhead, readAheadTargets } from '../../../provider/review/read-ahead';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';

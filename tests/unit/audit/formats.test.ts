@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { auditHtml, escapeHtml } from '../../../provider/audit/as-html';
-import { auditMarkdown, codeSpan, literal } from '../../../provider/audit/as-markdown';
-import { auditEvidenceSchema, type AuditEvidence } from '../../../provider/audit/schema';
+import { auditHtml, escapeHtml } from '../../../provider/format/audit-html';
+import { auditMarkdown, codeSpan, literal } from '../../../provider/format/audit-markdown';
+import { auditEvidenceSchema, type AuditEvidence } from '../../../provider/payment/evidence-schema';
 import {
   CARD,
   FAILING,

@@ -1,4 +1,4 @@
-import { auditedResources } from '../../../provider/audit/stack';
+import { auditedResources } from '../../../provider/stack/inventories';
 
 /**
  * What edgeguard-audit takes from a `pulumi stack export`: the ScriptInventory resources of either

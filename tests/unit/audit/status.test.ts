@@ -1,6 +1,6 @@
-import { countsOf, exitStatusOf, findingsOf, passes, type JudgedScript } from '../../../provider/audit/evidence';
-import type { AuditEvidence } from '../../../provider/audit/schema';
-import { findingText, summaryText } from '../../../provider/audit/wording';
+import { countsOf, exitStatusOf, findingsOf, passes, type JudgedScript } from '../../../provider/payment/evidence';
+import type { AuditEvidence } from '../../../provider/payment/evidence-schema';
+import { findingText, summaryText } from '../../../provider/format/audit-wording';
 import type { Integrity } from '../../../provider/payment/scripts';
 import { CARD, FAILING, HOSTILE_URL, PASSING, V1, V3, WIDGET } from '../../helpers/audit-evidence';
 

@@ -3,10 +3,10 @@ import * as ts from 'typescript';
 import type { AlertPolicy } from '../../../provider/client/notifications';
 import type { CustomHostname } from '../../../provider/client/custom-hostnames';
 import type { PageSecurityPolicy } from '../../../provider/client/page-security';
-import { stringLiteral } from '../../../provider/import/code';
+import { stringLiteral } from '../../../provider/program/code';
 import type { Live } from '../../../provider/import/live';
-import { MAX_NAME, slug, uniqueNames } from '../../../provider/import/names';
-import { importedProgram } from '../../../provider/import/program';
+import { MAX_NAME, slug, uniqueNames } from '../../../provider/program/names';
+import { importedProgram } from '../../../provider/program/import';
 import { literalValue, prettierFormat, typeErrors } from '../../helpers/typescript';
 
 /**

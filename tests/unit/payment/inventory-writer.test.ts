@@ -13,7 +13,7 @@ import {
   type InventoryProgramOptions,
   type ProgramLanguage,
   type WrittenInventory,
-} from '../../../provider/payment/inventory-writer';
+} from '../../../provider/program/inventory';
 import type { PaymentScript } from '../../../provider/payment/scripts';
 import { literalValue, prettierFormat, typeErrors } from '../../helpers/typescript';
 

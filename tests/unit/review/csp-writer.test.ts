@@ -1,6 +1,6 @@
 import { parseCspValue } from '../../../rules/csp';
 import { cspAllowsUrl } from '../../../rules/csp-match';
-import { cspProgram, writePolicy } from '../../../provider/review/csp-writer';
+import { cspProgram, writePolicy } from '../../../provider/program/csp';
 import type { Detected } from '../../../provider/review/impact';
 import { cspWeaknesses } from '../../../provider/review/weaknesses';
 

@@ -13,7 +13,7 @@ import {
   type ProposedPolicy,
   type ZonePolicies,
 } from '../../../provider/review/impact';
-import { impactText } from '../../../provider/review/as-text';
+import { impactText } from '../../../provider/format/review-text';
 import { renderMarkdown } from '../../../provider/review/report';
 import { reviewReport } from '../../helpers/review-report';
 

@@ -1,21 +1,21 @@
 import { parseScriptInventory } from '../../../rules/inventory';
 import { entryTextOf } from '../../../rules/inventory-changes';
 import type { PaymentScript } from '../../../provider/payment/scripts';
-import { markdown } from '../../../provider/review/as-markdown';
-import { findingText, text } from '../../../provider/review/as-text';
-import type { InventoryReview } from '../../../provider/review/payment-review';
+import { markdown } from '../../../provider/format/review-markdown';
+import { findingText, text } from '../../../provider/format/review-text';
+import type { InventoryReview } from '../../../provider/payment/review';
 import {
   changedFinding,
   cspDifferenceFinding,
   inventoryStatement,
   maliciousFinding,
   unauthorizedFinding,
-} from '../../../provider/review/payment-statements';
+} from '../../../provider/payment/statements';
 import { renderMarkdown, type ReviewReport } from '../../../provider/review/report';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
- * What the review says of a script inventory (provider/review/payment-statements.ts): the payment
+ * What the review says of a script inventory (provider/payment/statements.ts): the payment
  * policies' messages as the pack prints them (as-text) and the report's "Payment-page scripts"
  * section (as-markdown), from one fixed review, each fact in both.
  */

@@ -7,7 +7,7 @@ import {
   mainFileOf,
   pathInRepository,
   programPosition,
-} from '../../../provider/review/program-location';
+} from '../../../provider/stack/program-location';
 import type { ReportedViolation } from '../../../provider/review/report';
 
 /**

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PACK_POLICIES } from '../../../provider/review/pack-policies';
 import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
-import { reviewSarif } from '../../../provider/review/sarif';
+import { reviewSarif } from '../../../provider/format/sarif';
 import { REPO } from '../../helpers/repo';
 import { parseSarif } from '../../helpers/sarif';
 import { reviewReport } from '../../helpers/review-report';

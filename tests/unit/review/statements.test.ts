@@ -1,6 +1,6 @@
 import { MALICIOUS_SCRIPT_RULE } from '../../../rules/malicious';
-import { markdown } from '../../../provider/review/as-markdown';
-import { impactText, text } from '../../../provider/review/as-text';
+import { markdown } from '../../../provider/format/review-markdown';
+import { impactText, text } from '../../../provider/format/review-text';
 import { ZoneImpactEvaluator, type Detected, type DetectedLine } from '../../../provider/review/impact';
 import type { PolicyReview } from '../../../provider/review/plan';
 import { renderMarkdown } from '../../../provider/review/report';

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { validateHostname } from '../../rules/hostname';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
-import { clientFrom } from '../clients';
+import { clientFrom } from '../client/shared';
 import type { HttpClient } from '../client/http';
-import { cspProgram, writePolicy } from '../review/csp-writer';
+import { cspProgram, writePolicy } from '../program/csp';
 import type { Detected } from '../review/impact';
 import { DETECTED_STATUSES } from '../client/page-security';
 import { detectedPages } from '../review/listed';
@@ -22,7 +22,7 @@ import {
 
 /**
  * `edgeguard-csp`: writes the TypeScript Pulumi program declaring a first CSP policy for a host,
- * from the scripts and connections page security detected on it (`../review/csp-writer.ts`). It
+ * from the scripts and connections page security detected on it (`../program/csp.ts`). It
  * only reads from the service. The program goes to `--out` or stdout; a summary to stderr.
  *
  * Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed, or

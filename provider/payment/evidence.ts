@@ -2,8 +2,8 @@ import { inventoryPageOf, type ScriptEntry, type ScriptInventory } from '../../r
 import { parsePolicyExpression } from '../../rules/expression';
 import type { HttpClient } from '../client/http';
 import { listPolicies, type PageSecurityPolicy } from '../client/page-security';
-import { readPaymentScripts, scoresOf, type Integrity, type PaymentScript } from '../payment/scripts';
-import { isMaliciousPaymentScript, type MaliciousFacts } from '../review/payment-statements';
+import { readPaymentScripts, scoresOf, type Integrity, type PaymentScript } from './scripts';
+import { isMaliciousPaymentScript, type MaliciousFacts } from './statements';
 import {
   AUDIT_FORMAT,
   AUDIT_FORMAT_VERSION,
@@ -13,8 +13,8 @@ import {
   type AuditHeader,
   type AuditInventory,
   type AuditScript,
-} from './schema';
-import type { ManagedPolicy, StackInventory } from './stack';
+} from './evidence-schema';
+import type { ManagedPolicy, StackInventory } from '../stack/inventories';
 
 /**
  * The evidence of `edgeguard-audit` (PCI DSS 4.0 requirements 6.4.3 and 11.6.1, issue 25),

@@ -1,7 +1,7 @@
 import { parseInventoryPage, type InventoryPage } from '../../rules/inventory';
 import type { HttpClient } from '../client/http';
-import { readScriptsOnPages, type ReadTally, type ScriptOnPages } from '../payment/scripts';
-import { exportedResources } from './stack-export';
+import { readScriptsOnPages, type ReadTally, type ScriptOnPages } from './scripts';
+import { exportedResources } from '../stack/export';
 
 /**
  * The script inventories' read ahead: the scripts page security detects on each inventory's pages,

@@ -1,6 +1,6 @@
-import { HttpClient } from './client/http';
-import { Pacer } from './client/pacing';
-import { resolveSettings, type Settings, type SettingsSources } from './settings';
+import { HttpClient } from './http';
+import { Pacer } from './pacing';
+import { resolveSettings, type Settings, type SettingsSources } from '../settings';
 
 /**
  * The one place that turns settings into a client, for the resources' runtimes, the read helpers

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { JUSTIFICATION_PLACEHOLDER, parseInventoryPage, type InventoryPage } from '../../rules/inventory';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
-import { clientFrom } from '../clients';
-import { inventoryProgram, PROGRAM_LANGUAGES, writeInventory, type ProgramLanguage } from '../payment/inventory-writer';
+import { clientFrom } from '../client/shared';
+import { inventoryProgram, PROGRAM_LANGUAGES, writeInventory, type ProgramLanguage } from '../program/inventory';
 import { readPaymentScripts } from '../payment/scripts';
 import {
   explainReadFailure,
@@ -19,7 +19,7 @@ import {
 /**
  * `edgeguard-inventory`: writes the Pulumi program (TypeScript, or YAML for the provider plugin)
  * declaring the first script inventory of a zone's payment pages and the CSP policies that enforce
- * it, from the scripts page security detected on the pages (`../payment/inventory-writer.ts`). It
+ * it, from the scripts page security detected on the pages (`../program/inventory.ts`). It
  * only reads from the service. The program goes to `--out` or stdout; a summary to stderr.
  *
  * Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed, or

@@ -2,16 +2,16 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CommandError } from '@pulumi/pulumi/automation';
-import { clientFrom } from '../clients';
+import { clientFrom } from '../client/shared';
 import { PLUGIN_VERSION } from '../plugin/version';
-import { openStack } from '../review/open-stack';
-import { runStackCommand, writeOutput } from '../review/stack-command';
+import { openStack } from '../stack/open';
+import { runStackCommand, writeOutput } from './stack-command';
 import { SETTINGS, withSettingHint } from '../settings';
-import { auditHtml } from './as-html';
-import { auditMarkdown } from './as-markdown';
-import { exitStatusOf, gatherEvidence } from './evidence';
-import { auditedResources } from './stack';
-import { ALL_CLEAR, MALICIOUS_WHY, summaryText } from './wording';
+import { auditHtml } from '../format/audit-html';
+import { auditMarkdown } from '../format/audit-markdown';
+import { exitStatusOf, gatherEvidence } from '../payment/evidence';
+import { auditedResources } from '../stack/inventories';
+import { ALL_CLEAR, MALICIOUS_WHY, summaryText } from '../format/audit-wording';
 
 /**
  * `edgeguard-audit`: the evidence an assessor asks for under PCI DSS 4.0 requirements 6.4.3 and
@@ -28,7 +28,7 @@ and every script page security saw there, with first and last seen, the entry an
 that authorize it, and its integrity. Reads the stack's state and its edgeguard:* configuration
 (secrets decrypted; EDGEGUARD_* variables as fallback) and the service; changes nothing.
   --markdown FILE   the evidence as Markdown (- for stdout; the default when no output is given)
-  --json FILE       the evidence as JSON, the shape of provider/audit/schema.ts (- for stdout)
+  --json FILE       the evidence as JSON, the shape of provider/payment/evidence-schema.ts (- for stdout)
   --html FILE       the evidence as one self-contained HTML page that prints on A4 (- for stdout)
 At most one output may be -.
 Exit status:

@@ -1,4 +1,4 @@
-import type * as clients from '../clients';
+import type * as clients from '../client/shared';
 import type * as loadBalancing from '../client/load-balancing';
 import type * as pageSecurity from '../client/page-security';
 import type * as settings from '../settings';
@@ -23,7 +23,7 @@ export function clientLayer(): ClientLayer {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, as said above */
   const { withSettingHint, SETTINGS } = require('../settings') as typeof settings;
   return {
-    clientFrom: (require('../clients') as typeof clients).clientFrom,
+    clientFrom: (require('../client/shared') as typeof clients).clientFrom,
     withSettingHint,
     SETTINGS,
     pageSecurity: require('../client/page-security') as typeof pageSecurity,

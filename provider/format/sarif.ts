@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { EnforcementLevel } from '@pulumi/policy';
 import type * as sarif from 'sarif';
-import { PACK_POLICIES } from './pack-policies';
-import type { ReportedViolation, ReviewReport } from './report';
+import { PACK_POLICIES } from '../review/pack-policies';
+import type { ReportedViolation, ReviewReport } from '../review/report';
 
 /**
  * The review's policy violations as SARIF 2.1.0 (`edgeguard-review --sarif`, issue 24, item 6),

@@ -6,10 +6,10 @@ import {
   type CspSource,
 } from '../../rules/csp';
 import { cspAllowsUrl, type CspFetchKind } from '../../rules/csp-match';
-import { comment, constant, newResource } from '../import/code';
-import { uniqueNames } from '../import/names';
-import { maliciousBecause, type Detected } from './impact';
-import { cspWeaknesses, type CspWeakness } from './weaknesses';
+import { comment, constant, newResource } from './code';
+import { uniqueNames } from './names';
+import { maliciousBecause, type Detected } from '../review/impact';
+import { cspWeaknesses, type CspWeakness } from '../review/weaknesses';
 
 /**
  * The first CSP policy of a host, written from what page security detected on it (issue 20, item
@@ -17,7 +17,7 @@ import { cspWeaknesses, type CspWeakness } from './weaknesses';
  * every detected connection that is not malicious, each as tightly as its sources allow without
  * breaking what runs, and nothing malicious; with `object-src 'none'` and `base-uri 'self'`, so
  * that it has no weakness of high severity (`./weaknesses.ts`, issue 24, item 4). Pure:
- * `../bin/csp.ts` reads the detections.
+ * `../cli/csp.ts` reads the detections.
  *
  * For each item, the tightest source that allows it on the page it was seen on: `'self'` for the
  * host's own origin, else a host source (`cdn.example.net`, with its scheme or port only where

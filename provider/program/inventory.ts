@@ -7,10 +7,10 @@ import {
   parseScriptUrl,
 } from '../../rules/inventory';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
-import { comment, constant, newResource, type FlatObject } from '../import/code';
-import { uniqueNames } from '../import/names';
-import { CLOSING } from '../review/csp-writer';
-import type { PaymentScript } from './scripts';
+import { comment, constant, newResource, type FlatObject } from './code';
+import { uniqueNames } from './names';
+import { CLOSING } from './csp';
+import type { PaymentScript } from '../payment/scripts';
 
 /**
  * The first script inventory of a zone's payment pages, written from what page security detected
@@ -19,7 +19,7 @@ import type { PaymentScript } from './scripts';
  * its justification the marked blank {@link JUSTIFICATION_PLACEHOLDER} (which the inventory's
  * check refuses, so that preview fails until a person writes why each script is there), and per
  * host of the pages the enforcing `CspPolicy`, its value fed from the inventory's `cspSources`
- * output, so the browser loads exactly what the inventory authorizes. Pure: `../bin/inventory.ts`
+ * output, so the browser loads exactly what the inventory authorizes. Pure: `../cli/inventory.ts`
  * reads the detections (`./scripts.ts`).
  *
  * Left out, each with the reason in a comment: a malicious script (`rules/malicious.ts`), which

@@ -8,7 +8,7 @@ import * as hostnames from '../runtime/custom-hostname';
 import { blockedAdvice, caaAdvice, movedAdvice, REVALIDATE, serviceReports } from '../runtime/custom-hostname-advice';
 import * as notifications from '../runtime/health-notification';
 import { comment, commentedOut, constant, newResource, type Value } from './code';
-import type { Live, LiveAccount, LiveZone } from './live';
+import type { Live, LiveAccount, LiveZone } from '../import/live';
 import { uniqueNames } from './names';
 import type { z } from 'zod';
 

@@ -1,5 +1,5 @@
 import type { Phrase, Span } from '../review/statements';
-import type { AuditEvidence, AuditInventory, AuditPaymentPage } from './schema';
+import type { AuditEvidence, AuditInventory, AuditPaymentPage } from '../payment/evidence-schema';
 import {
   aboutPhrase,
   authorizedByPhrase,
@@ -23,7 +23,7 @@ import {
   verdictPhrase,
   versionPhrase,
   versionsTitle,
-} from './wording';
+} from './audit-wording';
 
 /**
  * The audit's evidence as Markdown (`edgeguard-audit --markdown`, and its stdout by default): for a

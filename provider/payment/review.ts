@@ -12,10 +12,10 @@ import {
   type Integrity,
   type PaymentScript,
   type ReadTally,
-} from '../payment/scripts';
-import type { Acceptance } from './impact';
-import type { InventoryReadAhead } from './inventory-read-ahead';
-import type { PolicyUnderReview } from './plan';
+} from './scripts';
+import type { Acceptance } from '../review/impact';
+import type { InventoryReadAhead } from './read-ahead';
+import type { PolicyUnderReview } from '../review/plan';
 
 /**
  * The review of a stack's script inventories (issue 25, item 3; PCI DSS 4.0 requirements 6.4.3 and

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { clientFrom } from '../clients';
+import { clientFrom } from '../client/shared';
 import { EdgeGuardError } from '../client/errors';
 import { readAccount, readZone, type Live } from '../import/live';
-import { importedProgram, type ImportedProgram } from '../import/program';
+import { importedProgram, type ImportedProgram } from '../program/import';
 import type { SettingName } from '../settings';
 import {
   explainReadFailure,
@@ -19,7 +19,7 @@ import {
 
 /**
  * `edgeguard-import`: writes the TypeScript Pulumi program that takes a live zone (and account)
- * under management, every object declared as it is with `adoptId` set (see `../import/program.ts`).
+ * under management, every object declared as it is with `adoptId` set (see `../program/import.ts`).
  * It only reads from the service. The program goes to `--out` or stdout; what was declared, left
  * out or could not be read goes to stderr.
  *

@@ -2,10 +2,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathInRepository } from './program-location';
-import { renderMarkdown } from './report';
-import { DEFAULT_POLICY_CONFIG, reviewStack } from './review-stack';
-import { reviewSarif } from './sarif';
+import { pathInRepository } from '../stack/program-location';
+import { renderMarkdown } from '../review/report';
+import { DEFAULT_POLICY_CONFIG, reviewStack } from '../review/review-stack';
+import { reviewSarif } from '../format/sarif';
 import { runStackCommand, writeOutput } from './stack-command';
 
 /**

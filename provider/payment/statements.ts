@@ -1,8 +1,8 @@
 import { differs, type PolicyComparison } from '../../rules/inventory-csp';
 import type { EntryRewritten, EntryText } from '../../rules/inventory-changes';
-import type { PaymentScript, Scores } from '../payment/scripts';
-import { connectionReports } from './impact';
-import type { InventoryReview } from './payment-review';
+import type { PaymentScript, Scores } from './scripts';
+import { connectionReports } from '../review/impact';
+import type { InventoryReview } from './review';
 import {
   KIND_WORDS,
   LINES_SHOWN,
@@ -15,7 +15,7 @@ import {
   type ItemList,
   type LineStatement,
   type Phrase,
-} from './statements';
+} from '../review/statements';
 
 /**
  * What the review says of a stack's script inventories (issue 25, item 3): the part of the one

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Phrase, Span } from '../review/statements';
-import { isMaliciousPaymentScript } from '../review/payment-statements';
-import type { AuditEvidence, AuditInventory, AuditPaymentPage, AuditScript } from './schema';
+import { isMaliciousPaymentScript } from '../payment/statements';
+import type { AuditEvidence, AuditInventory, AuditPaymentPage, AuditScript } from '../payment/evidence-schema';
 import {
   aboutPhrase,
   authorizedByPhrase,
@@ -25,7 +25,7 @@ import {
   verdictPhrase,
   versionPhrase,
   versionsTitle,
-} from './wording';
+} from './audit-wording';
 
 /**
  * The audit's evidence as one self-contained HTML page (`edgeguard-audit --html`), for the

@@ -1,5 +1,5 @@
-import type { PhraseList } from './payment-statements';
-import type { PolicyReview } from './plan';
+import type { PhraseList } from '../payment/statements';
+import type { PolicyReview } from '../review/plan';
 import {
   hostPhrase,
   isList,
@@ -10,7 +10,7 @@ import {
   type ItemList,
   type Phrase,
   type Span,
-} from './statements';
+} from '../review/statements';
 
 /**
  * What a review says (`./statements.ts`) as plain text, for the policy pack's messages, which the

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProjectSettings } from '@pulumi/pulumi/automation';
 import { z } from 'zod';
-import type { ReportedViolation, SourceLocation } from './report';
+import type { ReportedViolation, SourceLocation } from '../review/report';
 
 /**
  * Where in the program a policy violation is (issue 24, item 6): the line that declares the

@@ -1,5 +1,5 @@
 import type { ScriptEntryInput } from '../../rules/inventory';
-import { resourceOf } from './meaning';
+import { resourceOf } from '../review/meaning';
 
 /**
  * What the review reads from a `pulumi stack export`, in a module of its own that loads only the

@@ -1,8 +1,15 @@
 import { SCORE_KEYS, type Integrity } from '../payment/scripts';
-import { maliciousReasons } from '../review/payment-statements';
+import { maliciousReasons } from '../payment/statements';
 import { KIND_WORDS, named, plural, stress, value, type Phrase } from '../review/statements';
-import { FAILING_INTEGRITIES, findingsOf, type Finding } from './evidence';
-import type { AuditCounts, AuditEntry, AuditEvidence, AuditHeader, AuditScript, AuditVersion } from './schema';
+import { FAILING_INTEGRITIES, findingsOf, type Finding } from '../payment/evidence';
+import type {
+  AuditCounts,
+  AuditEntry,
+  AuditEvidence,
+  AuditHeader,
+  AuditScript,
+  AuditVersion,
+} from '../payment/evidence-schema';
 
 /**
  * What the audit's evidence says, before any format: each phrase written once, as the review's

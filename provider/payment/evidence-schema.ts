@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { POLICY_ACTIONS, scoresShape } from '../client/page-security';
-import { INTEGRITIES } from '../payment/scripts';
+import { INTEGRITIES } from './scripts';
 
 /**
  * The evidence `edgeguard-audit` writes (`--json`), which a GRC tool ingests: one zod schema, the

@@ -1,5 +1,5 @@
-import type { Finding, InventoryStatement, PhraseList } from './payment-statements';
-import { isList, type ItemList, type Phrase, type PolicyStatement, type Span } from './statements';
+import type { Finding, InventoryStatement, PhraseList } from '../payment/statements';
+import { isList, type ItemList, type Phrase, type PolicyStatement, type Span } from '../review/statements';
 
 /**
  * What a review says (`./statements.ts`) as Markdown, for edgeguard-review's report: values and

@@ -2,7 +2,7 @@ import { parseScriptInventory, type ScriptInventory } from '../../rules/inventor
 import { parsedInputs } from '../runtime/contract';
 import { inputsSchema } from '../runtime/script-inventory';
 import { nameOf } from '../review/meaning';
-import { exportedResources } from '../review/stack-export';
+import { exportedResources } from './export';
 
 /**
  * What `edgeguard-audit` takes from a stack's state (`pulumi stack export`): its `ScriptInventory`
