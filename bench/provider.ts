@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as path from 'node:path';
 import { configure } from '../provider/dynamic/context';
-import { provider as migration } from '../provider/runtime/pool-notification-migration';
+import { provider as migration } from '../provider/dynamic/runtime/pool-notification-migration';
 import { ACCOUNT, call, TOKEN, withEmulator, ZONE } from './common';
 
 /**

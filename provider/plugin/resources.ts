@@ -1,11 +1,5 @@
 import type { Runtime } from '../runtime/contract';
-import { runtime as cspPolicy } from '../runtime/csp-policy';
-import { runtime as customHostname } from '../runtime/custom-hostname';
-import { runtime as customHostnameValidation } from '../runtime/custom-hostname-validation';
-import { runtime as healthNotification } from '../runtime/health-notification';
-import { runtime as pageSecuritySetting } from '../runtime/page-security-setting';
-import { runtime as poolNotificationMigration } from '../runtime/pool-notification-migration';
-import { runtime as scriptInventory } from '../runtime/script-inventory';
+import { runtimeNamed } from '../runtime/table';
 import { resourceToken } from './tokens';
 
 /**
@@ -30,19 +24,19 @@ export interface PluginResource {
 }
 
 const TABLE: PluginResource[] = [
-  { runtime: pageSecuritySetting, owner: 'zoneId' },
-  { runtime: cspPolicy, owner: 'zoneId', idName: 'policyId' },
-  { runtime: customHostname, owner: 'zoneId', idName: 'customHostnameId' },
-  { runtime: customHostnameValidation, owner: 'zoneId', idName: 'customHostnameId' },
-  { runtime: healthNotification, owner: 'accountId', idName: 'policyId' },
+  { runtime: runtimeNamed('page-security-setting'), owner: 'zoneId' },
+  { runtime: runtimeNamed('csp-policy'), owner: 'zoneId', idName: 'policyId' },
+  { runtime: runtimeNamed('custom-hostname'), owner: 'zoneId', idName: 'customHostnameId' },
+  { runtime: runtimeNamed('custom-hostname-validation'), owner: 'zoneId', idName: 'customHostnameId' },
+  { runtime: runtimeNamed('health-notification'), owner: 'accountId', idName: 'policyId' },
   {
-    runtime: poolNotificationMigration,
+    runtime: runtimeNamed('pool-notification-migration'),
     owner: 'accountId',
     noImport:
       'a PoolNotificationMigration is an action on the pools of an account, not an object the service holds: declare it in the program, and pulumi up runs it (again, harmlessly, when the pools carry no e-mail)',
   },
   {
-    runtime: scriptInventory,
+    runtime: runtimeNamed('script-inventory'),
     owner: 'zoneId',
     noImport:
       'a ScriptInventory is held in the stack, not by the service, which has no inventory to read from the zone id: declare it in the program, and pulumi up records it, writing nothing to the service',

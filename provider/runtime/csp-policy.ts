@@ -15,7 +15,6 @@ import {
 import { adopt, adoptIdField } from './adopt';
 import { zoneIdSchema } from './check';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the
@@ -189,6 +188,3 @@ export const runtime: Runtime<CspPolicyInputs, CspPolicyOutputs> = {
     await deletePolicy(ctx.client, props.zoneId, id);
   },
 };
-
-/** The dynamic provider of `CspPolicy`. */
-export const provider = defineRuntime(runtime);

@@ -22,7 +22,6 @@ import {
 } from './custom-hostname-advice';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CustomHostnameValidation`: waits until a custom hostname is `active`, its certificate
@@ -250,6 +249,3 @@ export const runtime: Runtime<CustomHostnameValidationInputs, CustomHostnameVali
     return Promise.resolve();
   },
 };
-
-/** The dynamic provider of `CustomHostnameValidation`. */
-export const provider = defineRuntime(runtime);

@@ -30,7 +30,6 @@ import {
 import { adopt, adoptIdField } from './adopt';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `CustomHostname`: a hostname of a customer that a zone serves, with its certificate
@@ -455,6 +454,3 @@ export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
     await deleteCustomHostname(ctx.client, ownerOf('CustomHostname', id, props, 'zoneId'), id);
   },
 };
-
-/** The dynamic provider of `CustomHostname`. */
-export const provider = defineRuntime(runtime);

@@ -13,7 +13,6 @@ import { expecting, shown } from '../../rules/zod';
 import { adopt, adoptIdField } from './adopt';
 import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * The runtime of `HealthNotification`: an account-level notification policy of alert type
@@ -261,6 +260,3 @@ export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutput
     await deleteAlertPolicy(ctx.client, { accountId: props.accountId, policyId: id });
   },
 };
-
-/** The dynamic provider of `HealthNotification`. */
-export const provider = defineRuntime(runtime);

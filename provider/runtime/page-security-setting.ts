@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';
 import type { Runtime } from './contract';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's
@@ -122,6 +121,3 @@ export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutp
     await updateSettings(ctx.client, id, { enabled: props.enabledBeforeCreate });
   },
 };
-
-/** The dynamic provider of `PageSecuritySetting`. */
-export const provider = defineRuntime(runtime);

@@ -7,7 +7,6 @@ import { expecting } from '../../rules/zod';
 import { accountIdSchema, hasUnknown } from './check';
 import type { Runtime, RuntimeContext } from './contract';
 import { PartialFailure } from './partial';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * The runtime of `PoolNotificationMigration`: removes the legacy `notification_email` of every
@@ -269,6 +268,3 @@ export const runtime: Runtime<PoolNotificationMigrationInputs, PoolNotificationM
    */
   async delete() {},
 };
-
-/** The dynamic provider of `PoolNotificationMigration`. */
-export const provider = defineRuntime(runtime);

@@ -7,7 +7,6 @@ import type { HttpClient } from '../client/http';
 import { entryText, INTEGRITIES, readPaymentScripts } from '../payment/scripts';
 import { zoneIdSchema } from './check';
 import { ownerOf, ResourceStateError, type Runtime } from './contract';
-import { defineRuntime } from '../dynamic/provider';
 
 /**
  * Runtime of `ScriptInventory`: the scripts authorized on a zone's payment pages, each with its
@@ -201,6 +200,3 @@ export const runtime: Runtime<ScriptInventoryInputs, ScriptInventoryOutputs> = {
   // Nothing of the inventory is on the service: the stack forgets it.
   async delete() {},
 };
-
-/** The dynamic provider of `ScriptInventory`. */
-export const provider = defineRuntime(runtime);

@@ -80,7 +80,7 @@ test('the tarball holds the compiled package, its command-line tools and the pol
     'dist/provider/index.js',
     'dist/provider/index.d.ts',
     'dist/provider/resources/provider.js',
-    'dist/provider/runtime/csp-policy.js',
+    'dist/provider/dynamic/runtime/csp-policy.js',
     'dist/provider/cli/import.js',
     'dist/provider/cli/review.js',
     'dist/provider/cli/audit.js',

@@ -67,7 +67,7 @@ test.each(Object.values(RUNTIME_OF))(
   'pulumi-edgeguard/runtime/%s, which the stored module requires, is the compiled runtime with every method',
   (runtime) => {
     const resolved = require.resolve(`pulumi-edgeguard/runtime/${runtime}`);
-    expect(path.relative(REPO, resolved)).toBe(path.join('dist', 'provider', 'runtime', `${runtime}.js`));
+    expect(path.relative(REPO, resolved)).toBe(path.join('dist', 'provider', 'dynamic', 'runtime', `${runtime}.js`));
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the compiled file the engine would load
     const { provider } = require(resolved) as { provider: Record<string, unknown> };
     for (const method of METHODS) expect(typeof provider[method]).toBe('function');

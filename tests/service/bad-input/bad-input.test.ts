@@ -1,11 +1,11 @@
 import * as net from 'node:net';
 import type * as pulumi from '@pulumi/pulumi';
-import { provider as cspPolicy } from '../../../provider/runtime/csp-policy';
-import { provider as customHostname } from '../../../provider/runtime/custom-hostname';
-import { provider as customHostnameValidation } from '../../../provider/runtime/custom-hostname-validation';
-import { provider as healthNotification } from '../../../provider/runtime/health-notification';
-import { provider as pageSecuritySetting } from '../../../provider/runtime/page-security-setting';
-import { provider as poolNotificationMigration } from '../../../provider/runtime/pool-notification-migration';
+import { provider as cspPolicy } from '../../../provider/dynamic/runtime/csp-policy';
+import { provider as customHostname } from '../../../provider/dynamic/runtime/custom-hostname';
+import { provider as customHostnameValidation } from '../../../provider/dynamic/runtime/custom-hostname-validation';
+import { provider as healthNotification } from '../../../provider/dynamic/runtime/health-notification';
+import { provider as pageSecuritySetting } from '../../../provider/dynamic/runtime/page-security-setting';
+import { provider as poolNotificationMigration } from '../../../provider/dynamic/runtime/pool-notification-migration';
 import { APIConnectionError, AuthenticationError, PermissionDeniedError } from '../../../provider/client/errors';
 import { SettingsError } from '../../../provider/settings';
 import {

@@ -5,11 +5,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { inspect } from 'node:util';
 import type * as pulumi from '@pulumi/pulumi';
-import { provider as cspPolicy } from '../../../provider/runtime/csp-policy';
-import { provider as customHostname } from '../../../provider/runtime/custom-hostname';
-import { provider as healthNotification } from '../../../provider/runtime/health-notification';
-import { provider as pageSecuritySetting } from '../../../provider/runtime/page-security-setting';
-import { provider as poolNotificationMigration } from '../../../provider/runtime/pool-notification-migration';
+import { provider as cspPolicy } from '../../../provider/dynamic/runtime/csp-policy';
+import { provider as customHostname } from '../../../provider/dynamic/runtime/custom-hostname';
+import { provider as healthNotification } from '../../../provider/dynamic/runtime/health-notification';
+import { provider as pageSecuritySetting } from '../../../provider/dynamic/runtime/page-security-setting';
+import { provider as poolNotificationMigration } from '../../../provider/dynamic/runtime/pool-notification-migration';
 import { listPools, listScripts, maliciousScripts } from '../../../provider';
 import { resolveSettings } from '../../../provider/client';
 import {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type * as pulumi from '@pulumi/pulumi';
 import { AdoptionError } from '../../../provider/runtime/adopt';
-import { provider as cspPolicy } from '../../../provider/runtime/csp-policy';
-import { provider as customHostname } from '../../../provider/runtime/custom-hostname';
-import { provider as healthNotification } from '../../../provider/runtime/health-notification';
+import { provider as cspPolicy } from '../../../provider/dynamic/runtime/csp-policy';
+import { provider as customHostname } from '../../../provider/dynamic/runtime/custom-hostname';
+import { provider as healthNotification } from '../../../provider/dynamic/runtime/health-notification';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { configureProvider } from '../../helpers/provider';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { NotFoundError } from '../../../provider/client/errors';
-import { changedProperties, provider, type CspPolicyInputs } from '../../../provider/runtime/csp-policy';
+import { changedProperties, type CspPolicyInputs } from '../../../provider/runtime/csp-policy';
+import { provider } from '../../../provider/dynamic/runtime/csp-policy';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { CSP_POLICY as GOOD } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';

@@ -2,10 +2,10 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   CustomHostnameNotValidatedError,
   diffValidation,
-  provider as runtime,
   type CustomHostnameValidationInputs,
   type CustomHostnameValidationOutputs,
 } from '../../../provider/runtime/custom-hostname-validation';
+import { provider as runtime } from '../../../provider/dynamic/runtime/custom-hostname-validation';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { validationInputs as inputs } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';

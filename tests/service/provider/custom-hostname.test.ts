@@ -2,10 +2,10 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   CustomHostnameNotReadyError,
   diffCustomHostname,
-  provider as runtime,
   type CustomHostnameInputs,
   type CustomHostnameOutputs,
 } from '../../../provider/runtime/custom-hostname';
+import { provider as runtime } from '../../../provider/dynamic/runtime/custom-hostname';
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { customHostnameInputs as inputs, hostnameOfLength } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BadRequestError } from '../../../provider/client/errors';
-import { provider } from '../../../provider/runtime/health-notification';
+import { provider } from '../../../provider/dynamic/runtime/health-notification';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 import { POOL_A, POOL_B, POOL_C, WEBHOOK } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { APIResponseError } from '../../../provider/client/errors';
-import { changedProperties, provider } from '../../../provider/runtime/page-security-setting';
+import { changedProperties } from '../../../provider/runtime/page-security-setting';
+import { provider } from '../../../provider/dynamic/runtime/page-security-setting';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { ZONE } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';

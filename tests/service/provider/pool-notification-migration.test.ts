@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InternalServerError } from '../../../provider/client/errors';
-import { MigrationIncompleteError, provider } from '../../../provider/runtime/pool-notification-migration';
+import { MigrationIncompleteError } from '../../../provider/runtime/pool-notification-migration';
+import { provider } from '../../../provider/dynamic/runtime/pool-notification-migration';
 import { PartialFailure } from '../../../provider/runtime/partial';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { ACCOUNT } from '../../helpers/inputs';

@@ -1,4 +1,4 @@
-import { provider } from '../../../provider/runtime/script-inventory';
+import { provider } from '../../../provider/dynamic/runtime/script-inventory';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { configureProvider } from '../../helpers/provider';
 

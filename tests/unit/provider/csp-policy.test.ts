@@ -1,10 +1,6 @@
 import { UNKNOWN } from '../../../provider/runtime/check';
-import {
-  changedProperties,
-  provider,
-  type CspPolicyInputs,
-  type CspPolicyOutputs,
-} from '../../../provider/runtime/csp-policy';
+import { changedProperties, type CspPolicyInputs, type CspPolicyOutputs } from '../../../provider/runtime/csp-policy';
+import { provider } from '../../../provider/dynamic/runtime/csp-policy';
 import { CSP_POLICY as GOOD } from '../../helpers/inputs';
 
 /**

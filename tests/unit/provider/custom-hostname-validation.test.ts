@@ -2,11 +2,11 @@ import * as pulumi from '@pulumi/pulumi';
 import { CustomHostnameValidation } from '../../../provider/resources/custom-hostname-validation';
 import { UNKNOWN } from '../../../provider/runtime/check';
 import {
-  provider as runtime,
   runtime as described,
   type CustomHostnameValidationInputs,
   type CustomHostnameValidationOutputs,
 } from '../../../provider/runtime/custom-hostname-validation';
+import { provider as runtime } from '../../../provider/dynamic/runtime/custom-hostname-validation';
 import type { RuntimeDiff } from '../../../provider/runtime/contract';
 import { decideDiff } from '../../../provider/runtime/host';
 import { validationInputs as inputs, ZONE } from '../../helpers/inputs';

@@ -2,11 +2,11 @@ import * as pulumi from '@pulumi/pulumi';
 import { CustomHostname } from '../../../provider/resources/custom-hostname';
 import { UNKNOWN } from '../../../provider/runtime/check';
 import {
-  provider as runtime,
   runtime as described,
   type CustomHostnameInputs,
   type CustomHostnameOutputs,
 } from '../../../provider/runtime/custom-hostname';
+import { provider as runtime } from '../../../provider/dynamic/runtime/custom-hostname';
 import type { RuntimeDiff } from '../../../provider/runtime/contract';
 import { decideDiff } from '../../../provider/runtime/host';
 import { customHostnameInputs as inputs, hostnameOfLength, ZONE } from '../../helpers/inputs';

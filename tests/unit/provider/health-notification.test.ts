@@ -2,7 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { sameFilters } from '../../../provider/client/notifications';
 import { HealthNotification } from '../../../provider/resources/health-notification';
 import { UNKNOWN } from '../../../provider/runtime/check';
-import { provider } from '../../../provider/runtime/health-notification';
+import { provider } from '../../../provider/dynamic/runtime/health-notification';
 import { ACCOUNT, POOL_A, POOL_B, POOL_C, WEBHOOK } from '../../helpers/inputs';
 
 /**

@@ -1,8 +1,8 @@
-import { provider as cspPolicy } from '../../../provider/runtime/csp-policy';
-import { provider as customHostname } from '../../../provider/runtime/custom-hostname';
-import { provider as healthNotification } from '../../../provider/runtime/health-notification';
-import { provider as pageSecuritySetting } from '../../../provider/runtime/page-security-setting';
-import { provider as poolNotificationMigration } from '../../../provider/runtime/pool-notification-migration';
+import { provider as cspPolicy } from '../../../provider/dynamic/runtime/csp-policy';
+import { provider as customHostname } from '../../../provider/dynamic/runtime/custom-hostname';
+import { provider as healthNotification } from '../../../provider/dynamic/runtime/health-notification';
+import { provider as pageSecuritySetting } from '../../../provider/dynamic/runtime/page-security-setting';
+import { provider as poolNotificationMigration } from '../../../provider/dynamic/runtime/pool-notification-migration';
 
 /**
  * One rule for identifiers on every resource: 32 hexadecimal characters in either case, stored in

@@ -1,9 +1,6 @@
 import { UNKNOWN } from '../../../provider/runtime/check';
-import {
-  changedProperties,
-  provider,
-  type PageSecuritySettingOutputs,
-} from '../../../provider/runtime/page-security-setting';
+import { changedProperties, type PageSecuritySettingOutputs } from '../../../provider/runtime/page-security-setting';
+import { provider } from '../../../provider/dynamic/runtime/page-security-setting';
 import { ZONE } from '../../helpers/inputs';
 
 /**

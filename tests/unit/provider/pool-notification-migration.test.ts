@@ -1,6 +1,7 @@
 import type { Pool } from '../../../provider/client/load-balancing';
 import { UNKNOWN } from '../../../provider/runtime/check';
-import { pagesWithEmail, provider } from '../../../provider/runtime/pool-notification-migration';
+import { pagesWithEmail } from '../../../provider/runtime/pool-notification-migration';
+import { provider } from '../../../provider/dynamic/runtime/pool-notification-migration';
 import { ACCOUNT } from '../../helpers/inputs';
 
 /**

@@ -1,5 +1,6 @@
 import { UNKNOWN } from '../../../provider/runtime/check';
-import { changedProperties, provider, type ScriptInventoryOutputs } from '../../../provider/runtime/script-inventory';
+import { changedProperties, type ScriptInventoryOutputs } from '../../../provider/runtime/script-inventory';
+import { provider } from '../../../provider/dynamic/runtime/script-inventory';
 import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
 import { ZONE } from '../../helpers/inputs';
 
