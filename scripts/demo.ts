@@ -104,7 +104,7 @@ function passphraseFile(): string {
   return file;
 }
 
-/** The flagship's stack outputs (index.ts), as the demo describes them. */
+/** The flagship's stack outputs (flagship.ts), as the demo describes them. */
 interface FlagshipOutputs {
   zone: string;
   pageSecurityEnabled: boolean;

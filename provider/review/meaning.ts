@@ -2,6 +2,7 @@ import { parseCspValue, qualifiedCspSources } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { ScriptEntryInput } from '../../rules/inventory';
 import { entryChanges, previousEntries } from '../../rules/inventory-changes';
+import { nameOf, resourceOf } from '../stack/export';
 
 /**
  * What a change to one resource means, in place of the whole strings a diff shows (issue 9, item
@@ -35,19 +36,6 @@ export interface MeaningRow {
   resource: string;
   kind: ChangeKind;
   changes: string[];
-}
-
-/** The type tokens of EdgeGuard's resources: dynamic (`pulumi-nodejs:dynamic/edgeguard:X`) or the provider plugin's (`edgeguard:index:X`). */
-const EDGEGUARD_TYPE = /^(?:pulumi-nodejs:dynamic\/edgeguard|edgeguard:index):(\w+)$/;
-
-/** The resource's name in the program: the last part of its URN. */
-export function nameOf(urn: string): string {
-  return urn.slice(urn.lastIndexOf('::') + 2);
-}
-
-/** The kind of an EdgeGuard resource (`CspPolicy`, ...) from its type token; another provider's type token as it is. */
-export function resourceOf(type: string): string {
-  return EDGEGUARD_TYPE.exec(type)?.[1] ?? type;
 }
 
 /** A property as text for a phrase: strings as they are, the rest as JSON. */

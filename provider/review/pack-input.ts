@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { UnknownValueError, type PolicyResource } from '@pulumi/policy';
 import { parseScriptInventory, type ScriptEntryInput } from '../../rules/inventory';
 import { previousEntries } from '../../rules/inventory-changes';
-import { resourceOf } from './meaning';
+import { resourceOf } from '../stack/export';
 import type { InventoryUnderReview } from '../payment/review';
 import { stackInventoryScripts, stackPolicyIds } from '../stack/export';
 import type { MigrationUnderReview, NotificationUnderReview, PolicyUnderReview, ReviewInput } from './plan';

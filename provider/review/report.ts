@@ -1,4 +1,5 @@
 import { cell, code, inventoryMarkdown, markdown, policyMarkdown } from '../format/review-markdown';
+import type { SourceLocation } from '../stack/program-location';
 import type { MeaningRow } from './meaning';
 import type { Unjudged } from './pack-input';
 import type { InventoryReview } from '../payment/review';
@@ -34,18 +35,12 @@ export interface ReportedViolation {
   message: string;
   /**
    * Where the program declares the resource, as the engine recorded it at the stack's last
-   * deployment (`./program-location.ts`); absent for a resource the stack does not hold yet.
+   * deployment (`../stack/program-location.ts`); absent for a resource the stack does not hold yet.
    */
   declaredAt?: SourceLocation;
 }
 
 /** A place in the program: a file relative to the project folder (with `/`), a line and column from 1. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column?: number;
-}
-
 /** What the review found, and how it ends. */
 export interface ReviewReport {
   project: string;

@@ -1,5 +1,4 @@
 import type { ScriptEntryInput } from '../../rules/inventory';
-import { resourceOf } from '../review/meaning';
 
 /**
  * What the review reads from a `pulumi stack export`, in a module of its own that loads only the
@@ -59,4 +58,17 @@ export function stackInventoryScripts(exported: unknown): Map<string, ScriptEntr
       );
   }
   return found;
+}
+
+/** The type tokens of EdgeGuard's resources: dynamic (`pulumi-nodejs:dynamic/edgeguard:X`) or the provider plugin's (`edgeguard:index:X`). */
+const EDGEGUARD_TYPE = /^(?:pulumi-nodejs:dynamic\/edgeguard|edgeguard:index):(\w+)$/;
+
+/** The resource's name in the program: the last part of its URN. */
+export function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf('::') + 2);
+}
+
+/** The kind of an EdgeGuard resource (`CspPolicy`, ...) from its type token; another provider's type token as it is. */
+export function resourceOf(type: string): string {
+  return EDGEGUARD_TYPE.exec(type)?.[1] ?? type;
 }

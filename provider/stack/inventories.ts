@@ -1,7 +1,7 @@
 import { parseScriptInventory, type ScriptInventory } from '../../rules/inventory';
 import { parsedInputs } from '../runtime/contract';
 import { inputsSchema } from '../runtime/script-inventory';
-import { nameOf } from '../review/meaning';
+import { nameOf } from './export';
 import { exportedResources } from './export';
 
 /**

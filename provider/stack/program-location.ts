@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProjectSettings } from '@pulumi/pulumi/automation';
 import { z } from 'zod';
-import type { ReportedViolation, SourceLocation } from '../review/report';
 
 /**
  * Where in the program a policy violation is (issue 24, item 6): the line that declares the
@@ -14,6 +13,13 @@ import type { ReportedViolation, SourceLocation } from '../review/report';
  * deployment registered it (`pulumi stack export`, the review's baseline), and a resource the
  * stack does not hold yet is not located at all.
  */
+
+/** Where a program declares a resource: a file of the program's folder, its line (1-based) and column. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column?: number;
+}
 
 /**
  * A recorded position: `project:///<path>#<line>[,<column>]`, the path relative to the project
@@ -81,11 +87,11 @@ export function declarationsIn(exported: unknown): Map<string, SourceLocation> {
  * when the program still has that file and line: the position is the last deployment's, and a
  * file the change removed or cut short cannot hold it any more.
  */
-export function locateViolations(
-  violations: ReportedViolation[],
+export function locateViolations<Violation extends { urn?: string; declaredAt?: SourceLocation }>(
+  violations: Violation[],
   exported: unknown,
   workDir: string,
-): ReportedViolation[] {
+): Violation[] {
   const declared = declarationsIn(exported);
   const lineCounts = new Map<string, number>();
   const linesOf = (file: string): number => {

@@ -1,5 +1,5 @@
 /**
- * What the flagship program (index.ts at the repository's root) declares, as the engine tests that
+ * What the flagship program (flagship.ts at the repository's root) declares, as the engine tests that
  * deploy it (tests/engine/examples/flagship.test.ts, tests/engine/faults/engine-faults.test.ts)
  * check it in the emulator.
  */

@@ -20,7 +20,7 @@ const ADMIN_TOKEN = 'e2e-flagship-admin-token-51c0d8e3';
 const ZONE = DEMO.zoneId;
 const ACCOUNT = DEMO.accountId;
 const HOSTNAME = FLAGSHIP_HOSTNAME;
-/** What page security detects on the checkout's payment pages, judged by the inventory (index.ts). */
+/** What page security detects on the checkout's payment pages, judged by the inventory (flagship.ts). */
 const PAYMENT_PAGE_SCRIPTS = [
   'https://checkout.example.com/js/payment.js: unchanged',
   'https://js.stripe.com/v3/fingerprinted/js/elements.js: unchanged',
