@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { HttpClient } from './http';
 
@@ -341,20 +342,24 @@ export async function getCookie(http: HttpClient, zoneId: string, cookieId: stri
 /** Spec 2.6 actions: `log` reports what the value does not allow, `allow` blocks it. */
 export const POLICY_ACTIONS = ['log', 'allow'] as const;
 
-/** Spec 2.6 as returned; `enabled` travels as the string `"true"` or `"false"`. */
-export const pageSecurityPolicySchema = z.object({
-  id: z.string(),
+/** The fields of a policy that its create and update send (spec 2.6). */
+const policyBodySchema = z.object({
   description: z.string(),
   action: z.enum(POLICY_ACTIONS),
   expression: z.string(),
   enabled: z.enum(['true', 'false']),
   value: z.string(),
 });
+/**
+ * Spec 2.6 as returned; `enabled` travels as the string `"true"` or `"false"`. Fields beyond these
+ * are kept, so that a field the `CspPolicy` runtime describes reaches it without a change here.
+ */
+export const pageSecurityPolicySchema = z.looseObject({ id: z.string(), ...policyBodySchema.shape });
 /** A CSP policy (spec 2.6). */
 export type PageSecurityPolicy = z.output<typeof pageSecurityPolicySchema>;
 
 /** Body of the policy create (spec 4), which the update takes whole (contract). */
-export type PageSecurityPolicyCreateParams = Omit<PageSecurityPolicy, 'id'>;
+export type PageSecurityPolicyCreateParams = z.output<typeof policyBodySchema>;
 /** Body of the policy update: the full create body (contract). */
 export type PageSecurityPolicyUpdateParams = PageSecurityPolicyCreateParams;
 
@@ -390,27 +395,15 @@ export async function createPolicy(
   zoneId: string,
   params: PageSecurityPolicyCreateParams,
 ): Promise<PageSecurityPolicy> {
-  const body: PageSecurityPolicyCreateParams = {
-    description: params.description,
-    action: params.action,
-    expression: params.expression,
-    enabled: params.enabled,
-    value: params.value,
-  };
   const answer = await http.send({
     operation: 'create CSP policy',
     method: 'POST',
     path: zonePath(zoneId, '/policies'),
-    body,
+    body: params,
     result: pageSecurityPolicySchema,
     recover: async () =>
-      (await listPolicies(http, zoneId)).find(
-        (policy) =>
-          policy.description === body.description &&
-          policy.action === body.action &&
-          policy.expression === body.expression &&
-          policy.enabled === body.enabled &&
-          policy.value === body.value,
+      (await listPolicies(http, zoneId)).find((policy) =>
+        Object.entries(params).every(([field, value]) => isDeepStrictEqual(policy[field], value)),
       ),
   });
   return answer.result;

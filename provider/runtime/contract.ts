@@ -64,11 +64,19 @@ export interface Runtime<I extends object, O extends object> {
    */
   outputs: z.ZodObject;
   /**
-   * The properties that change between the old outputs and the new inputs. During a preview,
-   * values not known yet are the engine's unknown marker (see `check.ts`). The hosts decide which
-   * of them replace the resource, from the inputs' metadata (`decideDiff` in host.ts).
+   * How an input compares whose value can be written differently with the same meaning (a CSP
+   * value's source order, a hostname's case): `true` when the old output and the new input mean
+   * the same. Every other input compares whole.
    */
-  diff(olds: O, news: I): string[];
+  same?: { [K in keyof I]?: (old: unknown, news: I[K]) => boolean };
+  /**
+   * The properties that change between the old outputs and the new inputs. Left out, the inputs
+   * that differ as the description and `same` say (`changedInputs`, wire.ts); a runtime writes its
+   * own only for what the inputs alone do not show (a change that only an output reveals). During
+   * a preview, values not known yet are the engine's unknown marker (see `check.ts`). The hosts
+   * decide which of them replace the resource, from the inputs' metadata (`decideDiff` in host.ts).
+   */
+  diff?(olds: O, news: I): string[];
   /**
    * The outputs the inputs alone decide, with no call to the service. The hosts add them to the
    * inputs `check` returns (and to those `read` returns, so a refresh sees no change in them): the

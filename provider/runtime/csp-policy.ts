@@ -15,6 +15,7 @@ import {
 import { adopt, adoptIdField } from './adopt';
 import { zoneIdSchema } from './check';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { changedInputs, liveInputsOf, wireBody, type Wire } from './wire';
 
 /**
  * Runtime of `CspPolicy`: one content security policy of a zone (spec 2.6). The id is the
@@ -76,16 +77,18 @@ const outputsSchema = z.object({
 /** The outputs kept in the state: the policy as read back, and its id. */
 export type CspPolicyOutputs = Omit<CspPolicyInputs, 'adoptId'> & z.output<typeof outputsSchema>;
 
+/**
+ * How a policy travels (spec 2.6): its zone is its path, every other input but `adoptId` is a field
+ * of the record under its own name, and `enabled` travels as the string `"true"` or `"false"`.
+ */
+const WIRE: Wire<CspPolicyInputs> = {
+  addresses: ['zoneId'],
+  forms: { enabled: { toWire: (enabled) => (enabled ? 'true' : 'false'), fromWire: (value) => value === 'true' } },
+};
+
 /** The live policy as inputs, so that a change made outside the stack shows as drift (and `edgeguard-import` declares it). */
 export function liveInputs(zoneId: string, policy: PageSecurityPolicy): Omit<CspPolicyInputs, 'adoptId'> {
-  return {
-    zoneId,
-    description: policy.description,
-    action: policy.action,
-    expression: policy.expression,
-    value: policy.value,
-    enabled: policy.enabled === 'true',
-  };
+  return liveInputsOf(runtime, WIRE, policy, { zoneId });
 }
 
 function outputs(zoneId: string, policy: PageSecurityPolicy): CspPolicyOutputs {
@@ -93,14 +96,7 @@ function outputs(zoneId: string, policy: PageSecurityPolicy): CspPolicyOutputs {
 }
 
 function body(inputs: CspPolicyInputs): PageSecurityPolicyCreateParams {
-  return {
-    description: inputs.description,
-    action: inputs.action,
-    expression: inputs.expression,
-    // Spec 2.6: the service takes and returns the string form.
-    enabled: inputs.enabled ? 'true' : 'false',
-    value: inputs.value,
-  };
+  return wireBody(runtime, WIRE, inputs) as PageSecurityPolicyCreateParams;
 }
 
 /**
@@ -126,20 +122,10 @@ function canonicalValue(text: string): string | undefined {
 /**
  * Which properties differ in meaning between the old outputs and the new inputs: source order,
  * repeated sources, whitespace and case in `value` are no change; `expression` compares by its
- * hostname. `adoptId` is not compared: it matters only at create.
+ * hostname (the runtime's `same`). `adoptId` is not compared: it matters only at create.
  */
-export function changedProperties(
-  olds: Partial<CspPolicyOutputs>,
-  news: CspPolicyInputs,
-): Array<keyof CspPolicyOutputs> {
-  const changed: Array<keyof CspPolicyOutputs> = [];
-  if (olds.zoneId !== news.zoneId) changed.push('zoneId');
-  if (olds.description !== news.description) changed.push('description');
-  if (olds.action !== news.action) changed.push('action');
-  if (!sameBy(expressionHost, olds.expression, news.expression)) changed.push('expression');
-  if (!sameBy(canonicalValue, olds.value, news.value)) changed.push('value');
-  if (olds.enabled !== news.enabled) changed.push('enabled');
-  return changed;
+export function changedProperties(olds: Partial<CspPolicyOutputs>, news: CspPolicyInputs): string[] {
+  return changedInputs(runtime, olds, news);
 }
 
 /** Takes over the zone's policy `adoptId`, with one PUT if any declared property differs. */
@@ -164,7 +150,10 @@ export const runtime: Runtime<CspPolicyInputs, CspPolicyOutputs> = {
   description: 'A content security policy of a zone (spec 2.6). The id is the policy id.',
   inputs: inputsSchema,
   outputs: outputsSchema,
-  diff: changedProperties,
+  same: {
+    expression: (old, news) => sameBy(expressionHost, old, news),
+    value: (old, news) => sameBy(canonicalValue, old, news),
+  },
 
   async create(ctx, inputs) {
     const policy =

@@ -1,4 +1,5 @@
 import './compile-cache';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import {
   createAlertPolicy,
@@ -13,6 +14,7 @@ import { expecting, shown } from '../../rules/zod';
 import { adopt, adoptIdField } from './adopt';
 import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { changedInputs } from './wire';
 
 /**
  * The runtime of `HealthNotification`: an account-level notification policy of alert type
@@ -182,17 +184,13 @@ export function adoptionConflicts(policy: AlertPolicy): string[] {
     : [];
 }
 
-/** Which inputs differ, as the resource means them, between `olds` (outputs) and `news`. */
-function changedKeys(olds: Partial<HealthNotificationOutputs>, news: HealthNotificationInputs): string[] {
-  return INPUT_KEYS.filter((key) => hasUnknown(news[key]) || !sameValue(key, olds[key], news[key]));
-}
-
-/** Equal as the resource means them: sets as sets, anything else by value. */
-function sameValue(key: string, old: unknown, now: unknown): boolean {
-  if (SET_KEYS.has(key) && Array.isArray(old) && Array.isArray(now)) {
-    return JSON.stringify(sortedSet(old.map(String))) === JSON.stringify(sortedSet(now.map(String)));
+/** Sets compare as sets; an input not known yet (a preview) always differs. */
+function sameSet(old: unknown, now: unknown): boolean {
+  if (hasUnknown(now)) return false;
+  if (Array.isArray(old) && Array.isArray(now)) {
+    return isDeepStrictEqual(sortedSet(old.map(String)), sortedSet(now.map(String)));
   }
-  return JSON.stringify(old) === JSON.stringify(now);
+  return isDeepStrictEqual(old, now);
 }
 
 async function readBack(ctx: RuntimeContext, accountId: string, policyId: string): Promise<HealthNotificationOutputs> {
@@ -211,7 +209,7 @@ function adoptPolicy(ctx: RuntimeContext, inputs: HealthNotificationInputs, adop
     read: () => getAlertPolicy(client, params),
     describe: (policy) => JSON.stringify(policy.name),
     conflicts: adoptionConflicts,
-    differences: (policy) => changedKeys(outputsOf(inputs.accountId, policy), inputs),
+    differences: (policy) => changedInputs(runtime, outputsOf(inputs.accountId, policy), inputs),
     write: async () => {
       await updateAlertPolicy(client, { ...params, policy: policyBody(inputs) });
       return getAlertPolicy(client, params);
@@ -229,7 +227,7 @@ export const runtime: Runtime<HealthNotificationInputs, HealthNotificationOutput
     fields as the API reads them back, lists sorted.`,
   inputs: inputsSchema,
   outputs: outputsSchema,
-  diff: changedKeys,
+  same: Object.fromEntries([...SET_KEYS].map((key) => [key, sameSet])),
 
   /**
    * POST the policy, then GET it: the create answers `{id}` only. A lost answer is recovered, not

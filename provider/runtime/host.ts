@@ -3,6 +3,7 @@ import { withSettingHint } from '../settings';
 import type { Runtime, RuntimeContext, RuntimeDiff } from './contract';
 import { replacingInputs } from './describe';
 import { withDerived } from './check';
+import { changedInputs } from './wire';
 
 /**
  * The steps of a runtime's call that every host takes the same way: the dynamic host
@@ -27,7 +28,7 @@ export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
  * replaces the resource, and whether the old object goes first, if the runtime says.
  */
 export function decideDiff<I extends object, O extends object>(runtime: Runtime<I, O>, olds: O, news: I): RuntimeDiff {
-  const changed = runtime.diff(olds, news);
+  const changed = runtime.diff === undefined ? changedInputs(runtime, olds, news) : runtime.diff(olds, news);
   const replacing = replacingInputs(runtime.resource, runtime.inputs);
   const replaces = changed.filter((name) => replacing.includes(name));
   return runtime.deleteBeforeReplace === undefined

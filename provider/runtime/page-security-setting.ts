@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';
 import type { Runtime } from './contract';
+import { changedInputs } from './wire';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's
@@ -69,11 +70,8 @@ function outputs(zoneId: string, live: PageSecuritySettings, enabledBeforeCreate
 export function changedProperties(
   olds: Partial<PageSecuritySettingOutputs>,
   news: PageSecuritySettingInputs,
-): Array<keyof PageSecuritySettingInputs> {
-  const changed: Array<keyof PageSecuritySettingInputs> = [];
-  if (olds.zoneId !== news.zoneId) changed.push('zoneId');
-  if (olds.enabled !== news.enabled) changed.push('enabled');
-  return changed;
+): string[] {
+  return changedInputs(runtime, olds, news);
 }
 
 /** The runtime of `PageSecuritySetting`. */
@@ -86,7 +84,6 @@ export const runtime: Runtime<PageSecuritySettingInputs, PageSecuritySettingOutp
     the zone's existing setting, writing only when \`enabled\` differs from it.`,
   inputs: inputsSchema,
   outputs: outputsSchema,
-  diff: changedProperties,
 
   async create(ctx, inputs) {
     const client = ctx.client;
