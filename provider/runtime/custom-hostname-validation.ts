@@ -21,6 +21,7 @@ import {
   waitSecondsField,
 } from './custom-hostname-advice';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
+import { changedInputs } from './wire';
 import { PartialFailure } from './partial';
 
 /**
@@ -89,7 +90,7 @@ function outputs(inputs: CustomHostnameValidationInputs, record: CustomHostname)
 }
 
 /**
- * The properties `diff` finds changed: the ids, the timeout, and a hostname recorded as anything
+ * The properties `diff` finds changed: the inputs (`changedInputs`), and a hostname recorded as anything
  * but active (a refresh that found it `moved`, a failed validation kept in the state), so the next
  * `pulumi up` validates it again: named on `status` (or `sslStatus`), the output that shows it.
  */
@@ -97,9 +98,7 @@ export function diffValidation(
   olds: Partial<CustomHostnameValidationOutputs>,
   news: Partial<CustomHostnameValidationInputs>,
 ): string[] {
-  const changed: string[] = (['zoneId', 'customHostnameId'] as const).filter((key) => olds[key] !== news[key]);
-  if ((olds.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) !== (news.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS))
-    changed.push('timeoutSeconds');
+  const changed = changedInputs(runtime, olds, news as CustomHostnameValidationInputs);
   if (olds.status !== undefined && olds.status !== 'active') changed.push('status');
   else if (olds.sslStatus !== undefined && olds.sslStatus !== 'active') changed.push('sslStatus');
   return changed;
@@ -222,6 +221,8 @@ export const runtime: Runtime<CustomHostnameValidationInputs, CustomHostnameVali
     - \`delete\`: sends nothing; the hostname belongs to its \`CustomHostname\`.`,
   inputs: inputsSchema,
   outputs: outputsSchema,
+  // A state written before timeoutSeconds had a default has none: the default it meant.
+  same: { timeoutSeconds: (old, news) => (old ?? DEFAULT_TIMEOUT_SECONDS) === (news ?? DEFAULT_TIMEOUT_SECONDS) },
   diff: diffValidation,
 
   async create(ctx, inputs) {
