@@ -119,7 +119,10 @@ export interface BudgetReport {
   policy: ApiPolicy | undefined;
 }
 
-const wholeNumber = z.string().regex(/^\d{1,9}$/).transform(Number);
+const wholeNumber = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 
 /** `"name";k=v;k=v` (a structured header's item and its parameters) as its parameters. */
 const parameters = (text: string) =>

@@ -81,7 +81,9 @@ test('the call past the limit is refused with 429, code 971, Retry-After and r=0
   expect(refused.status).toBe(429);
   expect(refused.body.success).toBe(false);
   expect(refused.body.result).toBeNull();
-  expect(refused.body.errors).toEqual([{ code: 971, message: expect.stringMatching(/^rate limited: wait and slow down/) }]);
+  expect(refused.body.errors).toEqual([
+    { code: 971, message: expect.stringMatching(/^rate limited: wait and slow down/) },
+  ]);
   expect(refused.headers['retry-after']).toBe('10');
   expect(budget(refused)).toEqual({ r: 0, t: 10 });
   expect(refused.headers['ratelimit-policy']).toBe('"default";q=5;w=10');
@@ -235,12 +237,15 @@ describe('--api-rate-limit on the command line', () => {
     });
   }
 
-  test.each(['0/10', '10', '10/0', 'abc', '5/-1', '1.5/10', ''])('"%s" exits 2, naming the flag and the form', async (value) => {
-    const { code, stderr } = await run(['--api-rate-limit', value]);
-    expect(code).toBe(2);
-    expect(stderr).toContain(`--api-rate-limit: "${value}" must be REQUESTS/SECONDS`);
-    expect(stderr).toMatch(/or off/);
-  });
+  test.each(['0/10', '10', '10/0', 'abc', '5/-1', '1.5/10', ''])(
+    '"%s" exits 2, naming the flag and the form',
+    async (value) => {
+      const { code, stderr } = await run(['--api-rate-limit', value]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--api-rate-limit: "${value}" must be REQUESTS/SECONDS`);
+      expect(stderr).toMatch(/or off/);
+    },
+  );
 
   test('N/S sets the limit and the window; off removes the headers', async () => {
     const scaled = await run(['--api-rate-limit', '3/7']);

@@ -37,7 +37,12 @@ function processClient(options: HttpOptions = {}) {
 }
 
 const getSettings = (http: HttpClient) =>
-  http.send({ operation: 'get settings', method: 'GET', path: SETTINGS_PATH, result: z.object({ enabled: z.boolean() }) });
+  http.send({
+    operation: 'get settings',
+    method: 'GET',
+    path: SETTINGS_PATH,
+    result: z.object({ enabled: z.boolean() }),
+  });
 
 async function run(http: HttpClient, calls: number): Promise<void> {
   for (let i = 0; i < calls; i++) await getSettings(http);
@@ -58,7 +63,9 @@ test('a run that needs more than the limit paces itself, draws no 429 and says o
   // 50 calls need three windows: at least two waits of about 4 s.
   expect(Date.now() - started).toBeGreaterThanOrEqual(7_000);
   expect(notices).toHaveLength(1);
-  expect(notices[0]).toMatch(/^edgeguard: waiting [1-5] s for the service's API limit \(20 calls per 4 s per credential/);
+  expect(notices[0]).toMatch(
+    /^edgeguard: waiting [1-5] s for the service's API limit \(20 calls per 4 s per credential/,
+  );
   expect(notices[0]).not.toContain(TEST_TOKEN);
 }, 30_000);
 

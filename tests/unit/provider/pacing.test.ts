@@ -9,20 +9,27 @@ import {
   type BudgetReport,
 } from '../../../provider/client/pacing';
 
-/** The pacer with a fake clock: its sleeps move the clock instead of waiting. */
-function fakePacer() {
+/** A fake clock: its sleeps move it instead of waiting, and are recorded. */
+function fakeClock() {
   let now = 0;
   const sleeps: number[] = [];
-  const pacer = new Pacer(
-    async (ms) => {
+  return {
+    sleeps,
+    now: () => now,
+    advance: (ms: number) => void (now += ms),
+    sleep: async (ms: number) => {
       sleeps.push(ms);
       now += ms;
       // Yield to other tasks, as a real timer would.
       await new Promise((resolve) => setImmediate(resolve));
     },
-    () => now,
-  );
-  return { pacer, sleeps, advance: (ms: number) => void (now += ms), now: () => now };
+  };
+}
+
+/** The pacer on a fake clock. */
+function fakePacer() {
+  const clock = fakeClock();
+  return { pacer: new Pacer(clock.sleep, clock.now), ...clock };
 }
 
 const LIMIT = { key: 'zone-a', limit: 3, windowMs: 1000 };
@@ -80,7 +87,12 @@ test('keys are paced apart', async () => {
 
 describe('the API budget', () => {
   const POLICY = { limit: 20, windowMs: 4_000 };
-  const view = (left: number, resetAtMs: number, lastSentMs?: number) => ({ left, resetAtMs, policy: POLICY, lastSentMs });
+  const view = (left: number, resetAtMs: number, lastSentMs?: number) => ({
+    left,
+    resetAtMs,
+    policy: POLICY,
+    lastSentMs,
+  });
 
   describe('budgetReport reads the headers, and ignores what it cannot read', () => {
     test('both headers', () => {
@@ -91,7 +103,15 @@ describe('the API budget', () => {
       });
     });
     test('a malformed or missing Ratelimit: no report', () => {
-      for (const ratelimit of [undefined, '', '"default"', '"default";r=x;t=3', '"default";r=1', '"default";r=-1;t=3', ['a', 'b']]) {
+      for (const ratelimit of [
+        undefined,
+        '',
+        '"default"',
+        '"default";r=x;t=3',
+        '"default";r=1',
+        '"default";r=-1;t=3',
+        ['a', 'b'],
+      ]) {
         expect(budgetReport({ ratelimit, 'ratelimit-policy': '"default";q=20;w=4' })).toBeUndefined();
       }
     });
@@ -161,25 +181,20 @@ describe('the API budget', () => {
           return { remaining: 0, resetSeconds: policy.windowMs / 1000, policy };
         }
         count++;
-        return { remaining: policy.limit - count, resetSeconds: Math.ceil((start + policy.windowMs - at) / 1000), policy };
+        return {
+          remaining: policy.limit - count,
+          resetSeconds: Math.ceil((start + policy.windowMs - at) / 1000),
+          policy,
+        };
       },
     };
   }
 
+  /** The budget on a fake clock, its notices kept. */
   function fakeBudget() {
-    let now = 0;
-    const sleeps: number[] = [];
+    const clock = fakeClock();
     const notices: string[] = [];
-    const budget = new ApiBudget(
-      async (ms) => {
-        sleeps.push(ms);
-        now += ms;
-        await new Promise((resolve) => setImmediate(resolve));
-      },
-      () => now,
-      (line) => notices.push(line),
-    );
-    return { budget, sleeps, notices, now: () => now, advance: (ms: number) => void (now += ms) };
+    return { budget: new ApiBudget(clock.sleep, clock.now, (line) => notices.push(line)), notices, ...clock };
   }
 
   test('a run of 100 calls under 20 per 4 s draws no refusal, takes about five windows, and says so once', async () => {
@@ -196,7 +211,9 @@ describe('the API budget', () => {
     expect(now()).toBeLessThan(25_000);
     expect(budget.policy).toEqual(POLICY);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^edgeguard: waiting \d+ s for the service's API limit \(20 calls per 4 s per credential/);
+    expect(notices[0]).toMatch(
+      /^edgeguard: waiting \d+ s for the service's API limit \(20 calls per 4 s per credential/,
+    );
   });
 
   test('calls in flight count against what an answer reports', async () => {
