@@ -91,7 +91,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
       `apiRateLimit: ${JSON.stringify(rate)} must be {limit, windowSeconds}, two whole numbers from 1, or "off" (the command line's ${API_RATE_LIMIT_FORM})`,
     );
   }
-  const rateLimiter = rate === 'off' ? undefined : new ApiRateLimiter(rate, clock);
+  const rateLimiter = rate === 'off' ? undefined : new ApiRateLimiter(rate, clock, store);
 
   const seed = options.seed ?? (store.isNew ? 'demo' : 'none');
   if (seed === 'demo') applySeed(ctx, demoSeed());
@@ -154,6 +154,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
       if (closed) return;
       closed = true;
       await app.close();
+      rateLimiter?.persist(store);
       store.close();
     },
   };

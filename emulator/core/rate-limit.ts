@@ -1,5 +1,6 @@
 import type { Clock } from './clock';
 import { ApiError, ErrorCode } from './errors';
+import { Collection, type Store } from './store';
 
 /**
  * The vendor's global API limit (contract, "API rate limit"): every call of the API is counted
@@ -9,8 +10,9 @@ import { ApiError, ErrorCode } from './errors';
  * the block. Every answer carries the credential's budget in the `Ratelimit` and
  * `Ratelimit-Policy` headers.
  *
- * The state is kept in memory: counting durably would cost a journal write (an fsync) per call,
- * reads included.
+ * The counts are kept in memory, since counting durably would cost a journal write (an fsync) per
+ * call, reads included; {@link ApiRateLimiter.persist} writes them to the store when the emulator
+ * stops, so a restart keeps every window and block.
  */
 
 /** A limit: `limit` calls per `windowSeconds`, and a block of `windowSeconds` past it. */
@@ -50,6 +52,17 @@ interface Window {
   blockedUntilMs: number | undefined;
 }
 
+/** A credential's window as the store keeps it. */
+interface StoredWindow {
+  /** The credential's key (a hash), also the record's id. */
+  credential: string;
+  start_ms: number;
+  count: number;
+  blocked_until_ms: number | null;
+}
+
+const apiWindows = new Collection<StoredWindow>('api_rate_limit');
+
 /** The verdict on one call: counted with the headers to answer with, or refused. */
 export type RateDecision = { allowed: true; headers: BudgetHeaders } | { allowed: false; error: ApiError };
 
@@ -58,11 +71,35 @@ export class ApiRateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly windowMs: number;
 
+  /** Starts from the windows `store` kept when the emulator last stopped. */
   constructor(
     private readonly rate: ApiRateLimit,
     private readonly clock: Clock,
+    store: Store,
   ) {
     this.windowMs = rate.windowSeconds * 1000;
+    for (const kept of store.list(apiWindows)) {
+      this.windows.set(kept.credential, {
+        startMs: kept.start_ms,
+        count: kept.count,
+        blockedUntilMs: kept.blocked_until_ms ?? undefined,
+      });
+    }
+  }
+
+  /** Writes every window to `store` in one transaction, in place of those it kept. */
+  persist(store: Store): void {
+    store.write((tx) => {
+      for (const kept of store.list(apiWindows)) tx.delete(apiWindows, kept.credential);
+      for (const [credential, window] of this.windows) {
+        tx.put(apiWindows, credential, {
+          credential,
+          start_ms: window.startMs,
+          count: window.count,
+          blocked_until_ms: window.blockedUntilMs ?? null,
+        });
+      }
+    });
   }
 
   /** Counts a call of `credential` (an opaque key of an authenticated credential), or refuses it. */

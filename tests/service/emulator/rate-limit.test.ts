@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildEmulator } from '../../../emulator/app';
 import { REPO } from '../../helpers/repo';
@@ -168,6 +170,29 @@ test('the control API reset forgets windows and blocks', async () => {
   const after = await emu.api('GET', SETTINGS);
   expect(after.status).toBe(200);
   expect(budget(after).r).toBe(4);
+});
+
+test('a restart on the same data directory keeps windows and blocks', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-rate-'));
+  try {
+    const first = await startTestEmulator({ apiRateLimit: LIMIT, dataDir, tokens: [TEST_TOKEN, OTHER_TOKEN] });
+    for (let i = 0; i < 6; i++) await first.api('GET', SETTINGS);
+    await first.api('GET', SETTINGS, { headers: other });
+    await first.close();
+    const second = await startTestEmulator({ apiRateLimit: LIMIT, dataDir, tokens: [TEST_TOKEN, OTHER_TOKEN] });
+    try {
+      const blocked = await second.api('GET', SETTINGS);
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(5);
+      expect(budget(await second.api('GET', SETTINGS, { headers: other })).r).toBe(3);
+      // Only hashes are kept: no credential in the state.
+      expect(JSON.stringify((await second.control('GET', 'state')).body.result)).not.toMatch(/test-token|other-token/);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 describe('the default limit', () => {
