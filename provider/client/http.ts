@@ -23,8 +23,9 @@ import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } fro
 /**
  * The one HTTP layer of the client: a keep-alive connection pool shared by the whole process
  * (one dynamic-provider process serves every resource of a deployment), every response parsed
- * with zod, and the one retry policy of the code base (its decisions in `retry.ts`). Nothing else
- * sleeps or retries.
+ * with zod, every request paced by its credential's API budget (`ApiBudget` in `pacing.ts`, which
+ * learns from each answer's headers), and the one retry policy of the code base (its decisions in
+ * `retry.ts`). Nothing else sleeps or retries.
  */
 
 /** Spec 2.1 `result_info`. */
