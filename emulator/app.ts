@@ -5,10 +5,11 @@ import { OffsetClock } from './core/clock';
 import { failure } from './core/envelope';
 import { ApiError, ErrorCode } from './core/errors';
 import { Faults } from './core/faults';
+import { API_RATE_LIMIT_FORM, ApiRateLimiter, DEFAULT_API_RATE_LIMIT, type ApiRateLimit } from './core/rate-limit';
 import { RequestLog } from './core/request-log';
 import { Store } from './core/store';
 import { clockState } from './core/world';
-import type { EmulatorContext } from './core/tenancy';
+import { rateLimitKey, type EmulatorContext } from './core/tenancy';
 import { registerControl } from './control/plugin';
 import { applySeed, type SeedDocument } from './seed/seed';
 import { demoSeed } from './seed/demo';
@@ -40,6 +41,12 @@ export interface EmulatorOptions {
   seed?: 'demo' | 'none' | SeedDocument;
   /** Real time source under the emulator's clock; tests may replace it. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The API rate limit per credential (contract, "API rate limit"): `limit` calls per
+   * `windowSeconds`, and a block of `windowSeconds` past it; `off` counts nothing and sends no
+   * budget headers. Default 1,200 calls per 300 s.
+   */
+  apiRateLimit?: ApiRateLimit | 'off';
 }
 
 /** A built emulator: the fastify app and the parts tests and the control API reach. */
@@ -48,6 +55,8 @@ export interface Emulator {
   ctx: EmulatorContext;
   log: RequestLog;
   faults: Faults;
+  /** Counts API calls per credential; `undefined` when the limit is off. */
+  rateLimiter: ApiRateLimiter | undefined;
   /** TCP connections the HTTP server accepted (`opened`) and those still open (`open`). */
   connections: ConnectionCounts;
   /** Stops serving (in-flight requests finish) and makes the state durable. */
@@ -76,6 +85,13 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   if (options.email !== undefined) credentials.email = options.email;
   if (options.key !== undefined) credentials.key = options.key;
   const ctx: EmulatorContext = { store, clock, vendor, credentials };
+  const rate = options.apiRateLimit ?? DEFAULT_API_RATE_LIMIT;
+  if (rate !== 'off' && !(isWholeFromOne(rate.limit) && isWholeFromOne(rate.windowSeconds))) {
+    throw new Error(
+      `apiRateLimit: ${JSON.stringify(rate)} must be {limit, windowSeconds}, two whole numbers from 1, or "off" (the command line's ${API_RATE_LIMIT_FORM})`,
+    );
+  }
+  const rateLimiter = rate === 'off' ? undefined : new ApiRateLimiter(rate, clock, store);
 
   const seed = options.seed ?? (store.isNew ? 'demo' : 'none');
   if (seed === 'demo') applySeed(ctx, demoSeed());
@@ -100,7 +116,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
       );
   });
 
-  instrumentApi(app, ctx, log, faults);
+  instrumentApi(app, ctx, log, faults, rateLimiter);
 
   const connections: ConnectionCounts = { opened: 0, open: 0 };
   app.server.on('connection', (socket: Socket) => {
@@ -119,7 +135,8 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     { prefix: API_PREFIX },
   );
   void app.register(
-    async (control) => registerControl(control, { ctx, log, faults, connections, adminToken: options.adminToken }),
+    async (control) =>
+      registerControl(control, { ctx, log, faults, rateLimiter, connections, adminToken: options.adminToken }),
     {
       prefix: '/__emulator',
     },
@@ -131,11 +148,13 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
     ctx,
     log,
     faults,
+    rateLimiter,
     connections,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
+      rateLimiter?.persist(store);
       store.close();
     },
   };
@@ -184,8 +203,21 @@ function describeError(error: FastifyError | ApiError, request: FastifyRequest):
   return one(500, ErrorCode.internal, 'internal error in the emulator');
 }
 
-/** Request log and fault injection for API requests (not the control API). */
-function instrumentApi(app: FastifyInstance, ctx: EmulatorContext, log: RequestLog, faults: Faults): void {
+function isWholeFromOne(value: unknown): boolean {
+  return Number.isInteger(value) && (value as number) >= 1;
+}
+
+/**
+ * Request log, API rate limit and fault injection for API requests (not the control API). The
+ * limit comes before the faults: an injected failure is an answered call, and counts.
+ */
+function instrumentApi(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  log: RequestLog,
+  faults: Faults,
+  rateLimiter: ApiRateLimiter | undefined,
+): void {
   const started = new WeakMap<
     FastifyRequest,
     { at: number; realStart: number; reset: 'before' | 'after' | undefined }
@@ -213,9 +245,18 @@ function instrumentApi(app: FastifyInstance, ctx: EmulatorContext, log: RequestL
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isApi(request)) return;
+    const at = ctx.clock.nowMs();
+    const realStart = performance.now();
+    const credential = rateLimiter === undefined ? undefined : rateLimitKey(ctx, request);
+    const verdict = credential === undefined ? undefined : rateLimiter?.decide(credential);
+    if (verdict?.allowed === false) {
+      started.set(request, { at, realStart, reset: undefined });
+      throw verdict.error;
+    }
+    if (verdict?.allowed) void reply.headers(verdict.headers);
     const apiPath = request.url.split('?')[0]!.slice(API_PREFIX.length + 1);
     const decision = faults.decide(request.method, apiPath);
-    started.set(request, { at: ctx.clock.nowMs(), realStart: performance.now(), reset: decision.reset });
+    started.set(request, { at, realStart, reset: decision.reset });
     if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
     if (decision.reset === 'before') {
       record(request, null);

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_VENDOR } from '../rules/limits';
+import { parseApiRateLimit, type ApiRateLimit } from './core/rate-limit';
 import type { SeedDocument } from './seed/seed';
 import { startEmulator } from './server';
 
@@ -12,7 +13,8 @@ import { startEmulator } from './server';
  */
 
 const USAGE = `usage: edgeguard-emulator [--host 127.0.0.1] [--port 8787] [--data-dir DIR] [--token TOKEN]...
-                          [--email E --key K] [--vendor edgeguard] [--seed FILE|demo|none] [--admin-token T]`;
+                          [--email E --key K] [--vendor edgeguard] [--seed FILE|demo|none] [--admin-token T]
+                          [--api-rate-limit REQUESTS/SECONDS|off]`;
 
 function fail(message: string): never {
   process.stderr.write(`edgeguard-emulator: ${message}\n${USAGE}\n`);
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
         vendor: { type: 'string', default: DEFAULT_VENDOR },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
+        'api-rate-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -48,6 +51,15 @@ async function main(): Promise<void> {
   if (!/^\d+$/.test(values.port) || port > 65535)
     fail(`--port: "${values.port}" is not a port number (0 picks a free one)`);
   if ((values.email === undefined) !== (values.key === undefined)) fail('--email and --key go together');
+
+  let apiRateLimit: ApiRateLimit | 'off' | undefined;
+  if (values['api-rate-limit'] !== undefined) {
+    try {
+      apiRateLimit = parseApiRateLimit(values['api-rate-limit']);
+    } catch (error) {
+      fail((error as Error).message);
+    }
+  }
 
   let seed: 'demo' | 'none' | SeedDocument | undefined;
   if (values.seed === 'demo' || values.seed === 'none') seed = values.seed;
@@ -68,6 +80,7 @@ async function main(): Promise<void> {
     ...(values.email !== undefined ? { email: values.email, key: values.key! } : {}),
     ...(values['admin-token'] !== undefined ? { adminToken: values['admin-token'] } : {}),
     ...(seed !== undefined ? { seed } : {}),
+    ...(apiRateLimit !== undefined ? { apiRateLimit } : {}),
   });
   process.stdout.write(`edgeguard-emulator listening on ${emulator.baseUrl}\n`);
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isoTime } from '../core/clock';
 import { ApiError, ErrorCode } from '../core/errors';
 import { faultConfigSchema, type Faults } from '../core/faults';
+import type { ApiRateLimiter } from '../core/rate-limit';
 import { sha256Hex } from '../core/ids';
 import type { RequestLog } from '../core/request-log';
 import { routes } from '../core/routing';
@@ -24,6 +25,8 @@ export interface ControlOptions {
   ctx: EmulatorContext;
   log: RequestLog;
   faults: Faults;
+  /** The API rate limit's counts, which a reset forgets; `undefined` when the limit is off. */
+  rateLimiter: ApiRateLimiter | undefined;
   /** The HTTP server's TCP connection counts (`GET /__emulator/connections`). */
   connections: { readonly opened: number; readonly open: number };
   /** When set, every control call needs `Authorization: Bearer <adminToken>`. */
@@ -70,7 +73,7 @@ const clockBody = z
 const holdBody = z.object({ include_subdomains: z.boolean().default(false) }).strict();
 
 export function registerControl(app: FastifyInstance, options: ControlOptions): void {
-  const { ctx, log, faults, connections, adminToken } = options;
+  const { ctx, log, faults, rateLimiter, connections, adminToken } = options;
 
   if (adminToken !== undefined) {
     const expected = Buffer.from(sha256Hex(adminToken));
@@ -174,6 +177,7 @@ export function registerControl(app: FastifyInstance, options: ControlOptions): 
       ctx.store.write((tx) => tx.clear());
       ctx.clock.offsetMs = 0;
       log.clear();
+      rateLimiter?.clear();
       faults.set(faultConfigSchema.parse({}));
       return { result: { reset: true } };
     },

@@ -44,6 +44,8 @@ export const ErrorCode = {
   hostnameTooLong: 1469,
   /** Contract/spec 8: certificate issuance rate exceeded (429). */
   issuanceRateLimited: 971,
+  /** Contract "API rate limit": a credential past its calls per window, or blocked (429); the issuance limit's code. */
+  apiRateLimited: 971,
   /** A real or injected server fault (5xx). */
   internal: 1000,
 } as const;

@@ -111,6 +111,23 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest): Pri
   throw unauthorized('no credentials: send "Authorization: Bearer <API token>" or X-Auth-Email and X-Auth-Key');
 }
 
+/**
+ * The key the API rate limit counts a request under (contract, "API rate limit"): its token, or
+ * the e-mail of its e-mail + key pair, hashed so the limiter keeps no credential; `undefined` when
+ * the credentials are refused, since a 401 counts for no one.
+ */
+export function rateLimitKey(ctx: EmulatorContext, request: FastifyRequest): string | undefined {
+  try {
+    authenticate(ctx, request);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return undefined;
+    throw error;
+  }
+  const token = /^Bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+  if (token !== undefined) return `token:${sha256Hex(token)}`;
+  return `email:${sha256Hex(String(request.headers['x-auth-email']).toLowerCase())}`;
+}
+
 function scoped(
   principal: Principal,
 ): principal is { kind: 'token'; zones?: readonly string[]; accounts?: readonly string[] } {

@@ -7,16 +7,25 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIResponseError,
+  RateLimitError,
   type RequestDescription,
 } from './errors';
-import { Pacer, type PaceLimit } from './pacing';
+import {
+  ApiBudget,
+  budgetReport,
+  Pacer,
+  pollIntervalFloorMs,
+  rateLimitWaitAllowanceMs,
+  type PaceLimit,
+} from './pacing';
 import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } from './retry';
 
 /**
  * The one HTTP layer of the client: a keep-alive connection pool shared by the whole process
  * (one dynamic-provider process serves every resource of a deployment), every response parsed
- * with zod, and the one retry policy of the code base (its decisions in `retry.ts`). Nothing else
- * sleeps or retries.
+ * with zod, every request paced by its credential's API budget (`ApiBudget` in `pacing.ts`, which
+ * learns from each answer's headers), and the one retry policy of the code base (its decisions in
+ * `retry.ts`). Nothing else sleeps or retries.
  */
 
 /** Spec 2.1 `result_info`. */
@@ -47,8 +56,19 @@ export interface HttpOptions {
   timeoutMs?: number;
   /** Back-off: `baseMs * 2^(attempt-1)` with jitter, at most `capMs`. Defaults 250 and 8,000. */
   backoff?: { baseMs: number; capMs: number };
-  /** How long 429s may keep a request waiting in all, in ms, before it fails. Default 300,000. */
+  /**
+   * How long 429s may keep a request waiting in all, in ms, before it fails. Default: two windows
+   * of the API limit and a minute (`rateLimitWaitAllowanceMs`), from the window the service
+   * reported, else its documented 300 s: 660,000. It covers a whole block and another drawn
+   * right after by other processes on the same credential.
+   */
   maxRateLimitWaitMs?: number;
+  /**
+   * The API budget of the client's credential ({@link ApiBudget}), which paces every request.
+   * Clients of one credential must share one (the process's clients do: `shared.ts`). Default:
+   * a budget of this client alone, on its `sleep` and `now`, telling its wait on stderr.
+   */
+  budget?: ApiBudget;
   /** Replaces the process-wide pool (tests, benchmarks). */
   dispatcher?: Dispatcher;
   /** Replaces the real sleep (tests of the policy). */
@@ -63,11 +83,14 @@ export interface HttpOptions {
   pacer?: Pacer;
 }
 
-/** Options of {@link HttpClient.poll}, for values of type `T`. */
+/**
+ * Options of {@link HttpClient.poll}, for values of type `T`. No pause is shorter than a tenth of
+ * the API budget's pace (`pollIntervalFloorMs`: 2,500 ms under the default 1,200 calls per 300 s).
+ */
 export interface PollOptions<T = unknown> {
   /** How long to wait in all, in ms. */
   timeoutMs: number;
-  /** The first pause between reads, in ms; each next pause doubles, up to `maxIntervalMs`. Default 1,000. */
+  /** The first pause between reads, in ms; each next pause doubles, up to `maxIntervalMs`. Default 2,500 (the floor). */
   intervalMs?: number;
   /** The longest pause between reads, in ms. Default 10,000. */
   maxIntervalMs?: number;
@@ -117,12 +140,14 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /** The HTTP layer bound to one set of settings. */
 export class HttpClient {
-  private readonly policy: RetryPolicy;
+  private readonly policy: Omit<RetryPolicy, 'maxRateLimitWaitMs'>;
   private readonly timeoutMs: number;
   private readonly dispatcher: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly pacer: Pacer;
+  private readonly budget: ApiBudget;
+  private readonly maxRateLimitWaitMs: number | undefined;
 
   constructor(
     readonly settings: Settings,
@@ -131,13 +156,14 @@ export class HttpClient {
     this.policy = {
       maxAttempts: options.maxAttempts ?? 8,
       backoff: options.backoff ?? { baseMs: 250, capMs: 8_000 },
-      maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 300_000,
     };
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.dispatcher = options.dispatcher ?? processDispatcher();
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? Date.now;
     this.pacer = options.pacer ?? new Pacer(this.sleep, this.now);
+    this.budget = options.budget ?? new ApiBudget(this.sleep, this.now);
   }
 
   /** Sends `spec` under the retry policy and returns its parsed result. */
@@ -147,7 +173,6 @@ export class HttpClient {
       method: spec.method,
       path: withQuery(spec.path, spec.query),
     };
-    const context = { recoverable: spec.recover !== undefined, policy: this.policy, random: Math.random };
     let state = FIRST_ATTEMPT;
     for (;;) {
       let failure: APIError | APIConnectionError;
@@ -157,8 +182,21 @@ export class HttpClient {
         if (!(error instanceof APIError || error instanceof APIConnectionError)) throw error;
         failure = error;
       }
-      const decision = decideRetry(attemptFailure(failure), state, { ...context, nowMs: this.now() });
+      const policy: RetryPolicy = {
+        ...this.policy,
+        maxRateLimitWaitMs: this.maxRateLimitWaitMs ?? rateLimitWaitAllowanceMs(this.budget.policy),
+      };
+      const decision = decideRetry(attemptFailure(failure), state, {
+        recoverable: spec.recover !== undefined,
+        policy,
+        random: Math.random,
+        nowMs: this.now(),
+      });
       if (decision.kind === 'fail') throw failure;
+      // A 429 of the API limit leaves nothing in the budget; one of another limit (issuance) does.
+      if (failure instanceof RateLimitError && budgetReport(failure.headers)?.remaining === 0) {
+        this.budget.waiting(decision.afterMs);
+      }
       await this.sleep(decision.afterMs);
       state = decision.next;
       if (decision.kind === 'recover-then-retry') {
@@ -218,16 +256,18 @@ export class HttpClient {
     done: (value: T) => boolean,
     options: PollOptions<T>,
   ): Promise<{ value: T; reached: boolean }> {
-    const maxInterval = options.maxIntervalMs ?? 10_000;
     const started = this.now();
     const deadline = started + options.timeoutMs;
-    let interval = options.intervalMs ?? 1_000;
+    let interval = options.intervalMs;
     let value = first;
     while (!done(value)) {
       const left = deadline - this.now();
       if (left <= 0) return { value, reached: false };
-      await this.sleep(Math.min(interval, left));
-      interval = Math.min(interval * 2, maxInterval);
+      // The floor follows the limit the service last reported.
+      const floor = pollIntervalFloorMs(this.budget.policy);
+      const pause = Math.max(interval ?? floor, floor);
+      await this.sleep(Math.min(pause, left));
+      interval = Math.min(pause * 2, Math.max(options.maxIntervalMs ?? 10_000, floor));
       value = await read();
       options.onRead?.(value, this.now() - started);
     }
@@ -269,6 +309,7 @@ export class HttpClient {
     description: RequestDescription,
   ): Promise<Answer<z.output<S>>> {
     const url = `${this.settings.baseUrl}/${description.path}`;
+    const ticket = await this.budget.take();
     let response: Dispatcher.ResponseData;
     let text: string;
     try {
@@ -281,6 +322,7 @@ export class HttpClient {
       });
       text = await response.body.text();
     } catch (error) {
+      ticket.settle(undefined);
       const name = (error as Error).name;
       if (
         name === 'TimeoutError' ||
@@ -301,6 +343,7 @@ export class HttpClient {
         code,
       );
     }
+    ticket.settle(budgetReport(response.headers));
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);

@@ -29,12 +29,14 @@ export function currentSettings(): Settings {
  * standard output to the engine, which shows each line as a message of the stack.
  */
 export function dynamicContext(): RuntimeContext {
+  const show = (line: string) => {
+    process.stdout.write(`${line}\n`);
+  };
   return {
     get client() {
-      return clientFrom({ config: stackConfig });
+      // The wait for the API limit is news for the engine's output too.
+      return clientFrom({ config: stackConfig }, { notice: show });
     },
-    show: (line) => {
-      process.stdout.write(`${line}\n`);
-    },
+    show,
   };
 }

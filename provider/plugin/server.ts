@@ -129,7 +129,11 @@ class Instance {
     const texts = settingTexts(values);
     // A configuration not known yet (a preview with a provider input that is an output) leaves the
     // client unmade: a preview does not call the service, and the update configures again.
-    this.client = texts === undefined ? undefined : instanceClient(instanceSettings(texts, this.env));
+    // The wait for the API limit is about the provider, not one resource: the engine shows it for the stack.
+    this.client =
+      texts === undefined
+        ? undefined
+        : instanceClient(instanceSettings(texts, this.env), { notice: (line) => this.show('', line) });
   }
 
   context(urn: string): RuntimeContext {

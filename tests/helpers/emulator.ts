@@ -97,7 +97,9 @@ export async function call<T = any>(method: string, url: string, options: CallOp
 
 /**
  * Starts an emulator for one test file. By default it has no seed, accepts {@link TEST_TOKEN},
- * and (with `fixture`) one account and zone with the fixed ids above.
+ * and (with `fixture`) one account and zone with the fixed ids above. The service's API limit is
+ * on (1,200 calls per 300 s per credential, so a file's calls must fit it as a real run's must):
+ * `apiRateLimit` scales it (`{limit: 20, windowSeconds: 4}`) or turns it `'off'`.
  */
 export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
   const { fixture = true, ...emulatorOptions } = options;

@@ -26,18 +26,18 @@ export const PAYMENT_PAGES = {
 } as const;
 
 /**
- * A new stack of the project against `emu` (not yet deployed), its program's zone the fixture's,
- * with the service's settings in the stack's configuration alone (the token a secret), as a CI job
- * has them: no EDGEGUARD_* variable for the engine either.
+ * A new stack of the project against `emu` (not yet deployed), its program's zone `zoneId` (the
+ * fixture's by default), with the service's settings in the stack's configuration alone (the token
+ * a secret), as a CI job has them: no EDGEGUARD_* variable for the engine either.
  */
-export function paymentPagesStack(emu: TestEmulator, token: string): Promise<EngineStack> {
+export function paymentPagesStack(emu: TestEmulator, token: string, zoneId: string = ZONE_ID): Promise<EngineStack> {
   return engineStack({
     projectDir: path.join(REPO, 'tests', 'engine', 'projects', 'payment-pages'),
     emu,
     token,
     providerEnv: false,
     config: {
-      [`${PAYMENT_PAGES.project}:zoneId`]: { value: ZONE_ID },
+      [`${PAYMENT_PAGES.project}:zoneId`]: { value: zoneId },
       'edgeguard:baseUrl': { value: emu.baseUrl },
       'edgeguard:apiToken': { value: token, secret: true },
     },

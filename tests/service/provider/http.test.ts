@@ -200,7 +200,7 @@ test('429s give up once their total wait would pass maxRateLimitWaitMs', async (
       body: { hostname: `h${i}.quota2.example`, ssl: { method: 'txt', type: 'dv' } },
     });
   // The service's clock stands still, so every 429 asks for the same ~30 s: two waits fit in
-  // 65 s, a third would not. The default budget (300 s) would allow ten.
+  // 65 s, a third would not. The default allowance (660 s) would allow 22.
   const { http, sleeps } = client({ maxRateLimitWaitMs: 65_000 });
   const mark = emu.mark();
   await expect(
