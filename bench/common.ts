@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, request } from 'undici';
+import type { EmulatorOptions } from '../emulator/app';
 import { startEmulator, type RunningEmulator } from '../emulator/server';
 
 /**
@@ -33,9 +34,20 @@ export async function call(method: string, url: string, body?: unknown): Promise
   return { status: response.statusCode, body: (await response.body.json()) as ApiReply };
 }
 
-export async function withEmulator<T>(durable: boolean, run: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
+/** A fresh emulator for `run`, in memory or `durable`, built with `options` beside the benchmarks' own. */
+export async function withEmulator<T>(
+  durable: boolean,
+  run: (emulator: RunningEmulator) => Promise<T>,
+  options: EmulatorOptions = {},
+): Promise<T> {
   const dataDir = durable ? fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-')) : undefined;
-  const emulator = await startEmulator({ port: 0, tokens: [TOKEN], seed: 'none', ...(dataDir ? { dataDir } : {}) });
+  const emulator = await startEmulator({
+    ...options,
+    port: 0,
+    tokens: [TOKEN],
+    seed: 'none',
+    ...(dataDir ? { dataDir } : {}),
+  });
   try {
     const seeded = await call('POST', `${emulator.controlUrl}/seed`, {
       accounts: [{ id: ACCOUNT, name: 'Bench' }],
