@@ -15,7 +15,6 @@ import {
   getScript,
   listScripts,
   scoresShape,
-  type Script,
   type ScriptDetail,
   type ScriptVersion,
 } from '../client/page-security';
@@ -194,6 +193,13 @@ function placed(onPages: ScriptInventory, seen: readonly string[]): Pick<ScriptO
   return { pages, inventoryPages: [...inventoryPages] };
 }
 
+/** A script as read, placed on the pages of `onPages` it was seen on; `undefined` when it was seen on none. */
+function placedRead(onPages: ScriptInventory, read: ScriptDetail): ScriptOnPages | undefined {
+  const { page_urls: seenOn, ...script } = read;
+  const where = placed(onPages, seenOn);
+  return where.pages.length > 0 ? { script, ...where } : undefined;
+}
+
 /**
  * Every script page security detects in `zoneId` on `pages` (an inventory's), of both statuses,
  * not yet judged: listed with the pages' `page_url` patterns, `/cdn-cgi/` scripts included (a
@@ -236,10 +242,8 @@ export async function listScriptsOnPages(
       tally.requests += Math.max(1, Math.ceil(listed / PER_PAGE));
     }
     for (const read of await readScripts(client, zoneId, elsewhere, options)) {
-      if (read === undefined) continue;
-      const { page_urls: seenOn, ...script } = read;
-      const where = placed(onPages, seenOn);
-      if (where.pages.length > 0) found.push({ script, ...where });
+      const onPage = read && placedRead(onPages, read);
+      if (onPage !== undefined) found.push(onPage);
     }
   }
   return found.sort(({ script: a }, { script: b }) =>
@@ -284,8 +288,9 @@ export function needsRead(script: ScriptOnPages['script'], inventory: ScriptInve
 
 /**
  * `listed` (from {@link listScriptsOnPages}) with the scripts that {@link needsRead} against
- * `inventory` read, so that {@link judgePaymentScripts} has their versions; a script gone since
- * it was listed is no longer detected. In `listed`'s order.
+ * `inventory` read, so that {@link judgePaymentScripts} has their versions, and every page of the
+ * inventory's they were seen on; a script gone since it was listed, or no longer seen on the pages,
+ * is no longer detected. In `listed`'s order.
  */
 export async function readChangedScripts(
   client: HttpClient,
@@ -301,17 +306,13 @@ export async function readChangedScripts(
     changed.map(({ script }) => script.id),
     options,
   );
-  const byId = new Map<string, ScriptDetail | undefined>(changed.map(({ script }, i) => [script.id, reads[i]]));
+  const byId = new Map(changed.map(({ script }, i) => [script.id, reads[i]]));
   const onPages: ScriptInventory = { pages: inventory.pages, scripts: [] };
   return listed.flatMap((onPage) => {
     if (!byId.has(onPage.script.id)) return [onPage];
     const read = byId.get(onPage.script.id);
-    if (read === undefined) return [];
-    const { page_urls: seenOn, ...script } = read;
-    const where = placed(onPages, seenOn);
-    return [
-      { script, ...(where.pages.length > 0 ? where : { pages: onPage.pages, inventoryPages: onPage.inventoryPages }) },
-    ];
+    const placedAgain = read && placedRead(onPages, read);
+    return placedAgain === undefined ? [] : [placedAgain];
   });
 }
 

@@ -131,29 +131,18 @@ describe('detected scripts', () => {
   });
 
   test('filters combine, before paging', async () => {
-    const reply = await scripts({
+    const query = {
       page_url: '*/checkout*',
       exclude_cdn_cgi: 'false',
       exclude_urls: 'ads',
       order_by: 'last_seen_at',
       direction: 'desc',
       per_page: 2,
-    });
+    };
+    const reply = await scripts(query);
     expect(urls(reply)).toEqual([CARD, CDN_CGI]);
     expect(reply.body.result_info).toEqual({ page: 1, per_page: 2, count: 2, total_count: 3, total_pages: 2 });
-    expect(
-      urls(
-        await scripts({
-          page_url: '*/checkout*',
-          exclude_cdn_cgi: 'false',
-          exclude_urls: 'ads',
-          order_by: 'last_seen_at',
-          direction: 'desc',
-          per_page: 2,
-          page: 2,
-        }),
-      ),
-    ).toEqual([LIB]);
+    expect(urls(await scripts({ ...query, page: 2 }))).toEqual([LIB]);
   });
 
   test('the filters narrow the other status as well', async () => {
