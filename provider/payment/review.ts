@@ -74,7 +74,7 @@ export interface InventoryReading {
   review: InventoryReview;
   /** The requests it made. */
   made: number;
-  /** The most it could have made ({@link requestBound} of what it listed). */
+  /** The most it could have made ({@link requestBound} of what it listed and read). */
   bound: number;
   /** Its term of the review's bound, as a sum: `inventory NAME: ...`. */
   term: string;
