@@ -105,6 +105,7 @@ export function refinementOf<T extends FilteredRecord>(query: DetectedFilterQuer
   if (excluded) tests.push((record) => !excluded.some((part) => record.url.toLowerCase().includes(part)));
   if ((query.exclude_cdn_cgi ?? 'true') === 'true') tests.push((record) => !record.url_contains_cdn_cgi_path);
 
+  // Contract: without order_by the list keeps its usual order, so `direction` alone changes nothing.
   const orderBy = query.order_by;
   const sign = query.direction === 'desc' ? -1 : 1;
   const byField =
