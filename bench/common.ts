@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent, request } from 'undici';
+import type { EmulatorOptions } from '../emulator/app';
 import { startEmulator, type RunningEmulator } from '../emulator/server';
 
 /**
@@ -33,15 +34,21 @@ export async function call(method: string, url: string, body?: unknown): Promise
   return { status: response.statusCode, body: (await response.body.json()) as ApiReply };
 }
 
-export async function withEmulator<T>(durable: boolean, run: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
+/** A fresh emulator for `run`, in memory or `durable`, built with `options` beside the benchmarks' own. */
+export async function withEmulator<T>(
+  durable: boolean,
+  run: (emulator: RunningEmulator) => Promise<T>,
+  options: EmulatorOptions = {},
+): Promise<T> {
   const dataDir = durable ? fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-')) : undefined;
   // The benchmarks send tens of thousands of calls with one token to measure throughput: the
-  // service's API limit (1,200 per 300 s) would measure its waits instead.
+  // service's API limit (1,200 per 300 s) would measure its waits instead, unless `options` asks for it.
   const emulator = await startEmulator({
+    apiRateLimit: 'off',
+    ...options,
     port: 0,
     tokens: [TOKEN],
     seed: 'none',
-    apiRateLimit: 'off',
     ...(dataDir ? { dataDir } : {}),
   });
   try {

@@ -213,16 +213,61 @@ export interface DetectedListParams {
   /** Hostnames to keep; sent as the comma-separated `hosts` parameter. */
   hosts?: string | readonly string[];
 }
+
+/**
+ * Query of the script and connection lists (contract, "Page security"): the vendor's filters,
+ * each narrowing the list before paging. Lists are sent comma-separated.
+ */
+export interface FilteredListParams extends DetectedListParams {
+  /**
+   * Page URL patterns: an item is kept when one of the pages it was seen on (a connection: its
+   * first page), read without scheme, query and fragment, matches one whole, `*` standing for any
+   * run of characters, case-insensitively: `shop.example.com/pay`, `shop.example.com/pay/*`.
+   * Hostnames in `hosts` may be such patterns too.
+   */
+  pageUrl?: string | readonly string[];
+  /** Keeps the items whose URL contains one of these (case-insensitive). */
+  urls?: string | readonly string[];
+  /** Leaves out the items whose URL contains one of these (case-insensitive). */
+  excludeUrls?: string | readonly string[];
+  /**
+   * Whether to leave out the items whose URL is under `/cdn-cgi/` (`url_contains_cdn_cgi_path`).
+   * Default `true`, the service's: a caller that must see every item on a page says `false`.
+   */
+  excludeCdnCgi?: boolean;
+  /** Orders by this field instead of the list's usual order (`first_seen_at`, then id). */
+  orderBy?: 'first_seen_at' | 'last_seen_at';
+  /** The direction of `orderBy`: `asc` (the default) or `desc`. */
+  direction?: 'asc' | 'desc';
+  /** Lists the malicious items first (a `js_integrity_score` below 10, or the URL or domain reported malicious). Default `false`. */
+  prioritizeMalicious?: boolean;
+}
 /** Query of the script list. */
-export type ScriptListParams = DetectedListParams;
+export type ScriptListParams = FilteredListParams;
 /** Query of the connection list. */
-export type ConnectionListParams = DetectedListParams;
+export type ConnectionListParams = FilteredListParams;
 /** Query of the cookie list. */
 export type CookieListParams = DetectedListParams;
 
-function detectedQuery(params: DetectedListParams): Record<string, string | undefined> {
-  const hosts = typeof params.hosts === 'string' ? params.hosts : params.hosts?.join(',');
-  return { status: params.status, hosts: hosts === '' ? undefined : hosts };
+/** A list parameter as sent: comma-separated, or left out when empty. */
+function commaSeparated(value: string | readonly string[] | undefined): string | undefined {
+  const text = typeof value === 'string' ? value : value?.join(',');
+  return text === '' ? undefined : text;
+}
+
+function detectedQuery(params: FilteredListParams): Record<string, string | undefined> {
+  const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
+  return {
+    status: params.status,
+    hosts: commaSeparated(params.hosts),
+    page_url: commaSeparated(params.pageUrl),
+    urls: commaSeparated(params.urls),
+    exclude_urls: commaSeparated(params.excludeUrls),
+    exclude_cdn_cgi: flag(params.excludeCdnCgi),
+    order_by: params.orderBy,
+    direction: params.direction,
+    prioritize_malicious: flag(params.prioritizeMalicious),
+  };
 }
 
 const scriptList = <S extends z.ZodType>(zoneId: string, params: ScriptListParams, item: S) => ({

@@ -1,16 +1,17 @@
 import { parseInventoryPage, type InventoryPage } from '../../rules/inventory';
 import type { HttpClient } from '../client/http';
-import { readScriptsOnPages, type ReadTally, type ScriptOnPages } from './scripts';
+import { listScriptsOnPages, newTally, type ReadTally, type ScriptOnPages } from './scripts';
 import { exportedResources } from '../stack/export';
 
 /**
  * The script inventories' read ahead: the scripts page security detects on each inventory's pages,
- * read while the engine runs the program, from the zone and pages the previous state gives, as the
- * CSP policies' listings are (`./read-ahead.ts`). The reading does not depend on the entries
- * (`readScriptsOnPages` of `../payment/scripts.ts`), so the analysis judges it with the entries the
- * change proposes; a change to the entries, the usual one (a re-pin, a new script), keeps the zone
- * and the pages. An inventory whose zone or pages changed reads anew; a reading no inventory used
- * is counted in the requests and stated in the bound.
+ * listed while the engine runs the program, from the zone and pages the previous state gives, as
+ * the CSP policies' listings are (`../review/read-ahead.ts`). The listing does not depend on the
+ * entries (`listScriptsOnPages` of `./scripts.ts`); the review reads the few scripts whose pinned
+ * hash is not the listed one once it knows the entries the change proposes (`readChangedScripts`),
+ * and judges. A change to the entries, the usual one (a re-pin, a new script), keeps the zone and
+ * the pages. An inventory whose zone or pages changed reads anew; a reading no inventory used is
+ * counted in the requests and stated in the bound.
  */
 
 /** An inventory's zone and pages, as the previous state gives them. */
@@ -19,7 +20,7 @@ export interface InventoryTarget {
   pages: readonly InventoryPage[];
 }
 
-/** What an inventory read ahead gives its review: the scripts on its pages, and what the reading listed and asked. */
+/** What an inventory read ahead gives its review: the scripts listed on its pages, and what the listing listed, read and asked. */
 export interface InventoryRead {
   scripts: ScriptOnPages[];
   tally: ReadTally;
@@ -58,7 +59,7 @@ export function inventoryTargets(exported: unknown): InventoryTarget[] {
 /** One inventory's reading. */
 interface Reading {
   tally: ReadTally;
-  /** Settles with the scripts read, or rejects with the reading's failure. */
+  /** Settles with the scripts listed, or rejects with the reading's failure. */
   done: Promise<ScriptOnPages[]>;
   taken: boolean;
 }
@@ -79,8 +80,8 @@ export class InventoryReadAhead {
   /** Starts every inventory's reading, side by side. */
   start(): this {
     for (const { zoneId, pages } of this.targets) {
-      const tally: ReadTally = { listed: 0, requests: 0 };
-      const done = readScriptsOnPages(this.client, zoneId, pages, { tally, signal: this.stop.signal });
+      const tally = newTally();
+      const done = listScriptsOnPages(this.client, zoneId, pages, { tally, signal: this.stop.signal });
       // A failure is the review's to meet, where it is awaited; until then it is not unhandled.
       done.catch(() => undefined);
       this.readings.set(targetKey(zoneId, pages), { tally, done, taken: false });
@@ -89,8 +90,8 @@ export class InventoryReadAhead {
   }
 
   /**
-   * The scripts read ahead on `pages` of `zoneId`, once read, with what the reading listed and
-   * asked: `undefined` when no reading has that zone and that set of pages, or it failed, was
+   * The scripts listed ahead on `pages` of `zoneId`, once listed, with what the reading listed,
+   * read and asked: `undefined` when no reading has that zone and that set of pages, or it failed, was
    * given already, or was disposed of (the review then reads for itself, and reports a failure
    * that lasts).
    */

@@ -6,12 +6,13 @@ import type { HttpClient } from '../client/http';
 import {
   INTEGRITIES,
   judgePaymentScripts,
+  listScriptsOnPages,
+  newTally,
   PER_PAGE,
-  readScriptsOnPages,
+  readChangedScripts,
   requestBound,
   type Integrity,
   type PaymentScript,
-  type ReadTally,
 } from './scripts';
 import type { Acceptance } from '../review/impact';
 import type { InventoryReadAhead } from './read-ahead';
@@ -23,7 +24,7 @@ import type { PolicyUnderReview } from '../review/plan';
  * inventory as the change leaves it, through the one reading (`../payment/scripts.ts`); what the
  * change does to its entries, compared with the stack's state before it; the scripts it newly
  * authorizes; and whether the stack's CSP policies enforce it (`../../rules/inventory-csp.ts`).
- * The pack's payment policies and the report's section are said from it (`./payment-statements.ts`).
+ * The pack's payment policies and the report's section are said from it (`./statements.ts`).
  */
 
 /** A `ScriptInventory` of the stack. */
@@ -73,7 +74,7 @@ export interface InventoryReading {
   review: InventoryReview;
   /** The requests it made. */
   made: number;
-  /** The most it could have made ({@link requestBound} of what it listed). */
+  /** The most it could have made ({@link requestBound} of what it listed and read). */
   bound: number;
   /** Its term of the review's bound, as a sum: `inventory NAME: ...`. */
   term: string;
@@ -117,9 +118,10 @@ export function comparedWithBefore(
 /**
  * Reads what page security detects on `under`'s pages and reviews it, with the stack's CSP
  * `policies` (those under review) for the comparison. Requests: those of the one reading, at most
- * {@link requestBound} of the scripts listed on the pages' hosts. With `readAhead`, the scripts
- * read while the program ran on the same zone and pages (`./inventory-read-ahead.ts`) are judged
- * with `under`'s entries instead of read again; the requests are that reading's.
+ * {@link requestBound} of the scripts listed on the pages and those read. With `readAhead`, the
+ * scripts listed while the program ran on the same zone and pages (`./read-ahead.ts`) are completed
+ * and judged with `under`'s entries instead of listed again; the requests are that reading's, and
+ * the reads of the scripts whose pinned hash is not the listed one.
  */
 export async function reviewInventory(
   client: HttpClient,
@@ -127,15 +129,16 @@ export async function reviewInventory(
   policies: readonly PolicyUnderReview[],
   readAhead?: InventoryReadAhead,
 ): Promise<InventoryReading> {
-  const read = await readAhead?.take(under.zoneId, under.inventory.pages);
-  const tally: ReadTally = read?.tally ?? { listed: 0, requests: 0 };
+  const ahead = await readAhead?.take(under.zoneId, under.inventory.pages);
+  const tally = ahead?.tally ?? newTally();
+  const listed = ahead?.scripts ?? (await listScriptsOnPages(client, under.zoneId, under.inventory.pages, { tally }));
   const scripts = judgePaymentScripts(
-    read?.scripts ?? (await readScriptsOnPages(client, under.zoneId, under.inventory.pages, { tally })),
+    await readChangedScripts(client, under.zoneId, listed, under.inventory, { tally }),
     under.inventory,
   );
   const integrity = Object.fromEntries(INTEGRITIES.map((kind) => [kind, 0])) as Record<Integrity, number>;
   for (const script of scripts) integrity[script.integrity] += 1;
-  const bound = requestBound(tally.listed);
+  const bound = requestBound(tally.listed, tally.read);
   return {
     review: {
       key: under.key,
@@ -151,7 +154,7 @@ export async function reviewInventory(
     },
     made: tally.requests,
     bound,
-    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages' hosts, ${PER_PAGE} a page in each status, each read once${read !== undefined ? ', read ahead' : ''})`,
+    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages, ${PER_PAGE} a page in each status, ${tally.read} read for their versions or pages${ahead !== undefined ? ', listed ahead' : ''})`,
   };
 }
 

@@ -21,14 +21,17 @@ import {
 
 /**
  * What page security detects on an inventory's payment pages, each script judged against the
- * inventory (PCI DSS 4.0 requirements 6.4.3 and 11.6.1, issue 25): the one reading that the
+ * inventory (PCI DSS 4.0 requirements 6.4.3 and 11.6.1, issues 25 and 30): the one reading that the
  * `ScriptInventory` resource, the review's payment policies, `edgeguard-inventory` and
  * `edgeguard-audit` share, so none of them calls a script authorized or unchanged that another
  * does not.
  *
- * Requests: the scripts of the pages' hosts are listed in both statuses ({@link PER_PAGE} a
- * request), and each listed script is read once (spec 2.3: only the single script gives every page
- * it was seen on, and its versions), {@link PARALLEL_READS} at a time. The bound is
+ * Requests: the scripts seen on the pages are listed in both statuses with the `page_url` filter
+ * ({@link PER_PAGE} a request), so the listing costs what the pages hold, whatever the size of the
+ * zone; a listed script is read (spec 2.3: only the single script gives its versions and every
+ * page it was seen on) only when the listing does not tell enough: its entry pins a hash and the
+ * listed one is another or none (the versions since the pin), or its first page is none of the
+ * inventory's (which of them it was seen on). {@link PARALLEL_READS} at a time. The bound is
  * {@link requestBound}.
  */
 
@@ -70,7 +73,10 @@ export interface PaymentScript {
   malicious: boolean;
   /** What page security reports of the script's domain and URL. */
   reported: { domainMalicious: boolean; urlMalicious: boolean; urlCategories: string[] };
-  /** The pages it was seen on that are on the inventory's pages, as reported (without scheme). */
+  /**
+   * The pages it was seen on that are on the inventory's pages, as reported (without scheme): every
+   * one for a script that was read, its first page for one the listing told enough of.
+   */
   pages: string[];
   /** The inventory pages (their `text`, `shop.example.com/checkout`) those pages fall on. */
   inventoryPages: string[];
@@ -85,11 +91,13 @@ export interface PaymentScript {
 }
 
 /**
- * The most requests {@link readPaymentScripts} makes when the pages' hosts hold `listed` scripts:
- * the list pages (at least one per status) and one read per script. Retries are not counted.
+ * The most requests {@link readPaymentScripts} makes when `listed` scripts are seen on the pages
+ * and `read` of them are read: at most ⌈listed / {@link PER_PAGE}⌉ list pages in each status (at
+ * least one), and one request per script read. For `k` scripts on the pages of which `c` must be
+ * read: `2 × ⌈k / 100⌉ + c` (2 + c with none). Retries are not counted.
  */
-export function requestBound(listed: number): number {
-  return DETECTED_STATUSES.length + Math.ceil(listed / PER_PAGE) + listed;
+export function requestBound(listed: number, read: number): number {
+  return DETECTED_STATUSES.length * Math.max(1, Math.ceil(listed / PER_PAGE)) + read;
 }
 
 /** The integrity of a script of live `hash` authorized by `entry`. */
@@ -105,31 +113,43 @@ function changesSince(versions: readonly ScriptVersion[], pinned: string): Scrip
   return at === -1 ? [...versions] : versions.slice(0, at + 1);
 }
 
-/** What a reading asked of the service, added to as it reads: the scripts listed, and the requests (retries not counted). */
+/**
+ * What a reading asked of the service, added to as it reads: the scripts listed on the pages, the
+ * scripts read one by one, and the requests (retries not counted).
+ */
 export interface ReadTally {
   listed: number;
+  read: number;
   requests: number;
 }
 
+/** A tally of nothing read yet. */
+export function newTally(): ReadTally {
+  return { listed: 0, read: 0, requests: 0 };
+}
+
 /**
- * A script page security detects on some inventory pages, as read, before any entry judges it:
- * what {@link readScriptsOnPages} keeps, and {@link judgePaymentScripts} judges.
+ * A script page security detects on some inventory pages, before any entry judges it: what
+ * {@link listScriptsOnPages} gives, {@link readChangedScripts} completes and
+ * {@link judgePaymentScripts} judges.
  */
 export interface ScriptOnPages {
-  /** The script as read, without the pages it was seen on (those on the inventory's pages are {@link pages}). */
-  script: Omit<ScriptDetail, 'page_urls'>;
-  /** The pages it was seen on that are on the inventory's pages, as reported (without scheme). */
+  /**
+   * The script as listed, or as read: only a script read has its `versions` (spec 2.3), and only
+   * those are needed, of the scripts whose pinned hash is not the listed one.
+   */
+  script: Omit<ScriptDetail, 'page_urls' | 'versions'> & { versions?: ScriptVersion[] };
+  /** The pages it was seen on that are on the inventory's pages, as reported (see {@link PaymentScript.pages}). */
   pages: string[];
   /** The inventory pages (their `text`) those pages fall on. */
   inventoryPages: string[];
 }
 
-/** Options of {@link readScriptsOnPages}. */
+/** Options of a reading. */
 export interface ReadOptions {
   /**
-   * What it lists and the requests it asks are added to it as it goes (a caller states its
-   * requests against {@link requestBound} of what was listed); when it fails, the requests asked
-   * until then.
+   * What it lists and reads and the requests it asks are added to it as it goes (a caller states
+   * its requests against {@link requestBound}); when it fails, the requests asked until then.
    */
   tally?: ReadTally;
   /** Once aborted, the reading stops at its next page or batch, rejecting with the signal's reason. */
@@ -137,43 +157,81 @@ export interface ReadOptions {
 }
 
 /**
- * Every script page security detects in `zoneId` on `pages` (an inventory's), of both statuses,
- * read once and not yet judged: the pages' hosts listed, each listed script read for its pages and
- * versions, and those seen on none of `pages` dropped. Sorted by URL then id, so the result changes
- * only when what is detected does. A script gone between its listing and its read is no longer
- * detected. It does not depend on the inventory's entries: a reading made before they are known
- * (the review's read ahead) is judged with them later ({@link judgePaymentScripts}).
+ * The `page_url` patterns of `pages` (contract: matched whole against a page URL without scheme,
+ * query and fragment, `*` any run, case-insensitively): a host with any port and any path, or a
+ * path and the pages under it. The service compares the raw text, so the path is percent-encoded
+ * as a page URL carries it, and a `,` (the list's separator) becomes `*`. A pattern may take in
+ * more than the page (another case, a path after a port); the listed scripts are held to the
+ * inventory's own rule of pages (`inventoryPageOf`), so more costs a read, never a script kept.
  */
-export async function readScriptsOnPages(
+export function pageUrlPatterns(pages: readonly InventoryPage[]): string[] {
+  const patterns = new Set<string>();
+  for (const { host, path } of pages) {
+    if (path === '') {
+      for (const pattern of [host, `${host}/*`, `${host}:*`]) patterns.add(pattern);
+      continue;
+    }
+    const encoded = encodeURI(path).replaceAll(',', '*');
+    for (const origin of [host, `${host}:*`]) {
+      patterns.add(`${origin}${encoded}`);
+      patterns.add(`${origin}${encoded}/*`);
+    }
+  }
+  return [...patterns];
+}
+
+/** The pages of `seen` on the pages of `onPages`, and the inventory pages they fall on. */
+function placed(onPages: ScriptInventory, seen: readonly string[]): Pick<ScriptOnPages, 'pages' | 'inventoryPages'> {
+  const pages: string[] = [];
+  const inventoryPages = new Set<string>();
+  for (const page of seen) {
+    const on = inventoryPageOf(onPages, page);
+    if (on === undefined) continue;
+    pages.push(page);
+    inventoryPages.add(on.text);
+  }
+  return { pages, inventoryPages: [...inventoryPages] };
+}
+
+/** A script as read, placed on the pages of `onPages` it was seen on; `undefined` when it was seen on none. */
+function placedRead(onPages: ScriptInventory, read: ScriptDetail): ScriptOnPages | undefined {
+  const { page_urls: seenOn, ...script } = read;
+  const where = placed(onPages, seenOn);
+  return where.pages.length > 0 ? { script, ...where } : undefined;
+}
+
+/**
+ * Every script page security detects in `zoneId` on `pages` (an inventory's), of both statuses,
+ * not yet judged: listed with the pages' `page_url` patterns, `/cdn-cgi/` scripts included (a
+ * payment page's `/cdn-cgi/` script is still a script on the page). A listed script whose first
+ * page is one of `pages` is placed there from the listing; any other is read for every page it
+ * was seen on, and dropped when none is on `pages` (a pattern took in more), or when it is gone
+ * since it was listed. Sorted by URL then id, so the result changes only when what is detected
+ * does. It does not depend on the inventory's entries: a listing made before they are known (the
+ * review's read ahead) is completed with them later ({@link readChangedScripts}).
+ */
+export async function listScriptsOnPages(
   client: HttpClient,
   zoneId: string,
   pages: readonly InventoryPage[],
   options: ReadOptions = {},
 ): Promise<ScriptOnPages[]> {
   const { tally, signal } = options;
-  const hosts = [...new Set(pages.map((page) => page.host))];
-  if (hosts.length === 0) return [];
+  if (pages.length === 0) return [];
   const onPages: ScriptInventory = { pages, scripts: [] };
+  const query = { pageUrl: pageUrlPatterns(pages), excludeCdnCgi: false };
   const found: ScriptOnPages[] = [];
-  // Read a list page's scripts while the next page is asked for, keeping only those seen on the
-  // pages: what is kept grows with the payment pages' scripts, not with the hosts' other scripts.
   for (const status of DETECTED_STATUSES) {
-    let batch: string[] = [];
+    const elsewhere: string[] = [];
     let listed = 0;
-    const readBatch = async () => {
-      signal?.throwIfAborted();
-      if (tally) tally.requests += batch.length;
-      const read = await mapLimited(batch, PARALLEL_READS, (id) => scriptOnPages(client, zoneId, onPages, id));
-      for (const script of read) if (script !== undefined) found.push(script);
-      batch = [];
-    };
     try {
-      for await (const script of listScripts(client, zoneId, { status, hosts }, PER_PAGE, { prefetch: true })) {
+      for await (const script of listScripts(client, zoneId, { ...query, status }, PER_PAGE, { prefetch: true })) {
+        signal?.throwIfAborted();
         listed += 1;
-        batch.push(script.id);
-        if (batch.length === PER_PAGE) await readBatch();
+        const first = placed(onPages, [script.first_page_url]);
+        if (first.pages.length > 0) found.push({ script, ...first });
+        else elsewhere.push(script.id);
       }
-      await readBatch();
     } catch (error) {
       // The list pages answered, and the one asked for when it failed (the next, asked ahead).
       if (tally) tally.requests += Math.ceil(listed / PER_PAGE) + 1;
@@ -183,44 +241,86 @@ export async function readScriptsOnPages(
       tally.listed += listed;
       tally.requests += Math.max(1, Math.ceil(listed / PER_PAGE));
     }
+    for (const read of await readScripts(client, zoneId, elsewhere, options)) {
+      const onPage = read && placedRead(onPages, read);
+      if (onPage !== undefined) found.push(onPage);
+    }
   }
   return found.sort(({ script: a }, { script: b }) =>
     a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
   );
 }
 
-/** The script `id`, read; `undefined` when it is on none of the pages, or gone since it was listed. */
-async function scriptOnPages(
+/** The scripts `ids`, read {@link PARALLEL_READS} at a time; `undefined` for one gone since it was listed. */
+async function readScripts(
   client: HttpClient,
   zoneId: string,
-  onPages: ScriptInventory,
-  id: string,
-): Promise<ScriptOnPages | undefined> {
-  let script;
-  try {
-    script = await getScript(client, zoneId, id);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
+  ids: readonly string[],
+  options: ReadOptions,
+): Promise<Array<ScriptDetail | undefined>> {
+  if (ids.length === 0) return [];
+  options.signal?.throwIfAborted();
+  if (options.tally) {
+    options.tally.read += ids.length;
+    options.tally.requests += ids.length;
   }
-  const pages: string[] = [];
-  const inventoryPages = new Set<string>();
-  for (const page of script.page_urls) {
-    const on = inventoryPageOf(onPages, page);
-    if (on === undefined) continue;
-    pages.push(page);
-    inventoryPages.add(on.text);
-  }
-  if (pages.length === 0) return undefined;
-  // Of the pages it was seen on, those on the inventory's alone are kept: the others are the hosts' other pages.
-  const { page_urls: _seenOn, ...kept } = script;
-  return { script: kept, pages, inventoryPages: [...inventoryPages] };
+  return mapLimited(ids, PARALLEL_READS, async (id) => {
+    try {
+      return await getScript(client, zoneId, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  });
 }
 
 /**
- * `read` (scripts read on `inventory`'s pages by {@link readScriptsOnPages}) judged against
- * `inventory`'s entries: each with the entry that authorizes it, its integrity, and the versions
- * since the pinned one when changed. Pure; in `read`'s order.
+ * Whether judging `script` against `inventory` needs what only its read gives: its entry pins a
+ * hash, the listing shows another or none (some plans report none), and it was not read already.
+ * The read gives the versions since the pin, and the hash again: a script whose read shows none
+ * either stays `changed`.
+ */
+export function needsRead(script: ScriptOnPages['script'], inventory: ScriptInventory): boolean {
+  if (script.versions !== undefined) return false;
+  const entry = authorizingEntry(inventory, script.url);
+  return integrityOf(entry, script.hash) === 'changed';
+}
+
+/**
+ * `listed` (from {@link listScriptsOnPages}) with the scripts that {@link needsRead} against
+ * `inventory` read, so that {@link judgePaymentScripts} has their versions, and every page of the
+ * inventory's they were seen on; a script gone since it was listed, or no longer seen on the pages,
+ * is no longer detected. In `listed`'s order.
+ */
+export async function readChangedScripts(
+  client: HttpClient,
+  zoneId: string,
+  listed: readonly ScriptOnPages[],
+  inventory: ScriptInventory,
+  options: ReadOptions = {},
+): Promise<ScriptOnPages[]> {
+  const changed = listed.filter(({ script }) => needsRead(script, inventory));
+  const reads = await readScripts(
+    client,
+    zoneId,
+    changed.map(({ script }) => script.id),
+    options,
+  );
+  const byId = new Map(changed.map(({ script }, i) => [script.id, reads[i]]));
+  const onPages: ScriptInventory = { pages: inventory.pages, scripts: [] };
+  return listed.flatMap((onPage) => {
+    if (!byId.has(onPage.script.id)) return [onPage];
+    const read = byId.get(onPage.script.id);
+    const placedAgain = read && placedRead(onPages, read);
+    return placedAgain === undefined ? [] : [placedAgain];
+  });
+}
+
+/**
+ * `read` (scripts on `inventory`'s pages, listed by {@link listScriptsOnPages} and completed by
+ * {@link readChangedScripts}) judged against `inventory`'s entries: each with the entry that
+ * authorizes it, its integrity, and the versions since the pinned one when changed. Pure; in
+ * `read`'s order.
  */
 export function judgePaymentScripts(read: readonly ScriptOnPages[], inventory: ScriptInventory): PaymentScript[] {
   return read.map(({ script, pages, inventoryPages }) => {
@@ -246,15 +346,16 @@ export function judgePaymentScripts(read: readonly ScriptOnPages[], inventory: S
       inventoryPages: [...inventoryPages],
       ...(entry !== undefined ? { entry } : {}),
       integrity,
-      changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions, pinned) : [],
+      changes: integrity === 'changed' && pinned !== undefined ? changesSince(script.versions ?? [], pinned) : [],
     };
   });
 }
 
 /**
  * Every script page security detects on `inventory`'s pages in `zoneId`, of both statuses, judged
- * against its entries: {@link readScriptsOnPages}, then {@link judgePaymentScripts}. With `tally`,
- * what it listed and the requests it made are added to it.
+ * against its entries: {@link listScriptsOnPages}, {@link readChangedScripts}, then
+ * {@link judgePaymentScripts}. With `tally`, what it listed and read and the requests it made are
+ * added to it.
  */
 export async function readPaymentScripts(
   client: HttpClient,
@@ -262,10 +363,9 @@ export async function readPaymentScripts(
   inventory: ScriptInventory,
   tally?: ReadTally,
 ): Promise<PaymentScript[]> {
-  return judgePaymentScripts(
-    await readScriptsOnPages(client, zoneId, inventory.pages, tally ? { tally } : {}),
-    inventory,
-  );
+  const options = tally ? { tally } : {};
+  const listed = await listScriptsOnPages(client, zoneId, inventory.pages, options);
+  return judgePaymentScripts(await readChangedScripts(client, zoneId, listed, inventory, options), inventory);
 }
 
 /** The scores of a script or version, those reported. */

@@ -10,7 +10,8 @@ import { connectionReports, type Detected } from './impact';
 
 /**
  * The detected lists as the review reads them: spec 2.3's scripts and 2.4's connections of a
- * zone's hosts, one listing per status (spec 3), each item as the review judges it.
+ * zone's hosts, `/cdn-cgi/` ones included, one listing per status (spec 3), each item as the review
+ * judges it.
  */
 
 /** The two kinds of detected item the review lists. */
@@ -50,7 +51,8 @@ function seenConnection(connection: JudgedConnection): Detected {
 
 /**
  * The items of one kind and status detected on `hosts` of the zone, a page of `perPage` at a time,
- * each next page asked for while the current one is judged.
+ * each next page asked for while the current one is judged. Those under `/cdn-cgi/` included, which
+ * the service leaves out unless asked: a policy that blocks one still breaks the page.
  */
 export async function* detectedPages(
   client: HttpClient,
@@ -60,11 +62,12 @@ export async function* detectedPages(
   hosts: readonly string[],
   perPage: number,
 ): AsyncGenerator<ListedItem[]> {
+  const params = { status, hosts, excludeCdnCgi: false };
   if (kind === 'scripts') {
-    for await (const page of judgedScriptPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
+    for await (const page of judgedScriptPages(client, zoneId, params, perPage, { prefetch: true }))
       yield page.map((script) => ({ host: script.host, item: seenScript(script) }));
   } else {
-    for await (const page of judgedConnectionPages(client, zoneId, { status, hosts }, perPage, { prefetch: true }))
+    for await (const page of judgedConnectionPages(client, zoneId, params, perPage, { prefetch: true }))
       yield page.map((connection) => ({ host: connection.host, item: seenConnection(connection) }));
   }
 }

@@ -83,7 +83,7 @@ function disposeReadAhead(): void {
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
  * name (`./read-ahead.ts`) and the scripts on the pages of its script inventories
- * (`./inventory-read-ahead.ts`). Without settings to read with, or a previous state to read,
+ * (`../payment/read-ahead.ts`). Without settings to read with, or a previous state to read,
  * nothing is read ahead: the review reads at the analysis, and says what is missing.
  */
 export function warmReview(): void {

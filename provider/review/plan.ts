@@ -29,8 +29,10 @@ import { ReadAhead } from './read-ahead';
  *   with, the hosts' headers before the change, and, those the stack does not manage, headers that
  *   stay beside the proposed ones after it (`./impact.ts`);
  * - the zone's scripts detected on the hosts those policies cover, listed once per status
- *   (`active`, `infrequent`) with the `hosts` filter: max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) requests,
- *   A_z and I_z being the active and infrequent scripts on those hosts;
+ *   (`active`, `infrequent`) with the `hosts` filter and `exclude_cdn_cgi=false` (a policy that
+ *   blocks a `/cdn-cgi/` script still breaks the page, though the service hides them by default):
+ *   max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) requests, A_z and I_z being the active and infrequent scripts
+ *   on those hosts;
  * - the zone's connections on those hosts, listed the same way: max(1, ⌈C_z/P⌉) + max(1,
  *   ⌈D_z/P⌉) requests, C_z and D_z being the active and infrequent connections (a connection has
  *   no list of pages to read: spec 2.4 gives only its first page);
@@ -42,16 +44,19 @@ import { ReadAhead } from './read-ahead';
  *   first page, so the report names every page they run on: at most
  *   {@link PAGES_SHOWN_PER_POLICY} per policy, S_z in all;
  * and 1 request per account with a `PoolNotificationMigration`: its pools (answered whole); and for
- * each `ScriptInventory`, the one reading of its pages' scripts (`../payment/scripts.ts`): at most
- * `requestBound` of the scripts listed on its pages' hosts, V_i ({@link reviewInventory}).
+ * each `ScriptInventory`, the one reading of its pages' scripts (`../payment/scripts.ts`): its
+ * pages listed with the `page_url` filter, and the scripts read whose pinned hash is not the listed
+ * one (or whose first page is none of its pages): V_i = `requestBound` = 2 × max(1, ⌈k_i/100⌉) +
+ * c_i, k_i the scripts on its pages and c_i those read, whatever the size of the zone
+ * ({@link reviewInventory}).
  *
  * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + max(1, ⌈C_z/P⌉) + max(1, ⌈D_z/P⌉) + S_z)
  * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
  * retries not counted. With a read ahead (`./read-ahead.ts`, {@link ReviewOptions.readAhead}), a
  * zone's four listings are those it made, on the hosts of the previous state, when they cover the
  * zone's hosts (A_z ... D_z then count the items of those hosts); with an inventories' read ahead
- * ({@link ReviewOptions.inventoryReadAhead}), an inventory's V_i is that of the reading made on
- * the previous state's same zone and pages; R is the requests of the listings and inventory
+ * ({@link ReviewOptions.inventoryReadAhead}), an inventory's V_i is that of the listing made on
+ * the previous state's same zone and pages, with the reads its entries then ask; R is the requests of the listings and inventory
  * readings read ahead that nothing used (0 without a read ahead, or when every one was used).
  * Memory holds a page or two of each list and the bounded samples of `./impact.ts`, whatever the
  * number of scripts and connections.
@@ -162,8 +167,8 @@ export interface ReviewOptions {
    */
   readAhead?: ReadAhead;
   /**
-   * The scripts of the previous state's inventories' pages read while the program ran
-   * (`./inventory-read-ahead.ts`): an inventory of the same zone and pages is judged from them;
+   * The scripts of the previous state's inventories' pages listed while the program ran
+   * (`../payment/read-ahead.ts`): an inventory of the same zone and pages is judged from them;
    * those no inventory used count as requests made, and in the bound.
    */
   inventoryReadAhead?: InventoryReadAhead;

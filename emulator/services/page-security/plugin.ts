@@ -30,6 +30,7 @@ import {
   type SettingsRecord,
 } from './records';
 import { DetectedOrder } from './detected-order';
+import { detectedFilterShape, refinementOf, type DetectedFilterQuery, type ListRefinement } from './list-filters';
 
 /**
  * Page security (spec 2.2 to 2.6, 4; contract "Page security"): the zone's settings, the scripts,
@@ -45,10 +46,14 @@ const settingsBody = z.object({
   enabled: z.boolean(expecting('a JSON boolean, true or false')),
 });
 
+/** Spec 4: a list's query; cookies are filtered by exact `hosts` alone. */
 const listQuery = pageQuery(20).extend({
   status: choice(DETECTED_STATUSES, 'the status of the objects to list').optional(),
-  hosts: z.string({ error: 'must be one comma-separated list of hostnames' }).optional(),
+  hosts: detectedFilterShape.hosts,
 });
+
+/** Contract: the lists of scripts and connections take the vendor's filters too. */
+const filteredListQuery = listQuery.extend(detectedFilterShape);
 
 /** Spec 2.6 / contract: the create body, which PUT takes whole as well. */
 const policyBody = z.object({
@@ -94,23 +99,29 @@ function keptJson<T extends object>(view: (record: T) => unknown): (record: T) =
   };
 }
 
-/** Spec 3 and 4: only active objects unless `status` says otherwise; oldest first, then by id. */
+/**
+ * Spec 3 and 4: only active objects unless `status` says otherwise; oldest first, then by id. With
+ * `refine` (scripts and connections), the contract's filters and order apply before paging.
+ */
 function listDetected<T extends DetectedRecord>(
   ctx: EmulatorContext,
   request: FastifyRequest,
   order: DetectedOrder<T>,
   json: (record: T) => string,
+  refine?: (query: DetectedFilterQuery) => ListRefinement<T>,
 ): Handled {
   const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
-  const query = parseQuery(listQuery, request.query);
-  const status = query.status ?? 'active';
-  const hosts = new Set(
-    (query.hosts ?? '')
-      .split(',')
-      .map((host) => host.trim().toLowerCase())
-      .filter((host) => host !== ''),
+  const query = parseQuery(refine ? filteredListQuery : listQuery, request.query);
+  const refinement = refine?.(query);
+  const hosts = refinement ? refinement.hosts : new Set((query.hosts ?? []).map((host) => host.toLowerCase()));
+  const { items, total } = order.page(
+    zone.id,
+    query.status ?? 'active',
+    hosts ?? new Set(),
+    query.page,
+    query.per_page,
+    refinement,
   );
-  const { items, total } = order.page(zone.id, status, hosts, query.page, query.per_page);
   return {
     resultJson: `[${items.map(json).join(',')}]`,
     resultInfo: pageInfo(query.page, query.per_page, items.length, total),
@@ -168,14 +179,16 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
   const scriptJson = keptJson(scriptListView);
   const connectionJson = keptJson(connectionView);
   const cookieJson = keptJson(cookieView);
-  routes(app, `${PREFIX}/scripts`, { GET: (request) => listDetected(ctx, request, scriptsOrder, scriptJson) });
+  routes(app, `${PREFIX}/scripts`, {
+    GET: (request) => listDetected(ctx, request, scriptsOrder, scriptJson, refinementOf),
+  });
   routes(app, `${PREFIX}/scripts/:script_id`, {
     GET: (request) => ({
       result: scriptDetailView(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)),
     }),
   });
   routes(app, `${PREFIX}/connections`, {
-    GET: (request) => listDetected(ctx, request, connectionsOrder, connectionJson),
+    GET: (request) => listDetected(ctx, request, connectionsOrder, connectionJson, refinementOf),
   });
   routes(app, `${PREFIX}/connections/:connection_id`, {
     GET: (request) => ({

@@ -1,12 +1,19 @@
 import { clientFrom } from '../../../provider/client/shared';
-import { PER_PAGE, readPaymentScripts, requestBound } from '../../../provider/payment/scripts';
+import {
+  newTally,
+  pageUrlPatterns,
+  PER_PAGE,
+  readPaymentScripts,
+  requestBound,
+} from '../../../provider/payment/scripts';
 import { parseScriptInventory, type ScriptInventory } from '../../../rules/inventory';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
  * The one reading of what page security detects on an inventory's pages (provider/payment/scripts.ts),
  * against the emulator: the integrity of each kind of script, the versions of a changed one, and the
- * requests, within the stated bound, for a host whose other pages hold many more scripts.
+ * requests, within the stated bound whatever the host's other pages hold: the pages listed, and a
+ * script read only when the listing does not tell enough.
  */
 
 const CARD = 'https://js.pay.example/v3/card.js';
@@ -84,7 +91,7 @@ test('each script on the pages judged: unchanged, changed with its versions sinc
   ).toBe(true);
 });
 
-test('a host with many more scripts on its other pages: only those on the pages are kept, requests within the bound', async () => {
+test("a zone with many more scripts on the host's other pages: only the pages listed, a changed script alone read, within the bound", async () => {
   const others = 3 * PER_PAGE + 17;
   const zone = await emu.zoneWithScripts([
     ...Array.from({ length: others }, (_, i) => ({
@@ -93,21 +100,72 @@ test('a host with many more scripts on its other pages: only those on the pages 
       page_urls: [`https://shop.example.com/catalog/${i}`],
     })),
     { url: CARD, hash: V1, page_urls: [CHECKOUT] },
+    { url: FRAUD, hash: V1, status: 'infrequent', page_urls: [CHECKOUT] },
+    { url: OWN, page_urls: [CHECKOUT] },
     { url: 'https://elsewhere.example/a.js', page_urls: ['https://other.example.com/checkout'] },
+  ]);
+  await emu.newScriptVersion(zone, FRAUD, { hash: V2 });
+  const inventory = inventoryOf(
+    ['shop.example.com/checkout'],
+    [
+      { url: CARD, justification: 'Card form', hash: V1 },
+      { url: FRAUD, justification: 'Fraud checks', hash: V1 },
+    ],
+  );
+
+  const mark = emu.mark();
+  const tally = newTally();
+  const scripts = await readPaymentScripts(client(), zone, inventory, tally);
+  const requests = await emu.requests(mark);
+
+  expect(scripts.map((script) => [script.url, script.integrity])).toEqual([
+    [FRAUD, 'changed'],
+    [CARD, 'unchanged'],
+    [OWN, 'unauthorized'],
+  ]);
+  expect(requests.every((request) => request.method === 'GET')).toBe(true);
+  // One list page in each status, with the pages' patterns and the /cdn-cgi/ scripts kept; then
+  // the one script whose listed hash is not the pinned one, read for its versions.
+  const lists = requests.filter((request) => request.path.endsWith('/scripts'));
+  expect(lists).toHaveLength(2);
+  for (const list of lists) {
+    expect(list.query).toMatchObject({
+      page_url: pageUrlPatterns(inventory.pages).join(','),
+      exclude_cdn_cgi: 'false',
+      per_page: String(PER_PAGE),
+    });
+  }
+  const fraud = await emu.scriptIdOf(zone, FRAUD);
+  expect(requests.filter((request) => !request.path.endsWith('/scripts')).map((request) => request.path)).toEqual([
+    expect.stringMatching(new RegExp(`/scripts/${fraud}$`)),
+  ]);
+  expect(tally).toEqual({ listed: 3, read: 1, requests: 3 });
+  expect(requests.length).toBe(requestBound(3, 1));
+});
+
+test('a script first seen on another page is read for the pages it was seen on; a pattern that takes in more costs a read, never a script', async () => {
+  const zone = await emu.zoneWithScripts([
+    // First seen on the home page, then on the checkout: the listing names only the home page.
+    {
+      url: CARD,
+      hash: V1,
+      page_urls: ['https://shop.example.com/', CHECKOUT, 'https://shop.example.com/checkout/done'],
+    },
+    // The pattern's case-insensitive match takes it in; the inventory's pages compare paths exactly.
+    { url: STRAY, page_urls: ['https://shop.example.com/CHECKOUT/pay'] },
+    // A /cdn-cgi/ script on the payment page is a script on the page.
+    { url: 'https://shop.example.com/cdn-cgi/challenge-platform/main.js', page_urls: [CHECKOUT] },
   ]);
   const inventory = inventoryOf(['shop.example.com/checkout'], [{ url: CARD, justification: 'Card form', hash: V1 }]);
 
-  const mark = emu.mark();
-  const scripts = await readPaymentScripts(client(), zone, inventory);
-  const requests = await emu.requests(mark);
+  const tally = newTally();
+  const scripts = await readPaymentScripts(client(), zone, inventory, tally);
 
-  expect(scripts.map((script) => script.url)).toEqual([CARD]);
-  expect(requests.every((request) => request.method === 'GET')).toBe(true);
-  // Every script of the host is read once (the other host's is not listed), and no more is asked.
-  const reads = requests.filter((request) => !request.path.endsWith('/scripts'));
-  expect(reads).toHaveLength(others + 1);
-  expect(new Set(reads.map((request) => request.path)).size).toBe(others + 1);
-  expect(requests.length).toBeLessThanOrEqual(requestBound(others + 1));
+  expect(scripts.map((script) => [script.url, script.integrity, script.pages])).toEqual([
+    [CARD, 'unchanged', [CHECKOUT, 'https://shop.example.com/checkout/done']],
+    ['https://shop.example.com/cdn-cgi/challenge-platform/main.js', 'unauthorized', [CHECKOUT]],
+  ]);
+  expect(tally).toEqual({ listed: 3, read: 2, requests: requestBound(3, 2) });
 });
 
 test('an inventory without pages reads nothing', async () => {

@@ -1,3 +1,4 @@
+import { requestBound } from '../../../provider/payment/scripts';
 import { provider } from '../../../provider/dynamic/runtime/script-inventory';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { configureProvider } from '../../helpers/provider';
@@ -54,10 +55,14 @@ describe('against the emulator', () => {
     const created = await provider.create(inventory(zone));
     const requests = await emu.requests(mark);
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
-    // Two listings (one per status, filtered to the pages' host), then one GET per listed script.
+    // Two listings (one per status, filtered to the pages), and no read: the pinned script is unchanged.
     const listings = requests.filter((r) => r.path.endsWith('/scripts'));
     expect(listings).toHaveLength(2);
-    expect(requests).toHaveLength(2 + 4);
+    expect(listings.map((r) => r.query.page_url)).toEqual([
+      expect.stringContaining('shop.example.com/checkout'),
+      expect.stringContaining('shop.example.com/checkout'),
+    ]);
+    expect(requests).toHaveLength(requestBound(3, 0));
 
     expect(created.id).toBe(zone);
     const outs = created.outs as Record<string, unknown>;

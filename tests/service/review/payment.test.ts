@@ -117,12 +117,16 @@ test('the reading: each script of the payment pages judged, its requests those t
   });
   const served = await emu.requests(mark);
   expect(served.every((request) => request.method === 'GET')).toBe(true);
-  // Two listings of the host (the 255 scripts of one status in 3 pages, the other status in 1), then one read per script.
+  // One listing of the payment page in each status (the host's 250 other scripts are not listed),
+  // then one read: the card script, whose listed hash is not the pinned one.
   expect(result.requests.made).toBe(served.length);
-  expect(served.length).toBe(3 + 1 + 255);
-  expect(result.requests.bound).toBe(requestBound(255) + 100);
+  expect(served.length).toBe(1 + 1 + 1);
+  expect(served.filter((request) => !request.path.endsWith('/scripts'))).toHaveLength(1);
+  expect(result.requests.bound).toBe(requestBound(5, 1) + 100);
   expect(result.requests.made).toBeLessThanOrEqual(result.requests.bound);
-  expect(result.requests.plan).toContain("inventory checkout-scripts: 260 (255 scripts listed on its pages' hosts");
+  expect(result.requests.plan).toContain(
+    'inventory checkout-scripts: 3 (5 scripts listed on its pages, 100 a page in each status, 1 read for their versions or pages)',
+  );
 
   const [review] = result.inventories;
   expect(review!.scripts.map((script) => [script.url, script.integrity, script.entry?.address.text])).toEqual([
@@ -380,14 +384,15 @@ test('read ahead on the previous state: the same inventory review, judged with t
   const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });
   reading.dispose();
 
-  expect(readAhead).toBe(3 + 1 + 255);
+  // The payment page listed in each status; the re-pin leaves no script to read.
+  expect(readAhead).toBe(1 + 1);
   expect(await emu.requests(mark)).toEqual([]);
   expect(ahead.inventories).toEqual(plain.inventories);
   expect(ahead.inventories[0]!.integrity).toEqual({ unchanged: 1, unpinned: 3, changed: 0, unauthorized: 1 });
   expect(ahead.requests.made).toBe(readAhead);
   expect(ahead.requests.made).toBe(plain.requests.made);
   expect(ahead.requests.bound).toBe(plain.requests.bound);
-  expect(ahead.requests.plan).toBe(plain.requests.plan.replace('each read once)', 'each read once, read ahead)'));
+  expect(ahead.requests.plan).toBe(plain.requests.plan.replace('or pages)', 'or pages, listed ahead)'));
   // Given once: a second review reads for itself.
   expect(await reading.take(zone, input.inventories[0]!.inventory.pages)).toBeUndefined();
 });
@@ -412,8 +417,8 @@ test('an inventory whose pages changed reads anew; the reading it did not use is
   const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });
   reading.dispose();
 
-  // Both hosts listed together in each status, each script of the checkout read; then the review's own reading.
-  expect(readAhead).toBe(2 + 5);
+  // Both pages listed together in each status, nothing read; then the review's own reading.
+  expect(readAhead).toBe(2);
   expect((await emu.requests(mark)).length).toBe(plain.requests.made);
   expect(ahead.inventories).toEqual(plain.inventories);
   expect(ahead.requests.made).toBe(plain.requests.made + readAhead);
@@ -445,10 +450,10 @@ test('the pack reads ahead once the engine has configured it: the same violation
   const reported = await paymentViolations(resources, before, { zone, readAhead: true });
   const served = await emu.requests(mark);
   const output = pack.output();
-  // The one reading: the host listed in each status, each of its five scripts read.
-  expect(served.length).toBe(1 + 1 + 5);
+  // The one reading: the payment page listed in each status; the re-pin leaves no script to read.
+  expect(served.length).toBe(1 + 1);
   expect(output.review!.requests.made).toBe(served.length);
-  expect(output.review!.requests.plan).toContain('each read once, read ahead)');
+  expect(output.review!.requests.plan).toContain('0 read for their versions or pages, listed ahead)');
 
   const parsed = parseScriptInventory({
     pages: [`${HOST}/pay`],

@@ -124,7 +124,8 @@ describe('the request plan', () => {
       { perPage: 2 },
     );
 
-    const hosts = `hosts=${CHECKOUT}`;
+    // Every script and connection of the hosts, those under /cdn-cgi/ included (the service hides them by default).
+    const hosts = `hosts=${CHECKOUT}&exclude_cdn_cgi=false`;
     // The two statuses are listed side by side, and page reads run beside them: the order varies.
     expect((await calls(mark, zone)).sort()).toEqual(
       [
@@ -205,6 +206,24 @@ describe('the request plan', () => {
     // The policies, two script listings, one page read, two connection listings.
     expect(result.requests.made).toBe(1 + 2 + 1 + 2);
     expect(result.requests.bound).toBe(1 + 2 + 1 + 2);
+  });
+
+  test('a /cdn-cgi/ script, which the service hides by default, is judged: a policy that blocks it is named for it', async () => {
+    const zone = await newZone();
+    const challenge = `https://${CHECKOUT}/cdn-cgi/challenge-platform/scripts/jsd/main.js`;
+    await emu.seed({
+      scripts: [
+        script(zone, challenge, { page_urls: [`https://${CHECKOUT}/pay`] }),
+        script(zone, 'https://js.stripe.com/v3/elements.js', { page_urls: [`https://${CHECKOUT}/pay`] }),
+      ],
+    });
+    const result = await reviewService(client(), input([checkoutPolicy(zone, 'script-src js.stripe.com')]));
+    const [review] = result.policies;
+    expect(review!.scripts.judged).toBe(2);
+    expect(review!.scripts.notAllowed.lines.map((line) => [line.url, line.pages])).toEqual([
+      [challenge, [`https://${CHECKOUT}/pay`]],
+    ]);
+    expect(review!.scripts.violations.blocks).toBe(1);
   });
 
   test("the zone's live policies the stack does not manage are headers of their host beside the stack's, from the one list of policies", async () => {

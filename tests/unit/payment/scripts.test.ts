@@ -1,4 +1,4 @@
-import { judgePaymentScripts, type ScriptOnPages } from '../../../provider/payment/scripts';
+import { judgePaymentScripts, needsRead, pageUrlPatterns, type ScriptOnPages } from '../../../provider/payment/scripts';
 import { parseScriptInventory, type ScriptEntryInput, type ScriptInventory } from '../../../rules/inventory';
 
 /**
@@ -104,4 +104,52 @@ test('the facts read are kept as read: hash lowercase, scores, malicious flag, r
   });
   expect(stray!.entry).toBeUndefined();
   expect('hash' in stray!).toBe(false);
+});
+
+test('a pinned script whose plan reports no hash is read, and stays changed when the read gives none either', () => {
+  const inventory = inventoryOf([
+    { url: CARD, justification: 'Card form', hash: V1 },
+    { prefix: 'https://shop.example.com/js/', justification: 'Our code' },
+  ]);
+  // As listed: a listed script has no versions (spec 2.3: only its read gives them).
+  const listed = (url: string, fields: Partial<ScriptOnPages['script']> = {}) => {
+    const { versions: _none, ...script } = read(url, fields).script;
+    return script;
+  };
+  // Listed without a hash: only the read can tell, so it is read (as is a listed hash not the pin).
+  expect(needsRead(listed(CARD), inventory)).toBe(true);
+  expect(needsRead(listed(CARD, { hash: V2 }), inventory)).toBe(true);
+  expect(needsRead(listed(CARD, { hash: V1.toUpperCase() }), inventory)).toBe(false);
+  // Unpinned and unauthorized scripts need no hash; a script read already is not read again.
+  expect(needsRead(listed(OWN), inventory)).toBe(false);
+  expect(needsRead(listed(STRAY), inventory)).toBe(false);
+  expect(needsRead(read(CARD).script, inventory)).toBe(false);
+
+  // The read gave no hash either (some plans report none): the pin cannot be shown to hold.
+  const [card] = judgePaymentScripts([read(CARD, { versions: [{ js_integrity_score: 50 }] })], inventory);
+  expect(card).toMatchObject({ integrity: 'changed', changes: [{ js_integrity_score: 50 }] });
+  expect('hash' in card!).toBe(false);
+});
+
+test('the page_url patterns of the pages: a host with any port and path, a path and the pages under it', () => {
+  const parsed = parseScriptInventory({
+    pages: ['shop.example.com', 'pay.example.com/a,b', 'pay.example.com/caf%C3%A9'],
+    scripts: [],
+  });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  expect(pageUrlPatterns(parsed.value.pages)).toEqual([
+    'shop.example.com',
+    'shop.example.com/*',
+    'shop.example.com:*',
+    // The list's separator stands for any run.
+    'pay.example.com/a*b',
+    'pay.example.com/a*b/*',
+    'pay.example.com:*/a*b',
+    'pay.example.com:*/a*b/*',
+    // Percent-encoded, as a page URL carries it.
+    'pay.example.com/caf%C3%A9',
+    'pay.example.com/caf%C3%A9/*',
+    'pay.example.com:*/caf%C3%A9',
+    'pay.example.com:*/caf%C3%A9/*',
+  ]);
 });
