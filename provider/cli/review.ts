@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathInRepository } from '../stack/program-location';
-import { renderMarkdown } from '../review/report';
+import { renderMarkdown } from '../format/review-markdown';
 import { DEFAULT_POLICY_CONFIG, reviewStack } from '../review/review-stack';
 import { reviewSarif } from '../format/sarif';
 import { runStackCommand, writeOutput } from './stack-command';

@@ -14,7 +14,7 @@ import {
   type ZonePolicies,
 } from '../../../provider/review/impact';
 import { impactText } from '../../../provider/format/review-text';
-import { renderMarkdown } from '../../../provider/review/report';
+import { renderMarkdown } from '../../../provider/format/review-markdown';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
@@ -829,13 +829,13 @@ describe("the words: csp-change-impact's message and the review's Markdown", () 
       'this policy (enforced), "strict" (enforced); a fetch loads only if every enforced one allows it.',
     );
     expect(markdown).toContain(
-      `- \`${RECAPTCHA.url}\` on every page it was seen on (first: ${PAGE}); last seen ${RECAPTCHA.lastSeenAt}; blocked by this policy and "strict"`,
+      `- \`${RECAPTCHA.url}\` on every page it was seen on (first: \`${PAGE}\`); last seen ${RECAPTCHA.lastSeenAt}; blocked by this policy and "strict"`,
     );
     expect(markdown).toContain('in Chromium only, not in Firefox');
     expect(markdown).toContain('**Other policies of the host block 1 script this one does not**');
     expect(markdown).toContain('**Blocked by the browser as mixed content, whatever the policies say: 1 script');
     expect(markdown).toContain(
-      `- \`${OVER_HTTP.url}\` on its first page ${PAGE} (its other pages not read); last seen ${OVER_HTTP.lastSeenAt}; blocked by the browser as mixed content`,
+      `- \`${OVER_HTTP.url}\` on its first page \`${PAGE}\` (its other pages not read); last seen ${OVER_HTTP.lastSeenAt}; blocked by the browser as mixed content`,
     );
   });
 });
