@@ -36,8 +36,13 @@ export type FlatObject = { readonly [key: string]: string | boolean };
  */
 export type Value = string | boolean | readonly string[] | readonly FlatObject[] | Ref | Code | FlatObject;
 
-/** U+2028 and U+2029 end a line in JavaScript (and so a `//` comment), but not in JSON. */
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
+/**
+ * What JSON leaves raw but a string literal must not hold: U+2028 and U+2029, which end a line in
+ * JavaScript (and so a `//` comment), DEL and the C1 controls (U+009B starts a terminal's sequence
+ * when the file is printed), and the bidirectional marks that make a line of code read other than
+ * it runs.
+ */
+const LINE_SEPARATORS = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const escapeCode = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
