@@ -1,11 +1,14 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { PACK_POLICIES } from '../../../provider/review/pack-policies';
 import { POLICY_HELP } from '../../../provider/review/policy-help';
 import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
+import { jsonText } from '../../../provider/format/escape';
 import { fingerprintOf, reviewSarif } from '../../../provider/format/sarif';
 import { REPO } from '../../helpers/repo';
 import { parseSarif } from '../../helpers/sarif';
+import { multitoolFindings } from '../../helpers/sarif-multitool';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
@@ -202,3 +205,30 @@ test('a message is shown as written, and no URL in it makes an embedded link or 
   const text = sarifOf(report([hostile])).runs[0]!.results[0]!.message.text;
   expect(text).toBe('blocks:\n- https://x.example/\\[link\\](https://evil)\\\\x1b\\[31m\\\\');
 });
+
+test("two stacks of one project are two categories: each upload replaces its own stack's alerts", () => {
+  const category = (stack: string) => sarifOf(report([], { stack })).runs[0]!.automationDetails.id;
+  expect(category('prod')).toBe('edgeguard-review/shop/prod/');
+  expect(category('staging')).toBe('edgeguard-review/shop/staging/');
+});
+
+test("the SARIF Multitool finds no error or warning, with the SARIF rules and GitHub code scanning's, in a review with a violation of every rule", () => {
+  const violations: ReportedViolation[] = PACK_POLICIES.map((policy, i) => ({
+    policy: policy.name,
+    level: policy.enforcementLevel === 'mandatory' ? 'mandatory' : 'advisory',
+    resource: `resource-${i}`,
+    urn: `urn:pulumi:prod::shop::edgeguard:index:CspPolicy::resource-${i}`,
+    message: `${policy.name} on resource-${i}:\n  - https://cdn.example/[x](https://evil.example)\u001b[31m`,
+    ...(i % 2 === 0 ? { declaredAt: { file: 'index.ts', line: i + 1, column: 1 } } : {}),
+  }));
+  // And one about the stack, at the main file.
+  violations.push({ policy: 'csp-blocks-detected-scripts', level: 'mandatory', message: 'could not be done' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-sarif-'));
+  try {
+    const file = path.join(dir, 'review.sarif');
+    fs.writeFileSync(file, jsonText(reviewSarif(report(violations), 'infra')));
+    expect(multitoolFindings(file, dir)).toEqual([]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
