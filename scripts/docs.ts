@@ -234,11 +234,42 @@ function policiesTable(): string {
   return ['| policy | default | reports |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** The CI workflows a team copies as they are, which the guides show from their files. */
+export const WORKFLOWS = path.join('examples', 'ci', 'github');
+
+/** A workflow of {@link WORKFLOWS} as a guide shows it: where it is, then the file itself. */
+function workflowSection(file: string): () => string {
+  return () => {
+    const text = fs.readFileSync(path.join(ROOT, WORKFLOWS, file), 'utf8');
+    return `[\`${WORKFLOWS}/${file}\`](../../${WORKFLOWS}/${file}), to copy into \`.github/workflows/\`:\n\n\`\`\`yaml\n${text}\`\`\``;
+  };
+}
+
 /** The generated sections of hand-written pages: the page, the section's name, its content. */
 export const GENERATED_SECTIONS = [
   { page: path.join('docs', 'configuration.md'), name: 'settings', render: settingsTable },
   { page: path.join('docs', 'guides', 'adopting.md'), name: 'import-ids', render: importIdTable },
   { page: path.join('docs', 'guides', 'reviewing.md'), name: 'policies', render: policiesTable },
+  {
+    page: path.join('docs', 'guides', 'reviewing.md'),
+    name: 'workflow-pull-request',
+    render: workflowSection('pull-request.yml'),
+  },
+  {
+    page: path.join('docs', 'guides', 'reviewing.md'),
+    name: 'workflow-nightly-drift',
+    render: workflowSection('nightly-drift.yml'),
+  },
+  {
+    page: path.join('docs', 'guides', 'payment-pages.md'),
+    name: 'workflow-nightly-drift',
+    render: workflowSection('nightly-drift.yml'),
+  },
+  {
+    page: path.join('docs', 'guides', 'payment-pages.md'),
+    name: 'workflow-weekly-evidence',
+    render: workflowSection('weekly-evidence.yml'),
+  },
 ] as const;
 
 /**
