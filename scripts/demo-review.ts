@@ -1,5 +1,5 @@
 import type { Stack } from '@pulumi/pulumi/automation';
-import { renderMarkdown } from '../provider/review/report';
+import { renderMarkdown } from '../provider/format/review-markdown';
 import { reviewStack } from '../provider/review/review-stack';
 
 /**

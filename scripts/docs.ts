@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { idForm } from '../provider/plugin/ids';
 import { PLUGIN_RESOURCES } from '../provider/plugin/resources';
+import { PACK_POLICIES } from '../provider/review/pack-policies';
+import { policyHelp } from '../provider/review/policy-help';
 import { SETTINGS, type SettingName } from '../provider/settings';
 import type { PackageSchema, SchemaObject, SchemaProperty } from './schema';
 
@@ -17,7 +19,9 @@ import type { PackageSchema, SchemaObject, SchemaProperty } from './schema';
  *   `Pulumi.yaml`, `main.go`), which the tests check against the package and the schema.
  * - Generated sections inside hand-written pages, between `<!-- generated: NAME -->` and
  *   `<!-- end generated: NAME -->`: the settings table of `provider/settings.ts` in
- *   docs/configuration.md, the import ids in docs/guides/adopting.md.
+ *   docs/configuration.md, the import ids in docs/guides/adopting.md, the pack's policies in
+ *   docs/guides/reviewing.md (`provider/review/policy-help.ts`), and the CI workflows of
+ *   examples/ci/ in the guides that show them.
  *
  * The pages read the schema, not the runtimes' zod schemas, so that they say what every SDK and
  * `pulumi package get-schema` say. tests/unit/docs.test.ts regenerates everything in memory and
@@ -221,10 +225,51 @@ export function importIdTable(): string {
   return ['| resource | id |', '| --- | --- |', ...rows].join('\n');
 }
 
+/** The pack's policies, their default enforcement level and what each reports (`provider/review/policy-help.ts`, which the SARIF's help also reads). */
+function policiesTable(): string {
+  const rows = PACK_POLICIES.map(
+    (policy) =>
+      `| \`${policy.name}\` | ${policy.enforcementLevel ?? 'advisory'} | ${policyHelp(policy.name).reports} |`,
+  );
+  return ['| policy | default | reports |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** The CI workflows a team copies as they are, which the guides show from their files. */
+export const WORKFLOWS = path.join('examples', 'ci', 'github');
+
+/** A workflow of {@link WORKFLOWS} as a guide shows it: where it is, then the file itself. */
+function workflowSection(file: string): () => string {
+  return () => {
+    const text = fs.readFileSync(path.join(ROOT, WORKFLOWS, file), 'utf8');
+    return `[\`${WORKFLOWS}/${file}\`](../../${WORKFLOWS}/${file}), to copy into \`.github/workflows/\`:\n\n\`\`\`yaml\n${text}\`\`\``;
+  };
+}
+
 /** The generated sections of hand-written pages: the page, the section's name, its content. */
 export const GENERATED_SECTIONS = [
   { page: path.join('docs', 'configuration.md'), name: 'settings', render: settingsTable },
   { page: path.join('docs', 'guides', 'adopting.md'), name: 'import-ids', render: importIdTable },
+  { page: path.join('docs', 'guides', 'reviewing.md'), name: 'policies', render: policiesTable },
+  {
+    page: path.join('docs', 'guides', 'reviewing.md'),
+    name: 'workflow-pull-request',
+    render: workflowSection('pull-request.yml'),
+  },
+  {
+    page: path.join('docs', 'guides', 'reviewing.md'),
+    name: 'workflow-nightly-drift',
+    render: workflowSection('nightly-drift.yml'),
+  },
+  {
+    page: path.join('docs', 'guides', 'payment-pages.md'),
+    name: 'workflow-nightly-drift',
+    render: workflowSection('nightly-drift.yml'),
+  },
+  {
+    page: path.join('docs', 'guides', 'payment-pages.md'),
+    name: 'workflow-weekly-evidence',
+    render: workflowSection('weekly-evidence.yml'),
+  },
 ] as const;
 
 /**

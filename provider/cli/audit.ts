@@ -8,6 +8,7 @@ import { openStack } from '../stack/open';
 import { runStackCommand, writeOutput } from './stack-command';
 import { SETTINGS, withSettingHint } from '../settings';
 import { auditHtml } from '../format/audit-html';
+import { jsonText } from '../format/escape';
 import { auditMarkdown } from '../format/audit-markdown';
 import { exitStatusOf, gatherEvidence } from '../payment/evidence';
 import { auditedResources } from '../stack/inventories';
@@ -128,7 +129,7 @@ async function audit(args: Arguments): Promise<number> {
   });
   const { markdown, json, html } = args.outputs;
   if (markdown !== undefined) writeOutput(markdown, auditMarkdown(evidence));
-  if (json !== undefined) writeOutput(json, `${JSON.stringify(evidence, null, 2)}\n`);
+  if (json !== undefined) writeOutput(json, `${jsonText(evidence)}\n`);
   if (html !== undefined) writeOutput(html, auditHtml(evidence));
   process.stderr.write(`edgeguard-audit: ${masked(summaryText(evidence))}\n`);
   return exitStatusOf(evidence);

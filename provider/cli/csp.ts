@@ -3,6 +3,7 @@ import { validateHostname } from '../../rules/hostname';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { clientFrom } from '../client/shared';
 import type { HttpClient } from '../client/http';
+import { shown } from '../format/escape';
 import { cspProgram, writePolicy } from '../program/csp';
 import type { Detected } from '../review/impact';
 import { DETECTED_STATUSES } from '../client/page-security';
@@ -124,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
   say(
     `wrote ${options.out ?? 'the program to stdout'}: a${options.action === 'allow' ? 'n allow' : ' log'} policy for ${options.host} allowing ${script.allowed} of ${script.detected} scripts and ${connection.allowed} of ${connection.detected} connections detected` +
       (policy.leftOut.length > 0
-        ? `; left out (see the comments):\n${policy.leftOut.map((item) => `- ${item.kind} ${item.url}: ${item.reason}`).join('\n')}`
+        ? `; left out (see the comments):\n${policy.leftOut.map((item) => `- ${item.kind} ${shown(item.url)}: ${shown(item.reason)}`).join('\n')}`
         : ''),
   );
   return EXIT.ok;

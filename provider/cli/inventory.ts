@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { shown } from '../format/escape';
 import { JUSTIFICATION_PLACEHOLDER, parseInventoryPage, type InventoryPage } from '../../rules/inventory';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { clientFrom } from '../client/shared';
@@ -150,10 +151,10 @@ export async function main(argv: string[]): Promise<number> {
         ? '; page security detected no script on the pages: check that it is on for the zone, and the pages'
         : '') +
       (inventory.leftOut.length > 0
-        ? `; left out (see the comments):\n${inventory.leftOut.map((script) => `- ${script.url}: ${script.reason}`).join('\n')}`
+        ? `; left out (see the comments):\n${inventory.leftOut.map((script) => `- ${shown(script.url)}: ${shown(script.reason)}`).join('\n')}`
         : '') +
       (unpinned.length > 0
-        ? `\nnot pinned (see the comments):\n${unpinned.map((entry) => `- ${entry.url}: ${entry.unpinned}`).join('\n')}`
+        ? `\nnot pinned (see the comments):\n${unpinned.map((entry) => `- ${shown(entry.url)}: ${entry.unpinned}`).join('\n')}`
         : ''),
   );
   return EXIT.ok;

@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathInRepository } from '../stack/program-location';
-import { renderMarkdown } from '../review/report';
+import { renderMarkdown } from '../format/review-markdown';
 import { DEFAULT_POLICY_CONFIG, reviewStack } from '../review/review-stack';
+import { jsonText, shown } from '../format/escape';
 import { reviewSarif } from '../format/sarif';
 import { runStackCommand, writeOutput } from './stack-command';
 
@@ -90,13 +91,13 @@ async function review(args: Arguments): Promise<number> {
     onOutput: (text) => (toStdout ? process.stderr : process.stdout).write(text),
   });
   if (args.markdown !== undefined) writeOutput(args.markdown, renderMarkdown(report));
-  if (args.json !== undefined) writeOutput(args.json, JSON.stringify(report, null, 2));
-  if (args.sarif !== undefined)
-    writeOutput(args.sarif, JSON.stringify(reviewSarif(report, pathInRepository(args.cwd)), null, 2));
-  if (report.exitCode === 2) process.stderr.write(`edgeguard-review: the review could not be done: ${report.reason}\n`);
+  if (args.json !== undefined) writeOutput(args.json, jsonText(report));
+  if (args.sarif !== undefined) writeOutput(args.sarif, jsonText(reviewSarif(report, pathInRepository(args.cwd))));
+  if (report.exitCode === 2)
+    process.stderr.write(`edgeguard-review: the review could not be done: ${shown(report.reason ?? '')}\n`);
   else {
     const mandatory = report.violations.filter((violation) => violation.level === 'mandatory').length;
-    const drift = report.exitCode === 3 ? `; drift: ${report.drift!.map((row) => row.name).join(', ')}` : '';
+    const drift = report.exitCode === 3 ? `; drift: ${report.drift!.map((row) => shown(row.name)).join(', ')}` : '';
     process.stderr.write(
       `edgeguard-review: ${mandatory === 0 ? 'no mandatory policy violation' : `${mandatory} mandatory policy violation${mandatory === 1 ? '' : 's'}`}${drift}\n`,
     );

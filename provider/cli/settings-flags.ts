@@ -1,3 +1,4 @@
+import { shownLines } from '../format/escape';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AuthenticationError, EdgeGuardError, NotFoundError, PermissionDeniedError } from '../client/errors';
@@ -137,11 +138,14 @@ export function writeOut(out: string | undefined, text: string, say: (message: s
   }
 }
 
-/** A command's messages on stderr, after its name. */
+/**
+ * A command's messages on stderr, after its name. They quote the service (an error's message, a
+ * URL): their lines are theirs, and no other character a terminal acts on gets through.
+ */
 export const sayAs =
   (command: string) =>
   (message: string): void => {
-    process.stderr.write(`${command}: ${message}\n`);
+    process.stderr.write(`${command}: ${shownLines(message)}\n`);
   };
 
 /**

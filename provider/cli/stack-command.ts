@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
+import { shown, shownLines } from '../format/escape';
 
 /**
  * The command line of the tools that work on a stack, `edgeguard-review` and `edgeguard-audit`,
  * written once: their usage, the outputs they write, and the exit status 2 with the reason when
- * the work could not be done. It loads nothing but `node:fs`, so the audit, which runs no
- * preview, does not load the review's policy pack modules through it.
+ * the work could not be done. It loads nothing but `node:fs` and the escaping of terminal text, so
+ * the audit, which runs no preview, does not load the review's policy pack modules through it.
  */
 
 /** A command that works on a stack. */
@@ -42,7 +43,8 @@ export function runStackCommand<Arguments>(command: StackCommand<Arguments>): vo
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`${command.name}: the ${command.work} could not be done: ${reasonOf(error)}\n`);
+      // The reason may quote the service or the engine: one line, nothing a terminal acts on.
+      process.stderr.write(`${command.name}: the ${command.work} could not be done: ${shown(reasonOf(error))}\n`);
       process.exitCode = 2;
     },
   );
@@ -53,7 +55,7 @@ async function usageThenRun<Arguments>(command: StackCommand<Arguments>): Promis
   try {
     args = command.parse(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${command.name}: ${(error as Error).message}\n${command.usage}\n`);
+    process.stderr.write(`${command.name}: ${shownLines((error as Error).message)}\n${command.usage}\n`);
     return 2;
   }
   if (args === 'help') {

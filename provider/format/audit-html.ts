@@ -26,13 +26,14 @@ import {
   versionPhrase,
   versionsTitle,
 } from './audit-wording';
+import { htmlText } from './escape';
 
 /**
  * The audit's evidence as one self-contained HTML page (`edgeguard-audit --html`), for the
  * assessor: inline CSS, no script, nothing loaded from anywhere (its own Content-Security-Policy
  * says so to the browser), printable on A4 with each payment page starting a new sheet and tables
  * that wrap long URLs and hashes rather than overflow. Every value from the service or the stack
- * passes through {@link escapeHtml}: the markup is built by the {@link html} template, which escapes
+ * passes through `htmlText` (`./escape.ts`): the markup is built by the {@link html} template, which escapes
  * what it is given unless it is markup built the same way.
  */
 
@@ -41,18 +42,13 @@ class Markup {
   constructor(readonly text: string) {}
 }
 
-/** Text for HTML content or a quoted attribute: `&`, `<`, `>`, `"` and `'` as entities. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
 type Part = string | number | Markup | readonly Markup[];
 
 /** A template whose every interpolation is escaped, except markup (or a list of markup) built by it. */
 function html(strings: TemplateStringsArray, ...parts: Part[]): Markup {
   let out = strings[0]!;
   parts.forEach((part, index) => {
-    if (typeof part === 'string' || typeof part === 'number') out += escapeHtml(String(part));
+    if (typeof part === 'string' || typeof part === 'number') out += htmlText(String(part));
     else if (part instanceof Markup) out += part.text;
     else out += part.map((markup) => markup.text).join('');
     out += strings[index + 1]!;

@@ -24,40 +24,20 @@ import {
   versionPhrase,
   versionsTitle,
 } from './audit-wording';
+import { markdownCell, markdownCode, markdownText } from './escape';
 
 /**
  * The audit's evidence as Markdown (`edgeguard-audit --markdown`, and its stdout by default): for a
  * CI job's summary, a ticket or the assessor's file. Every value from the service or the stack is
  * either code (its exact text, whatever it holds) or text whose Markdown and HTML characters are
- * escaped, so a hostile URL or justification shows as written and renders nothing.
+ * escaped (`./escape.ts`), so a hostile URL or justification shows as written and renders nothing.
  */
-
-/**
- * Text as Markdown shows it literally, on one line: the characters that could start emphasis, code,
- * a link, an HTML tag or entity, or end a table cell, backslash-escaped (CommonMark lets any ASCII
- * punctuation be). No line of the document starts with such text, so line-start syntax (`#`, `-`)
- * needs nothing.
- */
-export function literal(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]<>&|~]/g, '\\$&');
-}
-
-/** A value as a code span showing its exact text: fenced with more backticks than it holds, on one line. */
-export function codeSpan(text: string): string {
-  const flat = text.replace(/\r?\n/g, ' ');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  // A space each side keeps a backtick at either end out of the fence (and is stripped when shown).
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
 
 function span(part: Span, inCell = false): string {
-  if (typeof part === 'string') return literal(part);
-  if ('stress' in part) return `**${literal(part.stress)}**`;
-  const text = codeSpan('value' in part ? part.value : part.name);
-  // A table row is split at every unescaped `|` before code is read, so code in a cell escapes it.
-  return inCell ? text.replace(/\|/g, '\\|') : text;
+  if (typeof part === 'string') return markdownText(part);
+  if ('stress' in part) return `**${markdownText(part.stress)}**`;
+  const text = markdownCode('value' in part ? part.value : part.name);
+  return inCell ? markdownCell(text) : text;
 }
 
 /** A phrase as Markdown. */
@@ -134,7 +114,7 @@ function inventoryMarkdown(inventory: AuditInventory): string[] {
 /** The whole evidence as one Markdown document. */
 export function auditMarkdown(evidence: AuditEvidence): string {
   return [
-    `# ${literal(titleOf(evidence))}`,
+    `# ${markdownText(titleOf(evidence))}`,
     '',
     md(aboutPhrase(evidence)),
     '',

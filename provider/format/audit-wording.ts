@@ -1,3 +1,4 @@
+import { shown } from './escape';
 import { SCORE_KEYS, type Integrity } from '../payment/scripts';
 import { maliciousReasons } from '../payment/statements';
 import { KIND_WORDS, named, plural, stress, value, type Phrase } from '../review/statements';
@@ -249,6 +250,7 @@ export const STALE_TITLE: Phrase = [
 /**
  * A script that fails the audit, as one line of text for the command's summary on stderr: why its
  * integrity fails, why it is malicious (with its integrity when that alone passes), and where.
+ * Every value is {@link shown}: a URL cannot end the line or send the terminal a command.
  */
 export function findingText(finding: Finding): string {
   const { script } = finding;
@@ -258,14 +260,14 @@ export function findingText(finding: Finding): string {
     ...(script.integrity === 'unauthorized' ? ['unauthorized, no entry authorizes it'] : []),
     ...(script.integrity === 'changed'
       ? [
-          `changed, pinned ${script.entry?.hash ?? ''}, live ${script.hash ?? 'none reported'}${script.changedAt !== undefined ? ` since ${script.changedAt}` : ''}`,
+          `changed, pinned ${shown(script.entry?.hash ?? '')}, live ${shown(script.hash ?? 'none reported')}${script.changedAt !== undefined ? ` since ${shown(script.changedAt)}` : ''}`,
         ]
       : []),
     ...(malicious !== undefined
-      ? [integrityFails ? malicious : `${malicious}, ${INTEGRITY_WORDS[script.integrity]}`]
+      ? [integrityFails ? shown(malicious) : `${shown(malicious)}, ${INTEGRITY_WORDS[script.integrity]}`]
       : []),
   ];
-  return `${script.url}: ${why.join('; ')}, on ${finding.pages.join(', ')} (inventory ${finding.inventory})`;
+  return `${shown(script.url)}: ${why.join('; ')}, on ${finding.pages.map(shown).join(', ')} (inventory ${shown(finding.inventory)})`;
 }
 
 /** The command's summary on stderr: the verdict, and each failing script on a line. */

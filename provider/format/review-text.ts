@@ -1,4 +1,5 @@
 import type { PhraseList } from '../payment/statements';
+import { shown } from './escape';
 import type { PolicyReview } from '../review/plan';
 import {
   hostPhrase,
@@ -15,14 +16,16 @@ import {
 /**
  * What a review says (`./statements.ts`) as plain text, for the policy pack's messages, which the
  * engine prints as they are: a list's lines indented under its title, a line's notes in
- * parentheses, names quoted.
+ * parentheses, names quoted. The engine prints them to a terminal or a CI log, so every span is
+ * {@link shown}: words carry values too (a time, a reason), and no value ends a line or sends a
+ * terminal a command.
  */
 
 function spanText(span: Span): string {
-  if (typeof span === 'string') return span;
-  if ('value' in span) return span.value;
-  if ('name' in span) return `"${span.name}"`;
-  return span.stress;
+  if (typeof span === 'string') return shown(span);
+  if ('value' in span) return shown(span.value);
+  if ('name' in span) return `"${shown(span.name)}"`;
+  return shown(span.stress);
 }
 
 /** A phrase as text. */
@@ -34,7 +37,7 @@ export function text(phrase: Phrase): string {
 export function listText(list: ItemList): string {
   return [
     `${text(list.title)}:`,
-    ...list.lines.map((line) => `  - ${line.url} ${line.pages} (${line.notes.map(text).join('; ')})`),
+    ...list.lines.map((line) => `  - ${shown(line.url)} ${text(line.pages)} (${line.notes.map(text).join('; ')})`),
     ...(list.more > 0 ? [`  - and ${list.more} more`] : []),
   ].join('\n');
 }

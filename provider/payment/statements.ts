@@ -87,7 +87,7 @@ function factNotes(script: PaymentScript): Phrase[] {
 }
 
 function scriptLine(script: PaymentScript, notes: Phrase[]): LineStatement {
-  return { url: script.url, pages: `on ${script.pages.join(', ')}`, notes: [...notes, ...factNotes(script)] };
+  return { url: script.url, pages: say`on ${values(script.pages)}`, notes: [...notes, ...factNotes(script)] };
 }
 
 function scriptList(

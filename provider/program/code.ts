@@ -1,3 +1,5 @@
+import { shownLines } from '../format/escape';
+
 /**
  * The few shapes of TypeScript that `edgeguard-import`, `edgeguard-csp` and `edgeguard-inventory`
  * write (comments, constants, and `new edgeguard.X("name", { ... })` statements whose values are
@@ -36,20 +38,14 @@ export type FlatObject = { readonly [key: string]: string | boolean };
  */
 export type Value = string | boolean | readonly string[] | readonly FlatObject[] | Ref | Code | FlatObject;
 
-/** U+2028 and U+2029 end a line in JavaScript (and so a `//` comment), but not in JSON. */
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
-const escapeCode = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
 /**
- * `text` with every character that would end or garble a comment line written as its escape
- * (`\u2028`): the control characters but the newline, U+2028 and U+2029 (line ends in JavaScript),
- * and NEL, U+0085 (a line end for YAML parsers such as Pulumi YAML's, which also refuse the other
- * C1 controls), so that text read from the service cannot end a `//` or `#` comment.
+ * What JSON leaves raw but a string literal must not hold: U+2028 and U+2029, which end a line in
+ * JavaScript (and so a `//` comment), DEL and the C1 controls (U+009B starts a terminal's sequence
+ * when the file is printed), and the bidirectional marks that make a line of code read other than
+ * it runs.
  */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what must not reach a comment
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, escapeCode);
-}
+const LINE_SEPARATORS = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const escapeCode = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * `text` as a string literal, quoted as Prettier quotes it: double quotes unless the text holds
@@ -153,14 +149,15 @@ export function constant(name: string, value: string): string {
  * `text` as `//` comment lines (or `marker` ones: `#` for YAML): a newline starts a new line, and
  * unless `wrap` is false, words are wrapped at the print width (a word longer than a line keeps
  * its own line). Any other character that would end or garble a line is written as its escape
- * ({@link printable}), so text read from the service cannot end the comment.
+ * (`shownLines` of `../format/escape.ts`, as every output shows data), so text read from the
+ * service cannot end the comment.
  */
 export function comment(
   text: string,
   { wrap = true, marker = '//' }: { wrap?: boolean; marker?: string } = {},
 ): string[] {
   const lines: string[] = [];
-  for (const paragraph of printable(text).split('\n')) {
+  for (const paragraph of shownLines(text).split('\n')) {
     if (!wrap) {
       lines.push(paragraph === '' ? marker : `${marker} ${paragraph}`);
       continue;

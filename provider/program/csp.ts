@@ -10,6 +10,7 @@ import { comment, constant, newResource } from './code';
 import { uniqueNames } from './names';
 import { maliciousBecause, type Detected } from '../review/impact';
 import { cspWeaknesses, type CspWeakness } from '../review/weaknesses';
+import { shown } from '../format/escape';
 
 /**
  * The first CSP policy of a host, written from what page security detected on it (issue 20, item
@@ -211,7 +212,7 @@ export function cspProgram(options: ProgramOptions, policy: WrittenPolicy): stri
     blocks.push(
       comment(
         `Left out (${policy.leftOut.length}):\n` +
-          policy.leftOut.map((item) => `- ${item.kind} ${item.url}: ${item.reason}`).join('\n'),
+          policy.leftOut.map((item) => `- ${item.kind} ${shown(item.url)}: ${shown(item.reason)}`).join('\n'),
         { wrap: false },
       ),
     );

@@ -11,6 +11,7 @@ import { comment, constant, newResource, type FlatObject } from './code';
 import { uniqueNames } from './names';
 import { CLOSING } from './csp';
 import type { PaymentScript } from '../payment/scripts';
+import { shown } from '../format/escape';
 
 /**
  * The first script inventory of a zone's payment pages, written from what page security detected
@@ -192,9 +193,6 @@ function counted(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** A URL read from the service on one line of a list in a comment: its newlines escaped too. */
-const oneLine = (text: string) => text.replaceAll('\n', '\\u000a');
-
 function textsOf(options: InventoryProgramOptions, inventory: WrittenInventory): Texts {
   const { zoneId, action } = options;
   const names = uniqueNames(
@@ -227,14 +225,14 @@ function textsOf(options: InventoryProgramOptions, inventory: WrittenInventory):
       ? {
           leftOut:
             `Left out (${inventory.leftOut.length}):\n` +
-            inventory.leftOut.map((script) => `- ${oneLine(script.url)}: ${script.reason}`).join('\n'),
+            inventory.leftOut.map((script) => `- ${shown(script.url)}: ${shown(script.reason)}`).join('\n'),
         }
       : {}),
     ...(unpinned.length > 0
       ? {
           unpinned:
             `Not pinned (${unpinned.length}):\n` +
-            unpinned.map((entry) => `- ${entry.url}: ${entry.unpinned}`).join('\n'),
+            unpinned.map((entry) => `- ${shown(entry.url)}: ${entry.unpinned}`).join('\n'),
         }
       : {}),
     policies: inventory.hosts.map((host) => ({

@@ -101,8 +101,8 @@ export const LINES_SHOWN = 10;
 /** One detected item of a list: its URL, where the list's verdict holds, and its notes. */
 export interface LineStatement {
   url: string;
-  /** The pages, or the first page and what it stands for. */
-  pages: string;
+  /** The pages, or the first page and what it stands for: page URLs are the service's, so values. */
+  pages: Phrase;
   /** When it was last seen, its status, why it is malicious or accepted, and what the host's headers and the browsers do with it. */
   notes: Phrase[];
 }
@@ -120,11 +120,11 @@ export function isList(part: Phrase | ItemList): part is ItemList {
 }
 
 /** Where a line applies, in words: the pages, or the first page and what it stands for. */
-function pagesText(line: DetectedLine): string {
-  const pages = line.pages.join(', ');
-  if (line.pagesBasis === 'all') return `on ${pages}`;
-  if (line.pagesBasis === 'any') return `on every page it was seen on (first: ${pages})`;
-  return `on its first page ${pages} (its other pages not read)`;
+function pagesPhrase(line: DetectedLine): Phrase {
+  const pages = values(line.pages);
+  if (line.pagesBasis === 'all') return say`on ${pages}`;
+  if (line.pagesBasis === 'any') return say`on every page it was seen on (first: ${pages})`;
+  return say`on its first page ${pages} (its other pages not read)`;
 }
 
 /** The browsers as a reviewer knows them. */
@@ -161,7 +161,7 @@ function verdictNotes(line: DetectedLine, self: string): string[] {
 function lineStatement(line: DetectedLine, self: string): LineStatement {
   return {
     url: line.url,
-    pages: pagesText(line),
+    pages: pagesPhrase(line),
     notes: [
       [`last seen ${line.lastSeenAt}`],
       ...(line.status !== 'active' ? [[stress(line.status)]] : []),
@@ -259,6 +259,11 @@ function headersPhrase(review: PolicyReview): Phrase[] {
   return sentences.length > 0 ? [[sentences.join(' ')]] : [];
 }
 
+/** The title of the list of what the browser blocks as mixed content, of a changed policy or an unchanged one. */
+export function mixedContentTitle(count: number, noun: string): string {
+  return `Blocked by the browser as mixed content, whatever the policies say: ${plural(count, noun)} (http: or ws: from an https: page that no upgrade-insecure-requests rewrites; neither allowed nor a policy's block)`;
+}
+
 function kindStatement(review: PolicyReview, kind: Kind): KindStatement {
   const impact = review[kind];
   const { fetch, noun, title, malicious, firstPageOnly } = KIND_WORDS[kind];
@@ -274,12 +279,7 @@ function kindStatement(review: PolicyReview, kind: Kind): KindStatement {
       [`Other policies of the host block ${plural(impact.blockedByOthers.count, noun)} this one does not`],
       impact.blockedByOthers,
     ),
-    ...list(
-      [
-        `Blocked by the browser as mixed content, whatever the policies say: ${plural(impact.mixedContent.count, noun)} (http: or ws: from an https: page that no upgrade-insecure-requests rewrites; neither allowed nor a policy's block)`,
-      ],
-      impact.mixedContent,
-    ),
+    ...list([mixedContentTitle(impact.mixedContent.count, noun)], impact.mixedContent),
   ];
   if (impact.governedBy === null)
     return {

@@ -41,6 +41,20 @@ const rule = z.strictObject({
   fullDescription: text,
   defaultConfiguration: z.strictObject({ level }),
   helpUri: z.url(),
+  // Code scanning refuses a rule without help (GitHub's GH2012), shows its Markdown with each
+  // alert, and ranks a security finding (tag `security`) by its score.
+  help: z.strictObject({ text: z.string().min(1), markdown: z.string().min(1) }),
+  properties: z
+    .strictObject({
+      tags: z.array(z.string().min(1)).min(1),
+      'security-severity': z
+        .string()
+        .regex(/^(10\.0|\d\.\d)$/)
+        .optional(),
+    })
+    .refine((bag) => bag['security-severity'] === undefined || bag.tags.includes('security'), {
+      message: 'a rule with a security-severity is tagged security',
+    }),
 });
 
 const result = z.strictObject({
@@ -48,7 +62,7 @@ const result = z.strictObject({
   level,
   message: text,
   locations: z.array(location).length(1),
-  partialFingerprints: z.record(z.string(), z.string().min(1)),
+  partialFingerprints: z.strictObject({ 'edgeguardFinding/v1': z.string().regex(/^[0-9a-f]{64}$/) }),
 });
 
 /** The SARIF log `edgeguard-review` writes: one run of one tool. */

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { auditHtml, escapeHtml } from '../../../provider/format/audit-html';
-import { auditMarkdown, codeSpan, literal } from '../../../provider/format/audit-markdown';
+import { auditHtml } from '../../../provider/format/audit-html';
+import { auditMarkdown } from '../../../provider/format/audit-markdown';
+import {
+  htmlText as escapeHtml,
+  markdownCode as codeSpan,
+  markdownText as literal,
+} from '../../../provider/format/escape';
 import { auditEvidenceSchema, type AuditEvidence } from '../../../provider/payment/evidence-schema';
 import {
   CARD,
@@ -110,10 +115,10 @@ describe('Markdown', () => {
   test('a value holding Markdown or HTML shows as written and renders nothing', () => {
     // The URL as one code span (its `|` escaped for the table), whatever it holds.
     expect(markdown).toContain(`| \`\` ${HOSTILE_URL.replace('|', '\\|')} \`\` (active`);
-    // Outside code, no `<`, `*`, `_`, `[` or backtick a renderer could read.
-    expect(outsideCode(markdown)).not.toMatch(/(?<!\\)[<>[`]/);
+    // Outside code, no `<`, `*`, `_`, `[` or backtick a renderer could read (a `>` inside a line starts nothing).
+    expect(outsideCode(markdown)).not.toMatch(/(?<!\\)[<[`]/);
     expect(markdown).toContain(literal(HOSTILE_JUSTIFICATION));
-    expect(literal(HOSTILE_JUSTIFICATION)).toBe('Fraud \\<img src=x onerror=alert(2)\\> check \\| \\*team\\* \\`x\\`');
+    expect(literal(HOSTILE_JUSTIFICATION)).toBe('Fraud \\<img src=x onerror=alert(2)> check \\| \\*team\\* \\`x\\`');
     expect(markdown).toContain(literal(HOSTILE_DESCRIPTION));
     expect(codeSpan('a`b')).toBe('``a`b``');
     expect(codeSpan('`x`')).toBe('`` `x` ``');
@@ -132,7 +137,7 @@ describe('Markdown', () => {
 
   test('stale entries listed apart, as no failure', () => {
     expect(markdown).toContain('(**not a failure**: a script may load rarely');
-    expect(markdown).toContain('- `scripts[3]` `https://old.example/gone.js`: Retired \\<b\\>widget\\</b\\>');
+    expect(markdown).toContain('- `scripts[3]` `https://old.example/gone.js`: Retired \\<b>widget\\</b>');
   });
 });
 

@@ -435,7 +435,7 @@ describe('hostile strings', () => {
     for (const url of HOSTILE) expect(authorizingEntry(justified.value, url)).toBeDefined();
     const marker = language === 'yaml' ? '#' : '//';
     expect(text).toContain(
-      `${marker} - https://evil.example.info/a.js\\u000aconst injected = 1;\\u2028\\u0085# injected: 1\\u000d\\u000a*/: malicious`,
+      `${marker} - https://evil.example.info/a.js\\nconst injected = 1;\\u2028\\x85# injected: 1\\r\\n*/: malicious`,
     );
   });
 

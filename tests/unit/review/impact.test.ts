@@ -14,7 +14,8 @@ import {
   type ZonePolicies,
 } from '../../../provider/review/impact';
 import { impactText } from '../../../provider/format/review-text';
-import { renderMarkdown } from '../../../provider/review/report';
+import { isCreatedOrChanged } from '../../../provider/review/plan';
+import { renderMarkdown } from '../../../provider/format/review-markdown';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
@@ -829,14 +830,48 @@ describe("the words: csp-change-impact's message and the review's Markdown", () 
       'this policy (enforced), "strict" (enforced); a fetch loads only if every enforced one allows it.',
     );
     expect(markdown).toContain(
-      `- \`${RECAPTCHA.url}\` on every page it was seen on (first: ${PAGE}); last seen ${RECAPTCHA.lastSeenAt}; blocked by this policy and "strict"`,
+      `- \`${RECAPTCHA.url}\` on every page it was seen on (first: \`${PAGE}\`); last seen ${RECAPTCHA.lastSeenAt}; blocked by this policy and "strict"`,
     );
     expect(markdown).toContain('in Chromium only, not in Firefox');
     expect(markdown).toContain('**Other policies of the host block 1 script this one does not**');
     expect(markdown).toContain('**Blocked by the browser as mixed content, whatever the policies say: 1 script');
     expect(markdown).toContain(
-      `- \`${OVER_HTTP.url}\` on its first page ${PAGE} (its other pages not read); last seen ${OVER_HTTP.lastSeenAt}; blocked by the browser as mixed content`,
+      `- \`${OVER_HTTP.url}\` on its first page \`${PAGE}\` (its other pages not read); last seen ${OVER_HTTP.lastSeenAt}; blocked by the browser as mixed content`,
     );
+  });
+});
+
+describe("the review's table of unchanged policies", () => {
+  test('counts what the browser blocks as mixed content apart, and names it under the table', () => {
+    const value = "script-src 'self' js.stripe.com legacy.example.org";
+    // The live policy is the proposal: unchanged, and nothing it blocks.
+    const evaluator = new ZoneImpactEvaluator({
+      proposed: [
+        { name: NAME, policy: policy(value), baseline: { kind: 'live', id: 'live-1', policy: policy(value) } },
+      ],
+      live: [{ id: 'live-1', policy: policy(value) }],
+      managed: new Set(['live-1']),
+    });
+    for (const s of [FIRST_PARTY, STRIPE, OVER_HTTP]) evaluator.judge('script', HOST)!.add(s);
+    const [result] = evaluator.results();
+    const review = { ...result!, key: 'urn', name: NAME, zoneId: 'z', action: 'allow', enabled: true, value };
+    expect(isCreatedOrChanged(review)).toBe(false);
+
+    const markdown = renderMarkdown(reviewReport({ policies: [review] }));
+    expect(markdown).toContain('unchanged and without violation:');
+    expect(markdown).toContain(
+      '| Policy | Host | Action | Detected | Blocked or reported | Of which malicious | Blocked as mixed content | Unused sources |',
+    );
+    // Three scripts: none blocked by a policy, one by the browser as mixed content (the one source
+    // that allows it allows nothing that loads).
+    expect(markdown).toContain(
+      `| \`${NAME}\` | \`${HOST}\` | allow | 3 scripts | 0 | 0 | 1 | \`legacy.example.org\` |`,
+    );
+    expect(markdown).toContain(
+      `**\`${NAME}\` on \`${HOST}\`: Blocked by the browser as mixed content, whatever the policies say: 1 script (http: or ws: from an https: page`,
+    );
+    expect(markdown).toContain(`- \`${OVER_HTTP.url}\` on `);
+    expect(markdown).toContain('blocked by the browser as mixed content\n');
   });
 });
 

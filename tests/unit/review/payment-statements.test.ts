@@ -1,7 +1,7 @@
 import { parseScriptInventory } from '../../../rules/inventory';
 import { entryTextOf } from '../../../rules/inventory-changes';
 import type { PaymentScript } from '../../../provider/payment/scripts';
-import { markdown } from '../../../provider/format/review-markdown';
+import { markdown, renderMarkdown } from '../../../provider/format/review-markdown';
 import { findingText, text } from '../../../provider/format/review-text';
 import type { InventoryReview } from '../../../provider/payment/review';
 import {
@@ -11,7 +11,7 @@ import {
   maliciousFinding,
   unauthorizedFinding,
 } from '../../../provider/payment/statements';
-import { renderMarkdown, type ReviewReport } from '../../../provider/review/report';
+import type { ReviewReport } from '../../../provider/review/report';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
@@ -198,13 +198,13 @@ test("the report's section: counts, entries changed, newly authorized with score
     `**Justifications changed (1)**\n\n- prefix \`${OWN}\`: justification \`Ours\` -> \`Our checkout code\`\n`,
   );
   expect(out).toContain(
-    `**Detected scripts this change newly authorizes (1)**\n\n- \`${SKIM}\` on ${PAGE}; entry \`${SKIM}\`; live hash \`${OTHER}\`; scores: js_integrity_score 4; **malicious** (js_integrity_score 4; URL reported malicious (Malware)); **infrequent**;`,
+    `**Detected scripts this change newly authorizes (1)**\n\n- \`${SKIM}\` on \`${PAGE}\`; entry \`${SKIM}\`; live hash \`${OTHER}\`; scores: js\\_integrity\\_score 4; **malicious** (js\\_integrity\\_score 4; URL reported malicious (Malware)); **infrequent**;`,
   );
   // The violations as the pack says them, each fact in Markdown.
   for (const finding of [unauthorizedFinding, changedFinding, maliciousFinding].map((f) => f(reviewOf())!)) {
     expect(out).toContain(`**${markdown(finding.list.title)}**`);
     for (const line of finding.list.lines)
-      expect(out).toContain(`- \`${line.url}\` ${line.pages}; ${line.notes.map(markdown).join('; ')}`);
+      expect(out).toContain(`- \`${line.url}\` ${markdown(line.pages)}; ${line.notes.map(markdown).join('; ')}`);
     expect(out).toContain(markdown(finding.fix));
   }
   expect(out).toContain(`live hash \`${LIVE}\``);

@@ -1,10 +1,14 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { PACK_POLICIES } from '../../../provider/review/pack-policies';
+import { POLICY_HELP } from '../../../provider/review/policy-help';
 import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
-import { reviewSarif } from '../../../provider/format/sarif';
+import { jsonText } from '../../../provider/format/escape';
+import { fingerprintOf, reviewSarif } from '../../../provider/format/sarif';
 import { REPO } from '../../helpers/repo';
 import { parseSarif } from '../../helpers/sarif';
+import { multitoolFindings } from '../../helpers/sarif-multitool';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
@@ -52,13 +56,28 @@ test("a rule per policy of the pack, in its order: the policy's name, title, des
   const rules = run.tool.driver.rules;
   expect(rules.map((rule) => rule.id)).toEqual(PACK_POLICIES.map((policy) => policy.name));
   expect(PACK_POLICIES[0]!.description).toMatch(/^An allow CSP policy must not block a script/);
+  const helpUri = 'https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/docs/guides/reviewing.md#the-policy-pack';
   expect(rules.find((rule) => rule.id === 'csp-blocks-detected-scripts')).toEqual({
     id: 'csp-blocks-detected-scripts',
     shortDescription: { text: 'CSP blocks detected scripts' },
     fullDescription: { text: PACK_POLICIES[0]!.description },
     defaultConfiguration: { level: 'error' },
-    helpUri: 'https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/docs/guides/reviewing.md#the-policy-pack',
+    helpUri,
+    help: {
+      text: `Reports ${POLICY_HELP['csp-blocks-detected-scripts']!.reports.replace(/`/g, '')}.\n\n${PACK_POLICIES[0]!.description}\n\nThe policies of the pack: ${helpUri}`,
+      markdown: `Reports ${POLICY_HELP['csp-blocks-detected-scripts']!.reports}.\n\n${PACK_POLICIES[0]!.description}\n\n[The policies of the pack](${helpUri})`,
+    },
+    properties: { tags: ['csp', 'availability'] },
   });
+  // A security finding is tagged and scored; a link of the guide's words is made absolute.
+  expect(rules.find((rule) => rule.id === 'csp-weaknesses')!.properties).toEqual({
+    tags: ['security', 'csp', 'xss'],
+    'security-severity': '5.0',
+  });
+  expect(rules.find((rule) => rule.id === 'csp-weaknesses')!.help.markdown).toContain(
+    '(see [Weaknesses](https://github.com/edgeguard/pulumi-edgeguard/blob/v0.1.0/docs/guides/reviewing.md#weaknesses))',
+  );
+  expect(rules.find((rule) => rule.id === 'csp-weaknesses')!.help.text).toContain('(see Weaknesses)');
   for (const policy of PACK_POLICIES) {
     const rule = rules.find((r) => r.id === policy.name)!;
     expect([policy.name, rule.defaultConfiguration.level]).toEqual([
@@ -88,7 +107,12 @@ test('a violation of a deployed resource is at the line that declares it, with i
           logicalLocations: [{ name: 'checkout-scripts', fullyQualifiedName: CHECKOUT_URN, kind: 'resource' }],
         },
       ],
-      partialFingerprints: { 'edgeguardResource/v1': CHECKOUT_URN },
+      partialFingerprints: {
+        'edgeguardFinding/v1': fingerprintOf(
+          { policy: 'csp-blocks-detected-scripts', urn: CHECKOUT_URN },
+          { project: 'shop', stack: 'prod' },
+        ),
+      },
     },
   ]);
   expect(run.automationDetails.id).toBe('edgeguard-review/shop/prod/');
@@ -127,10 +151,11 @@ test("a violation about the stack is at the main file, without a resource, told 
   expect(run.results[0]!.locations).toEqual([
     { physicalLocation: { artifactLocation: { uri: 'index.ts' }, region: { startLine: 1 } } },
   ]);
-  expect(run.results.map((result) => result.partialFingerprints)).toEqual([
-    { 'edgeguardResource/v1': 'shop/prod' },
-    { 'edgeguardResource/v1': CHECKOUT_URN },
-  ]);
+  const [aboutStack, aboutPolicy] = run.results.map((result) => result.partialFingerprints['edgeguardFinding/v1']);
+  expect(aboutStack).toBe(fingerprintOf({ policy: failed.policy }, { project: 'shop', stack: 'prod' }));
+  expect(aboutStack).not.toBe(aboutPolicy);
+  // The same violation about another stack of the project is another finding.
+  expect(fingerprintOf({ policy: failed.policy }, { project: 'shop', stack: 'staging' })).not.toBe(aboutStack);
 });
 
 test('a review that could not be done says so in the invocation, so no result is not read as a pass', () => {
@@ -152,3 +177,58 @@ test('the schema refuses what code scanning cannot place', () => {
   log.runs[0].results[0].ruleId = 'no-such-policy';
   expect(() => parseSarif(log)).toThrow(/every result's ruleId is a rule of the driver/);
 });
+
+test('a finding keeps its fingerprint from run to run, whatever its line and message; two findings never share one', () => {
+  const moved: ReportedViolation = {
+    ...blocks,
+    message:
+      'CSP policy "checkout-scripts" would block 2 detected scripts:\n- https://js.stripe.com/v3/\n- https://m.stripe.network/inner.html',
+    declaredAt: { file: 'sites/checkout.ts', line: 40, column: 3 },
+  };
+  const fingerprints = (violations: ReportedViolation[]) =>
+    sarifOf(report(violations)).runs[0]!.results.map((result) => result.partialFingerprints['edgeguardFinding/v1']);
+  const [first] = fingerprints([blocks]);
+  expect(fingerprints([moved])).toEqual([first]);
+  // The same rule on another resource, and another rule on the same resource: three findings, three alerts.
+  const otherRule: ReportedViolation = { ...blocks, policy: 'csp-weaknesses', level: 'advisory' };
+  const all = fingerprints([blocks, weakness, otherRule]);
+  expect(new Set(all).size).toBe(3);
+  expect(all[0]).toBe(first);
+});
+
+test('a message is shown as written, and no URL in it makes an embedded link or carries a control character', () => {
+  // SARIF reads `\\`, `\\[` and `\\]` as the characters themselves, so the escape of ESC shows as `\\x1b`.
+  const hostile: ReportedViolation = {
+    ...blocks,
+    message: 'blocks:\n- https://x.example/[link](https://evil)\u001b[31m\\',
+  };
+  const text = sarifOf(report([hostile])).runs[0]!.results[0]!.message.text;
+  expect(text).toBe('blocks:\n- https://x.example/\\[link\\](https://evil)\\\\x1b\\[31m\\\\');
+});
+
+test("two stacks of one project are two categories: each upload replaces its own stack's alerts", () => {
+  const category = (stack: string) => sarifOf(report([], { stack })).runs[0]!.automationDetails.id;
+  expect(category('prod')).toBe('edgeguard-review/shop/prod/');
+  expect(category('staging')).toBe('edgeguard-review/shop/staging/');
+});
+
+test("the SARIF Multitool finds no error or warning, with the SARIF rules and GitHub code scanning's, in a review with a violation of every rule", () => {
+  const violations: ReportedViolation[] = PACK_POLICIES.map((policy, i) => ({
+    policy: policy.name,
+    level: policy.enforcementLevel === 'mandatory' ? 'mandatory' : 'advisory',
+    resource: `resource-${i}`,
+    urn: `urn:pulumi:prod::shop::edgeguard:index:CspPolicy::resource-${i}`,
+    message: `${policy.name} on resource-${i}:\n  - https://cdn.example/[x](https://evil.example)\u001b[31m`,
+    ...(i % 2 === 0 ? { declaredAt: { file: 'index.ts', line: i + 1, column: 1 } } : {}),
+  }));
+  // And one about the stack, at the main file.
+  violations.push({ policy: 'csp-blocks-detected-scripts', level: 'mandatory', message: 'could not be done' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-sarif-'));
+  try {
+    const file = path.join(dir, 'review.sarif');
+    fs.writeFileSync(file, jsonText(reviewSarif(report(violations), 'infra')));
+    expect(multitoolFindings(file, dir)).toEqual([]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -1,9 +1,8 @@
 import { MALICIOUS_SCRIPT_RULE } from '../../../rules/malicious';
-import { markdown } from '../../../provider/format/review-markdown';
+import { markdown, renderMarkdown } from '../../../provider/format/review-markdown';
 import { impactText, text } from '../../../provider/format/review-text';
 import { ZoneImpactEvaluator, type Detected, type DetectedLine } from '../../../provider/review/impact';
 import type { PolicyReview } from '../../../provider/review/plan';
-import { renderMarkdown } from '../../../provider/review/report';
 import {
   isList,
   itemList,
@@ -85,8 +84,8 @@ test('every sentence, list and line of a policy reaches both the text and the Ma
     expect(asText).toContain(text(phrase));
     expect(asMarkdown).toContain(markdown(phrase));
     for (const line of isList(part) ? part.lines : []) {
-      expect(asText).toContain(`${line.url} ${line.pages} (${line.notes.map(text).join('; ')})`);
-      expect(asMarkdown).toContain(`\`${line.url}\` ${line.pages}; ${line.notes.map(markdown).join('; ')}`);
+      expect(asText).toContain(`${line.url} ${text(line.pages)} (${line.notes.map(text).join('; ')})`);
+      expect(asMarkdown).toContain(`\`${line.url}\` ${markdown(line.pages)}; ${line.notes.map(markdown).join('; ')}`);
     }
   }
 });
@@ -104,9 +103,9 @@ test('the words the text and the Markdown used to say apart are the same', () =>
   const allows = `Allows 1 script classified malicious (${MALICIOUS_SCRIPT_RULE})`;
   expect(allows).toContain('js_integrity_score below 10');
   expect(asText).toContain(`\n${allows}:\n  - ${MALICIOUS.url} `);
-  expect(asMarkdown).toContain(`\n**${allows}**\n\n- \`${MALICIOUS.url}\` `);
+  expect(asMarkdown).toContain(`\n**${markdown([allows])}**\n\n- \`${MALICIOUS.url}\` `);
   expect(asText).toContain('infrequent; malicious (js_integrity_score 4)');
-  expect(asMarkdown).toContain('**infrequent**; **malicious** (js_integrity_score 4)');
+  expect(asMarkdown).toContain('**infrequent**; **malicious** (js\\_integrity\\_score 4)');
   // Twelve blocked: ten shown, then how many more, in both.
   expect(asText).toContain('\nBlocks 12 scripts:\n');
   expect(asText).toContain('\n  - and 2 more\n');
