@@ -1,0 +1,161 @@
+import { normalizeCspValue, parseCspValue } from '../../rules/csp';
+import { parsePolicyExpression } from '../../rules/expression';
+import type { CSP_HEADERS } from '../../rules/security-headers';
+import type { PageSecurityPolicy } from '../client/page-security';
+import { changedProperties, liveInputs } from '../runtime/csp-policy';
+import type { DeclaredPolicy, ManagedPolicy } from '../stack/inventories';
+
+/**
+ * The CSP headers of the payment pages' hosts against what the stack manages (PCI DSS 4.0
+ * requirement 11.6.1, issue 33, item 1): a change to the CSP made outside the stack can be a sign
+ * of tampering. Pure: the payment review, `edgeguard-audit` and `edgeguard-probe` give it the
+ * live policies (or the headers a browser received) and the stack's `CspPolicy` resources.
+ *
+ * A policy is a header on its host: `allow` sends `Content-Security-Policy`, `log`
+ * `Content-Security-Policy-Report-Only`, and a disabled one sends nothing.
+ */
+
+/** A CSP header's name, lowercase. */
+export type CspHeader = (typeof CSP_HEADERS)[number];
+
+/** What a policy makes its host send: the header and its value, or nothing when disabled. */
+export interface PolicyHeader {
+  header: CspHeader;
+  value: string;
+}
+
+/** A policy's side of a comparison: as declared by the stack (before) or as live (after). */
+export interface PolicyState {
+  action: DeclaredPolicy['action'];
+  expression: string;
+  value: string;
+  enabled: boolean;
+  /** The header it sends; absent when disabled. */
+  sends?: PolicyHeader;
+}
+
+/** What differs between a managed policy's declaration and the live policy. */
+export type PolicyDifference = 'action' | 'expression' | 'value' | 'enabled';
+
+/**
+ * A CSP header of a payment host that is not as the stack manages it:
+ * - `unmanaged`: a live, enabled policy on the host that no `CspPolicy` of the stack manages;
+ * - `changed`: a managed policy whose live action, expression, value or enabled flag differs;
+ * - `missing`: a managed policy the service no longer has.
+ */
+export interface HeaderChange {
+  change: 'unmanaged' | 'changed' | 'missing';
+  /** The payment host whose header it is (the declared host, else the live one). */
+  host: string;
+  policyId: string;
+  /** The stack's `CspPolicy` that manages it; absent when `unmanaged`. */
+  managedBy?: { name: string; urn: string };
+  /** What differs, when `changed`. */
+  differences: PolicyDifference[];
+  /** The policy as the stack declares it; absent when `unmanaged`. */
+  before?: PolicyState;
+  /** The policy as the service has it; absent when `missing`. */
+  after?: PolicyState;
+}
+
+/** The header a policy makes its host send, or `undefined` when it is disabled. */
+export function headerOf(policy: { action: DeclaredPolicy['action']; value: string; enabled: boolean }): PolicyHeader | undefined {
+  if (!policy.enabled) return undefined;
+  return {
+    header: policy.action === 'allow' ? 'content-security-policy' : 'content-security-policy-report-only',
+    value: policy.value,
+  };
+}
+
+/** The host a policy expression covers, lowercase, or `undefined` when it cannot be read. */
+export function expressionHost(expression: string): string | undefined {
+  const parsed = parsePolicyExpression(expression);
+  return parsed.ok ? parsed.value.hostname : undefined;
+}
+
+/** A CSP value as compared: normalized when it parses (source order and case are no change), else as written. */
+export function comparableCspValue(value: string): string {
+  return parseCspValue(value).ok ? normalizeCspValue(value) : value.trim();
+}
+
+function stateOf(policy: DeclaredPolicy): PolicyState {
+  const sends = headerOf(policy);
+  return {
+    action: policy.action,
+    expression: policy.expression,
+    value: policy.value,
+    enabled: policy.enabled,
+    ...(sends !== undefined ? { sends } : {}),
+  };
+}
+
+function liveState(policy: PageSecurityPolicy): PolicyState {
+  return stateOf({ ...policy, enabled: policy.enabled === 'true' });
+}
+
+/**
+ * The changes of the CSP headers on `hosts` (the payment pages' hosts of one zone): `live`, the
+ * zone's policies as the service lists them, against `managed`, the stack's `CspPolicy` resources
+ * of that zone. A managed policy counts when it is declared or live on a payment host; one whose
+ * declaration the state does not hold is compared by nothing but its presence. Sorted by host,
+ * then policy id.
+ */
+export function headerChanges(
+  live: readonly PageSecurityPolicy[],
+  managed: readonly ManagedPolicy[],
+  hosts: ReadonlySet<string>,
+): HeaderChange[] {
+  const liveById = new Map(live.map((policy) => [policy.id, policy]));
+  const managedIds = new Set(managed.map((policy) => policy.policyId));
+  const changes: HeaderChange[] = [];
+  for (const policy of managed) {
+    const current = liveById.get(policy.policyId);
+    const declaredHost = policy.declared && expressionHost(policy.declared.expression);
+    const liveHost = current && expressionHost(current.expression);
+    const host = [declaredHost, liveHost].find((candidate) => candidate !== undefined && hosts.has(candidate));
+    if (host === undefined) continue;
+    const managedBy = { name: policy.name, urn: policy.urn };
+    const before = policy.declared && stateOf(policy.declared);
+    if (current === undefined) {
+      changes.push({ change: 'missing', host, policyId: policy.policyId, managedBy, differences: [], ...(before ? { before } : {}) });
+      continue;
+    }
+    const after = liveState(current);
+    if (policy.declared === undefined) continue;
+    const differences = changedProperties(liveInputs(policy.zoneId, current), {
+      ...policy.declared,
+      zoneId: policy.zoneId,
+    }).filter((name): name is PolicyDifference => name !== 'zoneId' && name !== 'description');
+    if (differences.length > 0)
+      changes.push({ change: 'changed', host, policyId: policy.policyId, managedBy, differences, before: before!, after });
+  }
+  for (const policy of live) {
+    if (managedIds.has(policy.id) || policy.enabled !== 'true') continue;
+    const host = expressionHost(policy.expression);
+    if (host === undefined || !hosts.has(host)) continue;
+    changes.push({
+      change: 'unmanaged',
+      host,
+      policyId: policy.id,
+      differences: [],
+      after: liveState(policy),
+    });
+  }
+  return changes.sort((a, b) =>
+    a.host === b.host ? (a.policyId < b.policyId ? -1 : a.policyId > b.policyId ? 1 : 0) : a.host < b.host ? -1 : 1,
+  );
+}
+
+/**
+ * The CSP headers the stack means `host` to send: each enabled `CspPolicy` of the zone declared on
+ * the host, by header, values as declared.
+ */
+export function declaredCspHeaders(
+  managed: readonly ManagedPolicy[],
+  host: string,
+): Array<PolicyHeader & { managedBy: { name: string; urn: string } }> {
+  return managed.flatMap((policy) => {
+    const sends = policy.declared && expressionHost(policy.declared.expression) === host ? headerOf(policy.declared) : undefined;
+    return sends ? [{ ...sends, managedBy: { name: policy.name, urn: policy.urn } }] : [];
+  });
+}
