@@ -26,6 +26,7 @@ import {
   versionPhrase,
   versionsTitle,
 } from './audit-wording';
+import { HEADER_CHANGES_TITLE, headerChangePhrase } from './header-change-wording';
 
 /**
  * The audit's evidence as one self-contained HTML page (`edgeguard-audit --html`), for the
@@ -204,6 +205,14 @@ function pageSection(page: AuditPaymentPage): Markup {
 }
 
 function inventorySection(inventory: AuditInventory): Markup {
+  const changes = inventory.headerChanges ?? [];
+  const changed =
+    changes.length === 0
+      ? html``
+      : html`<h3>${phrase(HEADER_CHANGES_TITLE)}</h3>
+          <ul>
+            ${changes.map((change) => html`<li>${phrase(headerChangePhrase(change))}</li>`)}
+          </ul> `;
   const stale =
     inventory.staleEntries.length === 0
       ? html``
@@ -214,7 +223,7 @@ function inventorySection(inventory: AuditInventory): Markup {
   return html`<section class="inventory">
     <h2>${phrase(inventoryHeading(inventory))}</h2>
     <p>${countsText(inventory.counts)}.</p>
-    ${inventory.pages.map(pageSection)}${stale}
+    ${inventory.pages.map(pageSection)}${changed}${stale}
   </section> `;
 }
 

@@ -24,6 +24,7 @@ import {
   versionPhrase,
   versionsTitle,
 } from './audit-wording';
+import { HEADER_CHANGES_TITLE, headerChangePhrase } from './header-change-wording';
 
 /**
  * The audit's evidence as Markdown (`edgeguard-audit --markdown`, and its stdout by default): for a
@@ -121,6 +122,9 @@ function pageMarkdown(page: AuditPaymentPage): string[] {
 function inventoryMarkdown(inventory: AuditInventory): string[] {
   const lines = [`## ${md(inventoryHeading(inventory))}`, '', `${md([countsText(inventory.counts)])}.`, ''];
   for (const page of inventory.pages) lines.push(...pageMarkdown(page));
+  const changes = inventory.headerChanges ?? [];
+  if (changes.length > 0)
+    lines.push(`### ${md(HEADER_CHANGES_TITLE)}`, '', ...changes.map((change) => `- ${md(headerChangePhrase(change))}`), '');
   if (inventory.staleEntries.length > 0)
     lines.push(
       `### ${md(STALE_TITLE)}`,

@@ -1,6 +1,7 @@
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { CSP_HEADERS } from '../../rules/security-headers';
+import type { HeaderChange, PolicyDifference, PolicyHeader, PolicyState } from './header-change-schema';
 import type { PageSecurityPolicy } from '../client/page-security';
 import { changedProperties, liveInputs } from '../runtime/csp-policy';
 import type { DeclaredPolicy, ManagedPolicy } from '../stack/inventories';
@@ -17,46 +18,6 @@ import type { DeclaredPolicy, ManagedPolicy } from '../stack/inventories';
 
 /** A CSP header's name, lowercase. */
 export type CspHeader = (typeof CSP_HEADERS)[number];
-
-/** What a policy makes its host send: the header and its value, or nothing when disabled. */
-export interface PolicyHeader {
-  header: CspHeader;
-  value: string;
-}
-
-/** A policy's side of a comparison: as declared by the stack (before) or as live (after). */
-export interface PolicyState {
-  action: DeclaredPolicy['action'];
-  expression: string;
-  value: string;
-  enabled: boolean;
-  /** The header it sends; absent when disabled. */
-  sends?: PolicyHeader;
-}
-
-/** What differs between a managed policy's declaration and the live policy. */
-export type PolicyDifference = 'action' | 'expression' | 'value' | 'enabled';
-
-/**
- * A CSP header of a payment host that is not as the stack manages it:
- * - `unmanaged`: a live, enabled policy on the host that no `CspPolicy` of the stack manages;
- * - `changed`: a managed policy whose live action, expression, value or enabled flag differs;
- * - `missing`: a managed policy the service no longer has.
- */
-export interface HeaderChange {
-  change: 'unmanaged' | 'changed' | 'missing';
-  /** The payment host whose header it is (the declared host, else the live one). */
-  host: string;
-  policyId: string;
-  /** The stack's `CspPolicy` that manages it; absent when `unmanaged`. */
-  managedBy?: { name: string; urn: string };
-  /** What differs, when `changed`. */
-  differences: PolicyDifference[];
-  /** The policy as the stack declares it; absent when `unmanaged`. */
-  before?: PolicyState;
-  /** The policy as the service has it; absent when `missing`. */
-  after?: PolicyState;
-}
 
 /** The header a policy makes its host send, or `undefined` when it is disabled. */
 export function headerOf(policy: { action: DeclaredPolicy['action']; value: string; enabled: boolean }): PolicyHeader | undefined {
