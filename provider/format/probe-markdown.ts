@@ -69,7 +69,7 @@ export function alertPhrase(alert: ProbeAlert): Phrase {
 function spanMarkdown(span: Span, inCell: boolean): string {
   if (typeof span === 'string') return literal(span);
   if ('stress' in span) return `**${literal(span.stress)}**`;
-  const text = codeSpan('value' in span ? span.value : span.name);
+  const text = codeSpan(terminalSafe('value' in span ? span.value : span.name));
   // A table row is split at every unescaped `|` before code is read.
   return inCell ? text.replace(/\|/g, '\\|') : text;
 }
