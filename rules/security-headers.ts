@@ -53,5 +53,5 @@ export function pinnedHeaders(
 ): Partial<Record<PinnableHeader, string>> {
   return Object.fromEntries(
     Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-  ) as Partial<Record<PinnableHeader, string>>;
+  );
 }

@@ -71,7 +71,8 @@ const resolveSchema = z.string().transform((text, ctx): ResolveRule => {
   const port = Number(portText);
   if (port < 1 || port > 65535) return refuse(`the port must be 1 to 65535 (got ${portText})`);
   const address = bracketed.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(address) === 0) return refuse(`the address must be an IPv4 or IPv6 address (got ${JSON.stringify(bracketed)})`);
+  if (isIP(address) === 0)
+    return refuse(`the address must be an IPv4 or IPv6 address (got ${JSON.stringify(bracketed)})`);
   return { host: hostname.value, port, address };
 });
 
@@ -83,7 +84,10 @@ const wholeNumber = (flag: string, min: number, max: number) =>
     .max(max, { error: `--${flag} must be at most ${max}` });
 
 const argumentsSchema = z.object({
-  cwd: z.string().default('.').transform((dir) => path.resolve(dir)),
+  cwd: z
+    .string()
+    .default('.')
+    .transform((dir) => path.resolve(dir)),
   stack: z.string().optional(),
   markdown: z.string().optional(),
   json: z.string().optional(),

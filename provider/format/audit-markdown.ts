@@ -124,7 +124,12 @@ function inventoryMarkdown(inventory: AuditInventory): string[] {
   for (const page of inventory.pages) lines.push(...pageMarkdown(page));
   const changes = inventory.headerChanges ?? [];
   if (changes.length > 0)
-    lines.push(`### ${md(HEADER_CHANGES_TITLE)}`, '', ...changes.map((change) => `- ${md(headerChangePhrase(change))}`), '');
+    lines.push(
+      `### ${md(HEADER_CHANGES_TITLE)}`,
+      '',
+      ...changes.map((change) => `- ${md(headerChangePhrase(change))}`),
+      '',
+    );
   if (inventory.staleEntries.length > 0)
     lines.push(
       `### ${md(STALE_TITLE)}`,

@@ -287,7 +287,9 @@ export function summaryText(evidence: AuditEvidence): string {
     `fail: ${countsText(evidence.counts)}${headers > 0 ? `; ${plural(headers, 'CSP header')} changed outside the stack` : ''}; failing:`,
     ...findingsOf(evidence).map((finding) => `  ${findingText(finding)}`),
     ...evidence.inventories.flatMap((inventory) =>
-      (inventory.headerChanges ?? []).map((change) => `  ${text(headerChangePhrase(change))} (inventory ${inventory.name})`),
+      (inventory.headerChanges ?? []).map(
+        (change) => `  ${text(headerChangePhrase(change))} (inventory ${inventory.name})`,
+      ),
     ),
   ].join('\n');
 }

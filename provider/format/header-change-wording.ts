@@ -19,7 +19,10 @@ export const HEADER_CHANGES_TITLE: Phrase = [
 function sentPhrase(state: PolicyState | undefined, why: string): Phrase {
   if (state === undefined) return [`none (${why})`];
   if (state.sends === undefined) return ['none (the policy is disabled)'];
-  const name = state.sends.header === 'content-security-policy' ? 'Content-Security-Policy' : 'Content-Security-Policy-Report-Only';
+  const name =
+    state.sends.header === 'content-security-policy'
+      ? 'Content-Security-Policy'
+      : 'Content-Security-Policy-Report-Only';
   return [{ value: `${name}: ${state.sends.value}` }];
 }
 
@@ -32,7 +35,10 @@ export function headerChangePhrase(change: HeaderChange): Phrase {
   ];
   const beforeAfter: Phrase = [
     '; before: ',
-    ...sentPhrase(change.before, change.change === 'unmanaged' ? 'the stack declares no such policy' : 'the state holds no declaration'),
+    ...sentPhrase(
+      change.before,
+      change.change === 'unmanaged' ? 'the stack declares no such policy' : 'the state holds no declaration',
+    ),
     ', after: ',
     ...sentPhrase(change.after, 'the service no longer has the policy'),
   ];

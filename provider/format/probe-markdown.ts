@@ -56,11 +56,15 @@ export function alertPhrase(alert: ProbeAlert): Phrase {
         alert.pinnedBy === 'inventory'
           ? ["the inventory's headers"]
           : alert.managedBy.length > 0
-            ? ["the stack's CspPolicy ", ...alert.managedBy.flatMap((manager, index) => [...(index > 0 ? [', '] : []), v(manager.name)])]
+            ? [
+                "the stack's CspPolicy ",
+                ...alert.managedBy.flatMap((manager, index) => [...(index > 0 ? [', '] : []), v(manager.name)]),
+              ]
             : ['the stack, which declares no such header for the host'];
       const expected: Phrase = alert.expected === null ? ['none'] : [v(alert.expected)];
       const received: Phrase = alert.received === null ? ['none'] : [v(alert.received)];
-      const what = alert.received === null ? 'header missing' : alert.expected === null ? 'header added' : 'header changed';
+      const what =
+        alert.received === null ? 'header missing' : alert.expected === null ? 'header added' : 'header changed';
       return [stress(what), ': ', v(alert.header), ' expected ', ...expected, ' (', ...by, '), received ', ...received];
     }
   }
@@ -85,7 +89,13 @@ export function terminalSafe(text: string): string {
 }
 
 function phraseText(phrase: Phrase): string {
-  return terminalSafe(phrase.map((span) => (typeof span === 'string' ? span : 'stress' in span ? span.stress : 'value' in span ? span.value : span.name)).join(''));
+  return terminalSafe(
+    phrase
+      .map((span) =>
+        typeof span === 'string' ? span : 'stress' in span ? span.stress : 'value' in span ? span.value : span.name,
+      )
+      .join(''),
+  );
 }
 
 function scriptRow(script: ProbeScript): string {
@@ -109,15 +119,28 @@ function pageMarkdown(page: ProbePage): string[] {
       : `Did not load ${codeSpan(page.url)}${page.status !== undefined ? ` (HTTP ${page.status})` : ''}.`,
     '',
   );
-  if (page.alerts.length > 0) lines.push('**Alerts**', '', ...page.alerts.map((alert) => `- ${phraseMarkdown(alertPhrase(alert))}`), '');
+  if (page.alerts.length > 0)
+    lines.push('**Alerts**', '', ...page.alerts.map((alert) => `- ${phraseMarkdown(alertPhrase(alert))}`), '');
   if (!page.loaded) return lines;
   const headers = Object.entries(page.headers);
   lines.push('**Security headers received**', '');
   if (headers.length === 0) lines.push('None.', '');
-  else lines.push('| header | value |', '| --- | --- |', ...headers.map(([name, value]) => `| ${phraseMarkdown([v(name)], true)} | ${phraseMarkdown([v(value)], true)} |`), '');
+  else
+    lines.push(
+      '| header | value |',
+      '| --- | --- |',
+      ...headers.map(([name, value]) => `| ${phraseMarkdown([v(name)], true)} | ${phraseMarkdown([v(value)], true)} |`),
+      '',
+    );
   lines.push('**Scripts run**', '');
   if (page.scripts.length === 0) lines.push('None from a URL.', '');
-  else lines.push('| script | SHA-256 received | entry | integrity | page security |', '| --- | --- | --- | --- | --- |', ...page.scripts.map(scriptRow), '');
+  else
+    lines.push(
+      '| script | SHA-256 received | entry | integrity | page security |',
+      '| --- | --- | --- | --- | --- |',
+      ...page.scripts.map(scriptRow),
+      '',
+    );
   lines.push('**CSP violations reported**', '');
   if (page.violations.length === 0) lines.push('None.', '');
   else
@@ -134,7 +157,9 @@ function pageMarkdown(page: ProbePage): string[] {
 /** The staging options of a probe in words, or `undefined` for a shopper's load. */
 export function stagingText(report: Pick<ProbeReport, 'staging'>): string | undefined {
   const parts = [
-    ...(report.staging.resolve.length > 0 ? [`--resolve ${report.staging.resolve.join(' ')} (these hosts were not looked up in DNS)`] : []),
+    ...(report.staging.resolve.length > 0
+      ? [`--resolve ${report.staging.resolve.join(' ')} (these hosts were not looked up in DNS)`]
+      : []),
     ...(report.staging.insecure ? ['--insecure (certificates were not checked)'] : []),
   ];
   return parts.length > 0 ? `staging options in use: ${parts.join('; ')}` : undefined;
@@ -170,8 +195,13 @@ export function probeMarkdown(report: ProbeReport): string {
 export function probeSummaryText(report: ProbeReport): string {
   const alerts = report.inventories.flatMap((inventory) =>
     inventory.pages.flatMap((page) =>
-      page.alerts.map((alert) => `  ${terminalSafe(page.page)} (inventory ${terminalSafe(inventory.name)}): ${phraseText(alertPhrase(alert))}`),
+      page.alerts.map(
+        (alert) =>
+          `  ${terminalSafe(page.page)} (inventory ${terminalSafe(inventory.name)}): ${phraseText(alertPhrase(alert))}`,
+      ),
     ),
   );
-  return [`${report.passed ? 'pass' : 'alert'}: ${verdictText(report)}${alerts.length > 0 ? ':' : ''}`, ...alerts].join('\n');
+  return [`${report.passed ? 'pass' : 'alert'}: ${verdictText(report)}${alerts.length > 0 ? ':' : ''}`, ...alerts].join(
+    '\n',
+  );
 }

@@ -11,7 +11,11 @@ import { POLICY_ACTIONS } from '../client/page-security';
 /** What a policy makes its host send. */
 export const policyHeaderSchema = z
   .object({
-    header: z.enum(CSP_HEADERS).meta({ description: '`content-security-policy` (action `allow`) or `content-security-policy-report-only` (`log`).' }),
+    header: z
+      .enum(CSP_HEADERS)
+      .meta({
+        description: '`content-security-policy` (action `allow`) or `content-security-policy-report-only` (`log`).',
+      }),
     value: z.string(),
   })
   .strict();
@@ -24,7 +28,9 @@ export const policyStateSchema = z
     expression: z.string(),
     value: z.string(),
     enabled: z.boolean(),
-    sends: policyHeaderSchema.optional().meta({ description: 'The header the host sends; absent when the policy is disabled.' }),
+    sends: policyHeaderSchema
+      .optional()
+      .meta({ description: 'The header the host sends; absent when the policy is disabled.' }),
   })
   .strict();
 export type PolicyState = z.output<typeof policyStateSchema>;
@@ -46,9 +52,15 @@ export const headerChangeSchema = z
       .strict()
       .optional()
       .meta({ description: "The stack's CspPolicy resource that manages it; absent when `unmanaged`." }),
-    differences: z.array(z.enum(POLICY_DIFFERENCES)).meta({ description: 'What differs, when `changed`; otherwise empty.' }),
-    before: policyStateSchema.optional().meta({ description: 'The policy as the stack declares it; absent when `unmanaged`.' }),
-    after: policyStateSchema.optional().meta({ description: 'The policy as the service has it; absent when `missing`.' }),
+    differences: z
+      .array(z.enum(POLICY_DIFFERENCES))
+      .meta({ description: 'What differs, when `changed`; otherwise empty.' }),
+    before: policyStateSchema
+      .optional()
+      .meta({ description: 'The policy as the stack declares it; absent when `unmanaged`.' }),
+    after: policyStateSchema
+      .optional()
+      .meta({ description: 'The policy as the service has it; absent when `missing`.' }),
   })
   .strict();
 export type HeaderChange = z.output<typeof headerChangeSchema>;

@@ -1,6 +1,5 @@
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
-import type { CSP_HEADERS } from '../../rules/security-headers';
 import type { HeaderChange, PolicyDifference, PolicyHeader, PolicyState } from './header-change-schema';
 import type { PageSecurityPolicy } from '../client/page-security';
 import { changedProperties, liveInputs } from '../runtime/csp-policy';
@@ -16,11 +15,12 @@ import type { DeclaredPolicy, ManagedPolicy } from '../stack/inventories';
  * `Content-Security-Policy-Report-Only`, and a disabled one sends nothing.
  */
 
-/** A CSP header's name, lowercase. */
-export type CspHeader = (typeof CSP_HEADERS)[number];
-
 /** The header a policy makes its host send, or `undefined` when it is disabled. */
-export function headerOf(policy: { action: DeclaredPolicy['action']; value: string; enabled: boolean }): PolicyHeader | undefined {
+export function headerOf(policy: {
+  action: DeclaredPolicy['action'];
+  value: string;
+  enabled: boolean;
+}): PolicyHeader | undefined {
   if (!policy.enabled) return undefined;
   return {
     header: policy.action === 'allow' ? 'content-security-policy' : 'content-security-policy-report-only',
@@ -78,7 +78,14 @@ export function headerChanges(
     const managedBy = { name: policy.name, urn: policy.urn };
     const before = policy.declared && stateOf(policy.declared);
     if (current === undefined) {
-      changes.push({ change: 'missing', host, policyId: policy.policyId, managedBy, differences: [], ...(before ? { before } : {}) });
+      changes.push({
+        change: 'missing',
+        host,
+        policyId: policy.policyId,
+        managedBy,
+        differences: [],
+        ...(before ? { before } : {}),
+      });
       continue;
     }
     const after = liveState(current);
@@ -88,7 +95,15 @@ export function headerChanges(
       zoneId: policy.zoneId,
     }).filter((name): name is PolicyDifference => name !== 'zoneId' && name !== 'description');
     if (differences.length > 0)
-      changes.push({ change: 'changed', host, policyId: policy.policyId, managedBy, differences, before: before!, after });
+      changes.push({
+        change: 'changed',
+        host,
+        policyId: policy.policyId,
+        managedBy,
+        differences,
+        before: before!,
+        after,
+      });
   }
   for (const policy of live) {
     if (managedIds.has(policy.id) || policy.enabled !== 'true') continue;
@@ -116,7 +131,8 @@ export function declaredCspHeaders(
   host: string,
 ): Array<PolicyHeader & { managedBy: { name: string; urn: string } }> {
   return managed.flatMap((policy) => {
-    const sends = policy.declared && expressionHost(policy.declared.expression) === host ? headerOf(policy.declared) : undefined;
+    const sends =
+      policy.declared && expressionHost(policy.declared.expression) === host ? headerOf(policy.declared) : undefined;
     return sends ? [{ ...sends, managedBy: { name: policy.name, urn: policy.urn } }] : [];
   });
 }

@@ -17,7 +17,13 @@ import { probeViolationSchema, type ProbeViolation } from './probe-schema';
  */
 
 /** The executables tried on PATH, in order, when `--browser` is not given. */
-export const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'] as const;
+export const BROWSER_NAMES = [
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+  'google-chrome-stable',
+  'chrome',
+] as const;
 
 /** No browser to probe with: the probe cannot be done (exit 2). */
 export class NoBrowserError extends Error {
@@ -176,7 +182,12 @@ async function loadPage(browser: Browser, url: string, timeoutMs: number): Promi
       return { ok: false, reason: /timeout/i.test(message) ? `did not load within ${timeoutMs / 1000} s` : message };
     }
     if (response === null) return { ok: false, reason: 'the browser got no response for the page' };
-    if (!response.ok()) return { ok: false, status: response.status(), reason: `HTTP ${response.status()} ${response.statusText()}`.trim() };
+    if (!response.ok())
+      return {
+        ok: false,
+        status: response.status(),
+        reason: `HTTP ${response.status()} ${response.statusText()}`.trim(),
+      };
     const left = timeoutMs - (Date.now() - started);
     if (left > 0) await page.waitForNetworkIdle({ idleTime: QUIET_MS, timeout: left }).catch(() => undefined);
     return {

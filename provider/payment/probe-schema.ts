@@ -21,19 +21,23 @@ export const PROBE_FORMAT_VERSION = 1;
 const sha256 = z
   .string()
   .regex(/^[0-9a-f]{64}$/)
-  .meta({ description: 'SHA-256 of the body received, 64 lowercase hexadecimal digits (the hash format of page security).' });
+  .meta({
+    description: 'SHA-256 of the body received, 64 lowercase hexadecimal digits (the hash format of page security).',
+  });
 
 const managerSchema = z
   .object({ name: z.string(), urn: z.string() })
   .strict()
-  .meta({ description: "A CspPolicy resource of the stack." });
+  .meta({ description: 'A CspPolicy resource of the stack.' });
 
 /** The alerts, each naming what differs from the inventory or the stack. */
 export const probeAlertSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('page-unavailable'),
-      reason: z.string().meta({ description: 'Why the page did not load: the browser’s error, the time limit, or the HTTP status.' }),
+      reason: z
+        .string()
+        .meta({ description: 'Why the page did not load: the browser’s error, the time limit, or the HTTP status.' }),
     })
     .strict()
     .meta({ description: 'The page did not load, so nothing on it could be compared.' }),
@@ -49,10 +53,19 @@ export const probeAlertSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('script-changed'),
       url: z.string(),
-      entryIndex: z.number().int().min(0).meta({ description: "The pinning entry's index in the inventory's `scripts`." }),
+      entryIndex: z
+        .number()
+        .int()
+        .min(0)
+        .meta({ description: "The pinning entry's index in the inventory's `scripts`." }),
       pinned: z.string().meta({ description: 'The hash the entry pins.' }),
-      received: sha256.optional().meta({ description: 'The hash of the body the browser received; absent when the body could not be read.' }),
-      pageSecurity: z.string().optional().meta({ description: "Page security's hash of the script now; absent when it has not reported it." }),
+      received: sha256
+        .optional()
+        .meta({ description: 'The hash of the body the browser received; absent when the body could not be read.' }),
+      pageSecurity: z
+        .string()
+        .optional()
+        .meta({ description: "Page security's hash of the script now; absent when it has not reported it." }),
       pageSecurityAgrees: z.enum(['with-browser', 'with-pin', 'with-neither', 'unreported']).meta({
         description:
           '`with-pin`: page security still reports the pinned version, so the body differs for browsers only (what a skimmer that cloaks does); `with-browser`: page security sees the same change; `with-neither`: a third version; `unreported`: page security has not reported the script.',
@@ -63,20 +76,32 @@ export const probeAlertSchema = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('script-unreported'), url: z.string(), sha256: sha256.optional() })
     .strict()
-    .meta({ description: 'The browser ran a script that page security has not reported on this page yet: its monitoring does not cover it.' }),
+    .meta({
+      description:
+        'The browser ran a script that page security has not reported on this page yet: its monitoring does not cover it.',
+    }),
   z
     .object({
       kind: z.literal('header-changed'),
       header: z.enum(SECURITY_HEADERS),
-      expected: z.string().nullable().meta({ description: 'The value the stack or the inventory says the page sends; null when it sends none.' }),
+      expected: z
+        .string()
+        .nullable()
+        .meta({ description: 'The value the stack or the inventory says the page sends; null when it sends none.' }),
       received: z.string().nullable().meta({ description: 'The value received; null when the header was not sent.' }),
       pinnedBy: z.enum(['stack', 'inventory']).meta({
-        description: "`stack`: a CSP header, compared with the stack's CspPolicy resources for the host; `inventory`: a header the inventory pins (`headers`).",
+        description:
+          "`stack`: a CSP header, compared with the stack's CspPolicy resources for the host; `inventory`: a header the inventory pins (`headers`).",
       }),
-      managedBy: z.array(managerSchema).meta({ description: 'The CspPolicy resources whose headers were expected (CSP headers only).' }),
+      managedBy: z
+        .array(managerSchema)
+        .meta({ description: 'The CspPolicy resources whose headers were expected (CSP headers only).' }),
     })
     .strict()
-    .meta({ description: 'A security header received that differs from what the stack or the inventory says; several values of one header are joined with ", ", as HTTP combines them.' }),
+    .meta({
+      description:
+        'A security header received that differs from what the stack or the inventory says; several values of one header are joined with ", ", as HTTP combines them.',
+    }),
 ]);
 export type ProbeAlert = z.output<typeof probeAlertSchema>;
 
@@ -86,14 +111,20 @@ export const probeScriptSchema = z
     url: z.string().meta({ description: 'The script as the browser loaded it.' }),
     sha256: sha256.optional(),
     error: z.string().optional().meta({ description: 'Why its body could not be read, when it could not.' }),
-    entry: z.string().optional().meta({ description: 'The `url` or `prefix` of the entry that authorizes it; absent when none does.' }),
+    entry: z
+      .string()
+      .optional()
+      .meta({ description: 'The `url` or `prefix` of the entry that authorizes it; absent when none does.' }),
     integrity: z.enum(INTEGRITIES).meta({
       description: 'Against the inventory, by the body received: `unchanged`, `changed`, `unpinned` or `unauthorized`.',
     }),
     pageSecurity: z
       .object({
         reported: z.boolean().meta({ description: 'Page security reports the script on this payment page.' }),
-        hash: z.string().optional().meta({ description: "Its hash of the script's current version, when it reports one." }),
+        hash: z
+          .string()
+          .optional()
+          .meta({ description: "Its hash of the script's current version, when it reports one." }),
       })
       .strict(),
   })
@@ -105,7 +136,9 @@ export const probeViolationSchema = z
   .object({
     directive: z.string().meta({ description: 'The directive violated (`effectiveDirective`).' }),
     blockedUrl: z.string().meta({ description: 'What was blocked (`blockedURI`): a URL, or `inline`, `eval`.' }),
-    disposition: z.enum(['enforce', 'report']).meta({ description: '`enforce`: blocked; `report`: a report-only header reported it.' }),
+    disposition: z
+      .enum(['enforce', 'report'])
+      .meta({ description: '`enforce`: blocked; `report`: a report-only header reported it.' }),
   })
   .strict();
 export type ProbeViolation = z.output<typeof probeViolationSchema>;
@@ -114,15 +147,21 @@ const probePageSchema = z
   .object({
     page: z.string().meta({ description: 'The payment page as the inventory writes it: `host` or `host/path`.' }),
     url: z.string().meta({ description: 'The URL loaded: `https://` and the page.' }),
-    loaded: z.boolean().meta({ description: 'The page loaded with a successful status; when false, only `alerts` says why.' }),
+    loaded: z
+      .boolean()
+      .meta({ description: 'The page loaded with a successful status; when false, only `alerts` says why.' }),
     status: z.number().int().optional().meta({ description: 'The HTTP status of the page, when a response came.' }),
     finalUrl: z.string().optional().meta({ description: 'The URL of the document after redirects, when it loaded.' }),
     headers: z
       .partialRecord(z.enum(SECURITY_HEADERS), z.string())
       .meta({ description: 'The security headers received, by lowercase name; several of one name joined with ", ".' }),
-    scripts: z.array(probeScriptSchema).meta({ description: 'Every script the browser ran from a URL, sorted by URL.' }),
+    scripts: z
+      .array(probeScriptSchema)
+      .meta({ description: 'Every script the browser ran from a URL, sorted by URL.' }),
     violations: z.array(probeViolationSchema).meta({ description: 'The CSP violations the page reported, in order.' }),
-    alerts: z.array(probeAlertSchema).meta({ description: 'What differs from the inventory and the stack; empty when all is as pinned.' }),
+    alerts: z
+      .array(probeAlertSchema)
+      .meta({ description: 'What differs from the inventory and the stack; empty when all is as pinned.' }),
   })
   .strict();
 export type ProbePage = z.output<typeof probePageSchema>;
@@ -146,10 +185,14 @@ export const probeReportSchema = z
     tool: z.object({ name: z.literal('edgeguard-probe'), version: z.string() }).strict(),
     project: z.string().meta({ description: 'The Pulumi project.' }),
     stack: z.string().meta({ description: 'The Pulumi stack whose inventories are probed.' }),
-    browser: z.string().meta({ description: 'The browser that loaded the pages, as it names itself (`chrome/156.0...`).' }),
+    browser: z
+      .string()
+      .meta({ description: 'The browser that loaded the pages, as it names itself (`chrome/156.0...`).' }),
     staging: z
       .object({
-        resolve: z.array(z.string()).meta({ description: 'The `--resolve HOST:PORT:ADDRESS` given: these hosts were not looked up in DNS.' }),
+        resolve: z
+          .array(z.string())
+          .meta({ description: 'The `--resolve HOST:PORT:ADDRESS` given: these hosts were not looked up in DNS.' }),
         insecure: z.boolean().meta({ description: '`--insecure`: certificates were not checked.' }),
       })
       .strict()

@@ -77,7 +77,11 @@ function securityHeadersOf(headers: Readonly<Record<string, string>>): ProbePage
 }
 
 /** The CSP headers received against those the stack declares for the host: one alert per header that differs. */
-function cspAlerts(host: string, received: Readonly<Record<string, string>>, policies: readonly ManagedPolicy[]): ProbeAlert[] {
+function cspAlerts(
+  host: string,
+  received: Readonly<Record<string, string>>,
+  policies: readonly ManagedPolicy[],
+): ProbeAlert[] {
   const declared = declaredCspHeaders(policies, host);
   return CSP_HEADERS.flatMap((header): ProbeAlert[] => {
     const mine = declared.filter((policy) => policy.header === header);

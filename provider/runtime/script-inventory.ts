@@ -80,7 +80,11 @@ export const inputsSchema = z
           const problem = pinnedHeaderProblem(name, value);
           if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: problem });
           else if (seen.has(name.toLowerCase()))
-            ctx.addIssue({ code: 'custom', path: [name], message: `${JSON.stringify(name)} is pinned twice (header names ignore case)` });
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `${JSON.stringify(name)} is pinned twice (header names ignore case)`,
+            });
           seen.add(name.toLowerCase());
         }
       })
@@ -180,7 +184,9 @@ export function changedProperties(
   olds: Partial<ScriptInventoryOutputs>,
   news: ScriptInventoryInputs,
 ): Array<keyof ScriptInventoryInputs> {
-  return (['zoneId', 'pages', 'scripts', 'headers'] as const).filter((name) => !isDeepStrictEqual(olds[name], news[name]));
+  return (['zoneId', 'pages', 'scripts', 'headers'] as const).filter(
+    (name) => !isDeepStrictEqual(olds[name], news[name]),
+  );
 }
 
 /** The runtime of `ScriptInventory`. */

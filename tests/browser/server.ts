@@ -50,9 +50,10 @@ const TLS_HANDSHAKE = 0x16;
  * `openssl` in a temporary folder (the browsers are told to accept it), so no key is kept in the
  * repository.
  */
-export function selfSignedCertificate(
-  names: readonly string[] = ['*.test', '*.cdn.test', '*.a.cdn.test'],
-): { key: Buffer; cert: Buffer } {
+export function selfSignedCertificate(names: readonly string[] = ['*.test', '*.cdn.test', '*.a.cdn.test']): {
+  key: Buffer;
+  cert: Buffer;
+} {
   const folder = mkdtempSync(path.join(tmpdir(), 'edgeguard-csp-truth-'));
   try {
     const key = path.join(folder, 'key.pem');

@@ -143,10 +143,12 @@ test('another team’s report-only policy on the checkout’s host: exit 1, list
       `CSP header the stack does not manage on ${HOST}: policy ${othersPolicy}; before: none (the stack declares no such policy), after: Content-Security-Policy-Report-Only: script-src 'none'. Bring it under the stack`,
     );
     const inventory = evidenceOf(run).inventories[0]!;
-    expect(inventory.pages[0]!.headers.map((header) => [header.mode, header.policyId, header.managedBy?.name])).toEqual([
-      ['enforced', expect.any(String), 'checkout-enforce'],
-      ['report-only', othersPolicy, undefined],
-    ]);
+    expect(inventory.pages[0]!.headers.map((header) => [header.mode, header.policyId, header.managedBy?.name])).toEqual(
+      [
+        ['enforced', expect.any(String), 'checkout-enforce'],
+        ['report-only', othersPolicy, undefined],
+      ],
+    );
     expect(inventory.headerChanges).toMatchObject([{ change: 'unmanaged', policyId: othersPolicy, host: HOST }]);
   } finally {
     await emu.api('DELETE', `zones/${ZONE_ID}/page_security/policies/${othersPolicy}`);

@@ -39,11 +39,18 @@ async function checkout(): Promise<{ zone: string; policyId: string; managed: Ma
   const reply = await emu.api('POST', `zones/${zone}/page_security/policies`, { body: DECLARED });
   expect(reply.status).toBe(200);
   const policyId = reply.body.result.id as string;
-  return { zone, policyId, managed: { name: 'checkout-enforce', urn: URN, zoneId: zone, policyId, declared: DECLARED } };
+  return {
+    zone,
+    policyId,
+    managed: { name: 'checkout-enforce', urn: URN, zoneId: zone, policyId, declared: DECLARED },
+  };
 }
 
 async function audit(zone: string, managed: ManagedPolicy): Promise<AuditEvidence> {
-  const parsed = parseScriptInventory({ pages: [`${HOST}/checkout`], scripts: [{ url: CARD, justification: 'Card form' }] });
+  const parsed = parseScriptInventory({
+    pages: [`${HOST}/checkout`],
+    scripts: [{ url: CARD, justification: 'Card form' }],
+  });
   if (!parsed.ok) throw new Error(parsed.error.message);
   const evidence = await gatherEvidence(clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } }), {
     project: 'shop',
@@ -55,7 +62,11 @@ async function audit(zone: string, managed: ManagedPolicy): Promise<AuditEvidenc
   return auditEvidenceSchema.parse(JSON.parse(JSON.stringify(evidence)));
 }
 
-async function put(zone: string, policyId: string, change: Partial<Record<keyof DeclaredPolicy, unknown>>): Promise<void> {
+async function put(
+  zone: string,
+  policyId: string,
+  change: Partial<Record<keyof DeclaredPolicy, unknown>>,
+): Promise<void> {
   const body = { ...DECLARED, enabled: String(DECLARED.enabled), ...change };
   const reply = await emu.api('PUT', `zones/${zone}/page_security/policies/${policyId}`, { body });
   expect(reply.status).toBe(200);
@@ -76,7 +87,13 @@ test('as the stack declares it, with a disabled policy nobody manages and one on
 test('another team’s policy added on the payment host: fails, the header after named, none before', async () => {
   const { zone, managed } = await checkout();
   const added = await emu.api('POST', `zones/${zone}/page_security/policies`, {
-    body: { description: 'Marketing', action: 'log', expression: `http.host eq "${HOST}"`, value: "script-src 'self' https://tags.example", enabled: true },
+    body: {
+      description: 'Marketing',
+      action: 'log',
+      expression: `http.host eq "${HOST}"`,
+      value: "script-src 'self' https://tags.example",
+      enabled: true,
+    },
   });
   const evidence = await audit(zone, managed);
   expect(evidence.inventories[0]!.headerChanges).toEqual([
@@ -112,18 +129,21 @@ test.each([
     ['value'],
     `Content-Security-Policy: script-src ${CARD} https://collect.example`,
   ],
-] as const)('the managed policy %s outside the stack: fails, naming the header before and after', async (_, change, differences, after) => {
-  const { zone, policyId, managed } = await checkout();
-  await put(zone, policyId, change);
-  const evidence = await audit(zone, managed);
-  expect(evidence.inventories[0]!.headerChanges).toMatchObject([
-    { change: 'changed', host: HOST, policyId, managedBy: { name: 'checkout-enforce', urn: URN }, differences },
-  ]);
-  expect(exitStatusOf(evidence)).toBe(1);
-  expect(summaryText(evidence)).toContain(
-    `CSP header changed outside the stack on ${HOST}: policy ${policyId} (CspPolicy "checkout-enforce") (${differences.join(', ')}); before: Content-Security-Policy: script-src ${CARD}, after: ${after}. Restore it (pulumi up)`,
-  );
-});
+] as const)(
+  'the managed policy %s outside the stack: fails, naming the header before and after',
+  async (_, change, differences, after) => {
+    const { zone, policyId, managed } = await checkout();
+    await put(zone, policyId, change);
+    const evidence = await audit(zone, managed);
+    expect(evidence.inventories[0]!.headerChanges).toMatchObject([
+      { change: 'changed', host: HOST, policyId, managedBy: { name: 'checkout-enforce', urn: URN }, differences },
+    ]);
+    expect(exitStatusOf(evidence)).toBe(1);
+    expect(summaryText(evidence)).toContain(
+      `CSP header changed outside the stack on ${HOST}: policy ${policyId} (CspPolicy "checkout-enforce") (${differences.join(', ')}); before: Content-Security-Policy: script-src ${CARD}, after: ${after}. Restore it (pulumi up)`,
+    );
+  },
+);
 
 test('the same value written differently (spaces, the host’s case) is no change', async () => {
   const { zone, policyId, managed } = await checkout();
@@ -136,7 +156,9 @@ test('the managed policy deleted: fails, the header before named, none after', a
   const { zone, policyId, managed } = await checkout();
   expect((await emu.api('DELETE', `zones/${zone}/page_security/policies/${policyId}`)).status).toBe(200);
   const evidence = await audit(zone, managed);
-  expect(evidence.inventories[0]!.headerChanges).toMatchObject([{ change: 'missing', policyId, before: { enabled: true } }]);
+  expect(evidence.inventories[0]!.headerChanges).toMatchObject([
+    { change: 'missing', policyId, before: { enabled: true } },
+  ]);
   expect(exitStatusOf(evidence)).toBe(1);
   expect(summaryText(evidence)).toContain(
     `managed CSP header deleted on ${HOST}: policy ${policyId} (CspPolicy "checkout-enforce"); before: Content-Security-Policy: script-src ${CARD}, after: none (the service no longer has the policy). Restore it (pulumi up).`,

@@ -56,7 +56,11 @@ function load(change: Partial<Extract<PageLoad, { ok: true }>> = {}): PageLoad {
     status: 200,
     finalUrl: `https://${HOST}/checkout`,
     // Source order and case differ from the declaration: the same policy.
-    headers: { 'content-security-policy': `script-src https://${HOST}/js/ ${CARD}`, 'x-frame-options': 'DENY', server: 'edge' },
+    headers: {
+      'content-security-policy': `script-src https://${HOST}/js/ ${CARD}`,
+      'x-frame-options': 'DENY',
+      server: 'edge',
+    },
     scripts: [
       { url: OWN, sha256: THIRD },
       { url: CARD, sha256: PINNED },
@@ -71,8 +75,13 @@ const judge = (pageLoad: PageLoad, reading = REPORTED) => judgePage(INVENTORY, P
 test('as pinned: no alert, the security headers kept (no other), the scripts sorted with entry and page security', () => {
   const page = judge(load());
   expect(page.alerts).toEqual([]);
-  expect(page.headers).toEqual({ 'content-security-policy': `script-src https://${HOST}/js/ ${CARD}`, 'x-frame-options': 'DENY' });
-  expect(page.scripts.map((script) => [script.url, script.integrity, script.entry, script.pageSecurity.reported])).toEqual([
+  expect(page.headers).toEqual({
+    'content-security-policy': `script-src https://${HOST}/js/ ${CARD}`,
+    'x-frame-options': 'DENY',
+  });
+  expect(
+    page.scripts.map((script) => [script.url, script.integrity, script.entry, script.pageSecurity.reported]),
+  ).toEqual([
     [CARD, 'unchanged', CARD, true],
     [OWN, 'unpinned', `https://${HOST}/js/`, true],
   ]);
@@ -85,15 +94,29 @@ test.each([
 ] as const)('a pinned script received with another hash, %s', (_, service, agrees) => {
   const page = judge(load({ scripts: [{ url: CARD, sha256: OTHER }] }), [reported(CARD, service)]);
   expect(page.alerts).toEqual([
-    { kind: 'script-changed', url: CARD, entryIndex: 0, pinned: PINNED, received: OTHER, pageSecurity: service, pageSecurityAgrees: agrees },
+    {
+      kind: 'script-changed',
+      url: CARD,
+      entryIndex: 0,
+      pinned: PINNED,
+      received: OTHER,
+      pageSecurity: service,
+      pageSecurityAgrees: agrees,
+    },
   ]);
 });
 
 test('a script no entry authorizes, and page security reports neither it nor a script seen only on another page', () => {
   const stray = 'https://cdn.other.example/x.js';
-  const page = judge(load({ scripts: [{ url: stray, sha256: OTHER }, { url: OWN, sha256: THIRD }] }), [
-    reported(OWN, THIRD, [`${HOST}/other`]),
-  ]);
+  const page = judge(
+    load({
+      scripts: [
+        { url: stray, sha256: OTHER },
+        { url: OWN, sha256: THIRD },
+      ],
+    }),
+    [reported(OWN, THIRD, [`${HOST}/other`])],
+  );
   expect(page.alerts).toEqual([
     { kind: 'script-unauthorized', url: stray, sha256: OTHER },
     { kind: 'script-unreported', url: stray, sha256: OTHER },
@@ -111,7 +134,14 @@ test('headers: a CSP not the stack’s, a report-only one it does not declare, a
     }),
   );
   expect(page.alerts).toEqual([
-    { kind: 'header-changed', header: 'x-frame-options', expected: 'DENY', received: null, pinnedBy: 'inventory', managedBy: [] },
+    {
+      kind: 'header-changed',
+      header: 'x-frame-options',
+      expected: 'DENY',
+      received: null,
+      pinnedBy: 'inventory',
+      managedBy: [],
+    },
     {
       kind: 'header-changed',
       header: 'content-security-policy',
@@ -160,7 +190,10 @@ test('the report passes its schema; exit 0 without alerts, 1 with one', () => {
   const clean = reportOf([judge(load())]);
   expect(probeReportSchema.parse(clean)).toEqual(clean);
   expect([clean.passed, probeExitStatus(clean)]).toEqual([true, 0]);
-  const alerting = reportOf([judge(load({ scripts: [] })), judge({ ok: false, reason: 'net::ERR_CONNECTION_REFUSED' })]);
+  const alerting = reportOf([
+    judge(load({ scripts: [] })),
+    judge({ ok: false, reason: 'net::ERR_CONNECTION_REFUSED' }),
+  ]);
   expect(probeReportSchema.parse(alerting).counts).toEqual({ pages: 2, loaded: 1, scripts: 0, alerts: 1 });
   expect([alerting.passed, probeExitStatus(alerting)]).toEqual([false, 1]);
 });
@@ -196,11 +229,15 @@ describe('ScriptInventory headers, as check takes them', () => {
     ['x-frame-options', ' DENY', 'without spaces around it'],
   ])('refused, naming the header: %s', async (name, value, reason) => {
     const result = await check({ [name]: value });
-    expect(result.failures).toEqual([{ property: expect.stringContaining('headers'), reason: expect.stringContaining(reason) }]);
+    expect(result.failures).toEqual([
+      { property: expect.stringContaining('headers'), reason: expect.stringContaining(reason) },
+    ]);
   });
 
   test('the same header twice in two cases is refused', async () => {
     const result = await check({ 'X-Frame-Options': 'DENY', 'x-frame-options': 'DENY' });
-    expect(result.failures).toEqual([{ property: expect.stringContaining('headers'), reason: expect.stringContaining('pinned twice') }]);
+    expect(result.failures).toEqual([
+      { property: expect.stringContaining('headers'), reason: expect.stringContaining('pinned twice') },
+    ]);
   });
 });
