@@ -2,8 +2,7 @@ import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { HeaderChange, PolicyDifference, PolicyHeader, PolicyState } from './header-change-schema';
 import type { PageSecurityPolicy } from '../client/page-security';
-import { changedProperties, liveInputs } from '../runtime/csp-policy';
-import type { DeclaredPolicy, ManagedPolicy } from '../stack/inventories';
+import type { DeclaredPolicy, ManagedPolicy } from '../stack/export';
 
 /**
  * The CSP headers of the payment pages' hosts against what the stack manages (PCI DSS 4.0
@@ -50,6 +49,21 @@ function stateOf(policy: DeclaredPolicy): PolicyState {
   };
 }
 
+/**
+ * What differs in meaning between a declaration and the live policy, as the resource's diff
+ * compares them: the expression by its host, the value normalized. Written here rather than
+ * taken from the resource's runtime, which would load the Pulumi SDK into the policy pack.
+ */
+function differencesOf(declared: DeclaredPolicy, live: PolicyState): PolicyDifference[] {
+  const host = (expression: string) => expressionHost(expression) ?? expression;
+  return [
+    ...(declared.action !== live.action ? (['action'] as const) : []),
+    ...(host(declared.expression) !== host(live.expression) ? (['expression'] as const) : []),
+    ...(comparableCspValue(declared.value) !== comparableCspValue(live.value) ? (['value'] as const) : []),
+    ...(declared.enabled !== live.enabled ? (['enabled'] as const) : []),
+  ];
+}
+
 function liveState(policy: PageSecurityPolicy): PolicyState {
   return stateOf({ ...policy, enabled: policy.enabled === 'true' });
 }
@@ -90,10 +104,7 @@ export function headerChanges(
     }
     const after = liveState(current);
     if (policy.declared === undefined) continue;
-    const differences = changedProperties(liveInputs(policy.zoneId, current), {
-      ...policy.declared,
-      zoneId: policy.zoneId,
-    }).filter((name): name is PolicyDifference => name !== 'zoneId' && name !== 'description');
+    const differences = differencesOf(policy.declared, after);
     if (differences.length > 0)
       changes.push({
         change: 'changed',
