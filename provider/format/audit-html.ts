@@ -26,7 +26,7 @@ import {
   versionPhrase,
   versionsTitle,
 } from './audit-wording';
-import { HEADER_CHANGES_TITLE, headerChangePhrase } from './header-change-wording';
+import { HEADER_CHANGES_TITLE, headerChangePhrase } from '../payment/header-change-statements';
 
 /**
  * The audit's evidence as one self-contained HTML page (`edgeguard-audit --html`), for the

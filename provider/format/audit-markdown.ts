@@ -24,7 +24,7 @@ import {
   versionPhrase,
   versionsTitle,
 } from './audit-wording';
-import { HEADER_CHANGES_TITLE, headerChangePhrase } from './header-change-wording';
+import { HEADER_CHANGES_TITLE, headerChangePhrase } from '../payment/header-change-statements';
 
 /**
  * The audit's evidence as Markdown (`edgeguard-audit --markdown`, and its stdout by default): for a

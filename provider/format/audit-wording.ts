@@ -10,7 +10,7 @@ import type {
   AuditScript,
   AuditVersion,
 } from '../payment/evidence-schema';
-import { headerChangePhrase } from './header-change-wording';
+import { headerChangePhrase } from '../payment/header-change-statements';
 import { text } from './review-text';
 
 /**

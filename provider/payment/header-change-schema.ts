@@ -11,11 +11,9 @@ import { POLICY_ACTIONS } from '../client/page-security';
 /** What a policy makes its host send. */
 export const policyHeaderSchema = z
   .object({
-    header: z
-      .enum(CSP_HEADERS)
-      .meta({
-        description: '`content-security-policy` (action `allow`) or `content-security-policy-report-only` (`log`).',
-      }),
+    header: z.enum(CSP_HEADERS).meta({
+      description: '`content-security-policy` (action `allow`) or `content-security-policy-report-only` (`log`).',
+    }),
     value: z.string(),
   })
   .strict();

@@ -1,9 +1,10 @@
-import type { HeaderChange, PolicyState } from '../payment/header-change-schema';
+import type { HeaderChange, PolicyState } from './header-change-schema';
 import type { Phrase } from '../review/statements';
 
 /**
  * A CSP header of a payment host changed outside the stack (issue 33, item 1) in words, the same
- * for `edgeguard-audit`'s Markdown, HTML and summary and the review's `payment-headers-changed`:
+ * for `edgeguard-audit`'s Markdown, HTML and summary and the review's `payment-headers-changed`
+ * (`./statements.ts`):
  * what changed, the header before (as the stack declares it) and after (live), and the fix.
  * Values are value spans, which each formatter shows as code.
  */
