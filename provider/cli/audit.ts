@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PLUGIN_VERSION } from '../plugin/version';
-import { runStackCommand, writeOutput } from './stack-command';
+import { checkOneStdout, runStackCommand, STACK_OPTIONS, writeOutput } from './stack-command';
 import { masked, readStack, reasonOf } from './stack-reading';
 import { auditHtml } from '../format/audit-html';
 import { auditMarkdown } from '../format/audit-markdown';
@@ -48,21 +48,17 @@ function parse(argv: string[]): Arguments | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
-      cwd: { type: 'string' },
-      stack: { type: 'string' },
+      ...STACK_OPTIONS,
       markdown: { type: 'string' },
       json: { type: 'string' },
       html: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return 'help';
   const given = { markdown: values.markdown, json: values.json, html: values.html };
-  const toStdout = Object.entries(given).filter(([, target]) => target === '-');
-  if (toStdout.length > 1)
-    throw new Error(`only one output can go to stdout; ${toStdout.map(([name]) => `--${name}`).join(' and ')} are -`);
+  checkOneStdout(given);
   const outputs = Object.fromEntries(Object.entries(given).filter(([, target]) => target !== undefined));
   return {
     cwd: path.resolve(values.cwd ?? '.'),

@@ -9,7 +9,7 @@ import { PLUGIN_VERSION } from '../plugin/version';
 import { judgePage, pageUrl, probeExitStatus, probeReport } from '../payment/probe';
 import { findBrowser, launchProbeBrowser, type ResolveRule } from '../payment/probe-browser';
 import { readPaymentScripts } from '../payment/scripts';
-import { runStackCommand, writeOutput } from './stack-command';
+import { checkOneStdout, runStackCommand, STACK_OPTIONS, writeOutput } from './stack-command';
 import { masked, readStack, reasonOf } from './stack-reading';
 
 /**
@@ -104,8 +104,7 @@ function parse(argv: string[]): Arguments | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
-      cwd: { type: 'string' },
-      stack: { type: 'string' },
+      ...STACK_OPTIONS,
       markdown: { type: 'string' },
       json: { type: 'string' },
       browser: { type: 'string' },
@@ -113,14 +112,12 @@ function parse(argv: string[]): Arguments | 'help' {
       parallel: { type: 'string' },
       resolve: { type: 'string', multiple: true },
       insecure: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return 'help';
-  if (values.markdown === '-' && values.json === '-')
-    throw new Error('only one output can go to stdout; --markdown and --json are -');
+  checkOneStdout({ markdown: values.markdown, json: values.json });
   const parsed = argumentsSchema.safeParse(values);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
   const args = { ...parsed.data, resolveGiven: values.resolve ?? [] };

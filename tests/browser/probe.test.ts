@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { probeReportSchema, type ProbeAlert, type ProbeReport } from '../../provider/payment/probe-schema';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
-import { engineStack, type EngineStack } from '../helpers/engine';
+import type { EngineStack } from '../helpers/engine';
+import { PAYMENT_PAGES, paymentPagesStack } from '../helpers/payment-pages';
 import { runToEnd } from '../helpers/process';
-import { REPO } from '../helpers/repo';
 import { PROBE_CLI, runOnStack } from '../helpers/stack-commands';
 import { BROWSER_EXECUTABLES } from './browsers';
 import { ORIGIN_ADDRESS, sha256, startProbeOrigin, type OriginContent, type ProbeOrigin } from './probe-origin';
@@ -12,7 +12,7 @@ import { ORIGIN_ADDRESS, sha256, startProbeOrigin, type OriginContent, type Prob
 /**
  * `edgeguard-probe` (issue 33) in a real Chromium: a checkout's inventory, pinning the card
  * script's hash and two security headers, and the CspPolicy that enforces it
- * (tests/browser/projects/probe-pages), deployed by the real engine against the emulator, whose
+ * (tests/engine/projects/payment-pages), deployed by the real engine against the emulator, whose
  * page security reports the two scripts; a local HTTPS origin (a certificate made at run time)
  * serves the payment page with its headers and scripts. The built command runs as a weekly job
  * would, with `--resolve` sending the page's hosts to the origin and `--insecure` for its
@@ -24,9 +24,7 @@ import { ORIGIN_ADDRESS, sha256, startProbeOrigin, type OriginContent, type Prob
 jest.setTimeout(180_000);
 
 const TOKEN = 'browser-probe-token-5e1c0b7a';
-const HOST = 'checkout.example.com';
-const PAY = `https://${HOST}/pay`;
-const CARD = 'https://js.pay.example/v3/card.js';
+const { host: HOST, page: PAY, card: CARD } = PAYMENT_PAGES;
 const OWN = `https://${HOST}/static/js/checkout.js`;
 const CARD_BODY = 'window.card = "v1";\n';
 const OWN_BODY = 'window.checkout = true;\n';
@@ -64,17 +62,9 @@ beforeAll(async () => {
       { zone_id: ZONE_ID, url: OWN, hash: sha256(OWN_BODY), page_urls: [PAY] },
     ],
   });
-  engine = await engineStack({
-    projectDir: path.join(REPO, 'tests', 'browser', 'projects', 'probe-pages'),
-    emu,
-    token: TOKEN,
-    providerEnv: false,
-    config: {
-      'edgeguard-browser-probe-pages:zoneId': { value: ZONE_ID },
-      'edgeguard-browser-probe-pages:cardHash': { value: sha256(CARD_BODY) },
-      'edgeguard:baseUrl': { value: emu.baseUrl },
-      'edgeguard:apiToken': { value: TOKEN, secret: true },
-    },
+  engine = await paymentPagesStack(emu, TOKEN, {
+    cardHash: sha256(CARD_BODY),
+    headers: { 'Strict-Transport-Security': HSTS, 'x-frame-options': 'DENY' },
   });
   await engine.up();
 });

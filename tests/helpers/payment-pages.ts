@@ -27,10 +27,15 @@ export const PAYMENT_PAGES = {
 
 /**
  * A new stack of the project against `emu` (not yet deployed), its program's zone the fixture's,
+ * the card script pinned to `program.cardHash` and the headers of `program.headers` when given,
  * with the service's settings in the stack's configuration alone (the token a secret), as a CI job
  * has them: no EDGEGUARD_* variable for the engine either.
  */
-export function paymentPagesStack(emu: TestEmulator, token: string): Promise<EngineStack> {
+export function paymentPagesStack(
+  emu: TestEmulator,
+  token: string,
+  program: { cardHash?: string; headers?: Record<string, string> } = {},
+): Promise<EngineStack> {
   return engineStack({
     projectDir: path.join(REPO, 'tests', 'engine', 'projects', 'payment-pages'),
     emu,
@@ -40,6 +45,10 @@ export function paymentPagesStack(emu: TestEmulator, token: string): Promise<Eng
       [`${PAYMENT_PAGES.project}:zoneId`]: { value: ZONE_ID },
       'edgeguard:baseUrl': { value: emu.baseUrl },
       'edgeguard:apiToken': { value: token, secret: true },
+      ...(program.cardHash !== undefined ? { [`${PAYMENT_PAGES.project}:cardHash`]: { value: program.cardHash } } : {}),
+      ...(program.headers !== undefined
+        ? { [`${PAYMENT_PAGES.project}:headers`]: { value: JSON.stringify(program.headers) } }
+        : {}),
     },
   });
 }

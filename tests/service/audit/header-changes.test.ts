@@ -3,9 +3,10 @@ import { auditMarkdown } from '../../../provider/format/audit-markdown';
 import { summaryText } from '../../../provider/format/audit-wording';
 import { exitStatusOf, gatherEvidence } from '../../../provider/payment/evidence';
 import { auditEvidenceSchema, type AuditEvidence } from '../../../provider/payment/evidence-schema';
-import type { DeclaredPolicy, ManagedPolicy } from '../../../provider/stack/inventories';
+import type { ManagedPolicy } from '../../../provider/stack/inventories';
 import { parseScriptInventory } from '../../../rules/inventory';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { changePolicy, CHECKOUT_CARD, CHECKOUT_HOST, DECLARED, managedPolicy } from '../../helpers/managed-policy';
 
 /**
  * `edgeguard-audit` watches the CSP headers of the payment hosts (issue 33, item 1) against the
@@ -16,16 +17,11 @@ import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/
  * policy nobody manages, does not.
  */
 
-const HOST = 'shop.example.com';
-const CARD = 'https://js.pay.example/v3/card.js';
-const DECLARED: DeclaredPolicy = {
-  description: 'Checkout: only the inventory',
-  action: 'allow',
-  expression: `http.host eq "${HOST}"`,
-  value: `script-src ${CARD}`,
-  enabled: true,
-};
-const URN = 'urn:pulumi:prod::shop::edgeguard:index:CspPolicy::checkout-enforce';
+const [HOST, CARD, URN] = [
+  CHECKOUT_HOST,
+  CHECKOUT_CARD,
+  'urn:pulumi:prod::shop::edgeguard:index:CspPolicy::checkout-enforce',
+];
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -36,14 +32,7 @@ afterAll(async () => emu.close());
 /** A zone of its own whose checkout host has the stack's enforcing policy, as declared. */
 async function checkout(): Promise<{ zone: string; policyId: string; managed: ManagedPolicy }> {
   const zone = await emu.zoneWithScripts([]);
-  const reply = await emu.api('POST', `zones/${zone}/page_security/policies`, { body: DECLARED });
-  expect(reply.status).toBe(200);
-  const policyId = reply.body.result.id as string;
-  return {
-    zone,
-    policyId,
-    managed: { name: 'checkout-enforce', urn: URN, zoneId: zone, policyId, declared: DECLARED },
-  };
+  return { zone, ...(await managedPolicy(emu, zone)) };
 }
 
 async function audit(zone: string, managed: ManagedPolicy): Promise<AuditEvidence> {
@@ -62,15 +51,8 @@ async function audit(zone: string, managed: ManagedPolicy): Promise<AuditEvidenc
   return auditEvidenceSchema.parse(JSON.parse(JSON.stringify(evidence)));
 }
 
-async function put(
-  zone: string,
-  policyId: string,
-  change: Partial<Record<keyof DeclaredPolicy, unknown>>,
-): Promise<void> {
-  const body = { ...DECLARED, enabled: String(DECLARED.enabled), ...change };
-  const reply = await emu.api('PUT', `zones/${zone}/page_security/policies/${policyId}`, { body });
-  expect(reply.status).toBe(200);
-}
+const put = (zone: string, policyId: string, change: Parameters<typeof changePolicy>[3]) =>
+  changePolicy(emu, zone, policyId, change);
 
 test('as the stack declares it, with a disabled policy nobody manages and one on another host: it passes', async () => {
   const { zone, managed } = await checkout();

@@ -2,9 +2,10 @@ import { clientFrom } from '../../../provider/client/shared';
 import { findingText } from '../../../provider/format/review-text';
 import { headersChangedFinding, inventoryStatement } from '../../../provider/payment/statements';
 import { reviewService, type ReviewInput } from '../../../provider/review/plan';
-import type { DeclaredPolicy, ManagedPolicy } from '../../../provider/stack/export';
+import type { ManagedPolicy } from '../../../provider/stack/export';
 import { parseScriptInventory } from '../../../rules/inventory';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { changePolicy, CHECKOUT_CARD, CHECKOUT_HOST, DECLARED, managedPolicy } from '../../helpers/managed-policy';
 
 /**
  * The review's `payment-headers-changed` (issue 33, item 1) against the emulator: the CSP headers
@@ -15,15 +16,7 @@ import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/
  * they are not compared, and no request is made for them.
  */
 
-const HOST = 'checkout.example.com';
-const CARD = 'https://js.pay.example/v3/card.js';
-const DECLARED: DeclaredPolicy = {
-  description: 'Checkout: only the inventory',
-  action: 'allow',
-  expression: `http.host eq "${HOST}"`,
-  value: `script-src ${CARD}`,
-  enabled: true,
-};
+const [HOST, CARD] = [CHECKOUT_HOST, CHECKOUT_CARD];
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -36,10 +29,7 @@ const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TE
 /** A zone of its own with the stack's enforcing policy on the payment host, as declared. */
 async function zoneWithPolicy(): Promise<{ zone: string; policyId: string; managed: ManagedPolicy }> {
   const zone = await emu.zoneWithScripts([{ url: CARD, page_urls: [`https://${HOST}/pay`] }]);
-  const reply = await emu.api('POST', `zones/${zone}/page_security/policies`, { body: DECLARED });
-  const policyId = reply.body.result.id as string;
-  const managed = { name: 'checkout-enforce', urn: 'urn:csp', zoneId: zone, policyId, declared: DECLARED };
-  return { zone, policyId, managed };
+  return { zone, ...(await managedPolicy(emu, zone)) };
 }
 
 function input(zone: string, previousPolicies: ReviewInput['previousPolicies']): ReviewInput {
@@ -105,9 +95,7 @@ test.each([
   'the managed policy %s outside the stack: the violation names the header before and after',
   async (_, change, what, after) => {
     const { zone, policyId, managed } = await zoneWithPolicy();
-    await emu.api('PUT', `zones/${zone}/page_security/policies/${policyId}`, {
-      body: { ...DECLARED, enabled: 'true', ...change },
-    });
+    await changePolicy(emu, zone, policyId, change);
     expect(await violation(zone, managed)).toContain(
       `CSP header changed outside the stack on ${HOST}: policy ${policyId} (CspPolicy "checkout-enforce") (${what}); before: Content-Security-Policy: script-src ${CARD}, after: ${after}.`,
     );
