@@ -1,17 +1,13 @@
 #!/usr/bin/env node
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CommandError } from '@pulumi/pulumi/automation';
-import { clientFrom } from '../client/shared';
 import { PLUGIN_VERSION } from '../plugin/version';
-import { openStack } from '../stack/open';
-import { runStackCommand, writeOutput } from './stack-command';
-import { SETTINGS, withSettingHint } from '../settings';
+import { checkOneStdout, runStackCommand, STACK_OPTIONS, writeOutput } from './stack-command';
+import { masked, readStack, reasonOf } from './stack-reading';
 import { auditHtml } from '../format/audit-html';
 import { jsonText } from '../format/escape';
 import { auditMarkdown } from '../format/audit-markdown';
 import { exitStatusOf, gatherEvidence } from '../payment/evidence';
-import { auditedResources } from '../stack/inventories';
 import { ALL_CLEAR, MALICIOUS_WHY, summaryText } from '../format/audit-wording';
 
 /**
@@ -53,21 +49,17 @@ function parse(argv: string[]): Arguments | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
-      cwd: { type: 'string' },
-      stack: { type: 'string' },
+      ...STACK_OPTIONS,
       markdown: { type: 'string' },
       json: { type: 'string' },
       html: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
     allowPositionals: false,
   });
   if (values.help) return 'help';
   const given = { markdown: values.markdown, json: values.json, html: values.html };
-  const toStdout = Object.entries(given).filter(([, target]) => target === '-');
-  if (toStdout.length > 1)
-    throw new Error(`only one output can go to stdout; ${toStdout.map(([name]) => `--${name}`).join(' and ')} are -`);
+  checkOneStdout(given);
   const outputs = Object.fromEntries(Object.entries(given).filter(([, target]) => target !== undefined));
   return {
     cwd: path.resolve(values.cwd ?? '.'),
@@ -76,56 +68,14 @@ function parse(argv: string[]): Arguments | 'help' {
   };
 }
 
-/**
- * Every credential the audit may hold: the stack's secret configuration values and the secret
- * settings of the environment. A message from the engine or the service that echoes one (a
- * failing command line, say) is printed with it masked.
- */
-const credentials = new Set<string>(
-  Object.values(SETTINGS).flatMap((setting) => {
-    const value = 'secret' in setting ? process.env[setting.env]?.trim() : undefined;
-    return value ? [value] : [];
-  }),
-);
-
-function masked(text: string): string {
-  let out = text;
-  for (const secret of credentials) out = out.split(secret).join('[secret]');
-  return out;
-}
-
-/**
- * Why the audit could not be done, in a line: what a failed engine command said last as its error
- * (`no stack named 'x' found`), else the end of its output; else the error's message.
- */
-function reasonOf(error: unknown): string {
-  withSettingHint(error);
-  if (error instanceof CommandError) {
-    const said = [...error.message.matchAll(/^error: (.+)$/gm)].at(-1)?.[1];
-    return `pulumi: ${said ?? error.message.trim().split('\n').slice(-5).join(' ').slice(-1000)}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function audit(args: Arguments): Promise<number> {
-  const { stack, stackName, settings } = await openStack({
-    workDir: args.cwd,
-    ...(args.stack !== undefined ? { stackName: args.stack } : {}),
-  });
-  const config = await stack.getAllConfig();
-  for (const { value, secret } of Object.values(config)) if (secret && value.trim() !== '') credentials.add(value);
-  const { inventories, policies } = auditedResources(await stack.exportStack());
-  if (inventories.length === 0)
-    throw new Error(
-      `stack ${stackName} of project ${settings.name} holds no ScriptInventory: deploy one (pulumi up) before auditing its payment pages`,
-    );
-  const client = clientFrom({ config: (key) => config[`edgeguard:${key}`]?.value });
-  const evidence = await gatherEvidence(client, {
-    project: settings.name,
-    stack: stackName,
+  const read = await readStack(args, 'auditing its payment pages');
+  const evidence = await gatherEvidence(read.client, {
+    project: read.project,
+    stack: read.stackName,
     toolVersion: PLUGIN_VERSION,
-    inventories,
-    policies,
+    inventories: read.inventories,
+    policies: read.policies,
   });
   const { markdown, json, html } = args.outputs;
   if (markdown !== undefined) writeOutput(markdown, auditMarkdown(evidence));
@@ -141,5 +91,5 @@ runStackCommand({
   usage: USAGE,
   parse,
   run: audit,
-  reasonOf: (error) => masked(reasonOf(error)),
+  reasonOf,
 });

@@ -24,6 +24,20 @@ export interface StackCommand<Arguments> {
   reasonOf?: (error: unknown) => string;
 }
 
+/** The `parseArgs` options every stack command takes: the project's folder, the stack, and `--help`. */
+export const STACK_OPTIONS = {
+  cwd: { type: 'string' },
+  stack: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Refuses, naming the flags, more than one of `outputs` (flag to target) going to stdout (`-`). */
+export function checkOneStdout(outputs: Readonly<Record<string, string | undefined>>): void {
+  const toStdout = Object.entries(outputs).filter(([, target]) => target === '-');
+  if (toStdout.length > 1)
+    throw new Error(`only one output can go to stdout; ${toStdout.map(([name]) => `--${name}`).join(' and ')} are -`);
+}
+
 /** Writes `text` to the file `target`, or to stdout (ending in a newline) when `target` is `-`. */
 export function writeOutput(target: string, text: string): void {
   if (target === '-') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

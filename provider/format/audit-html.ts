@@ -27,6 +27,7 @@ import {
   versionsTitle,
 } from './audit-wording';
 import { htmlText } from './escape';
+import { HEADER_CHANGES_TITLE, headerChangePhrase } from '../payment/header-change-statements';
 
 /**
  * The audit's evidence as one self-contained HTML page (`edgeguard-audit --html`), for the
@@ -200,6 +201,14 @@ function pageSection(page: AuditPaymentPage): Markup {
 }
 
 function inventorySection(inventory: AuditInventory): Markup {
+  const changes = inventory.headerChanges ?? [];
+  const changed =
+    changes.length === 0
+      ? html``
+      : html`<h3>${phrase(HEADER_CHANGES_TITLE)}</h3>
+          <ul>
+            ${changes.map((change) => html`<li>${phrase(headerChangePhrase(change))}</li>`)}
+          </ul> `;
   const stale =
     inventory.staleEntries.length === 0
       ? html``
@@ -210,7 +219,7 @@ function inventorySection(inventory: AuditInventory): Markup {
   return html`<section class="inventory">
     <h2>${phrase(inventoryHeading(inventory))}</h2>
     <p>${countsText(inventory.counts)}.</p>
-    ${inventory.pages.map(pageSection)}${stale}
+    ${inventory.pages.map(pageSection)}${changed}${stale}
   </section> `;
 }
 

@@ -25,6 +25,7 @@ import {
   versionsTitle,
 } from './audit-wording';
 import { markdownCell, markdownCode, markdownText } from './escape';
+import { HEADER_CHANGES_TITLE, headerChangePhrase } from '../payment/header-change-statements';
 
 /**
  * The audit's evidence as Markdown (`edgeguard-audit --markdown`, and its stdout by default): for a
@@ -40,13 +41,13 @@ function span(part: Span, inCell = false): string {
   return inCell ? markdownCell(text) : text;
 }
 
-/** A phrase as Markdown. */
-function md(phrase: Phrase): string {
+/** A phrase as Markdown: its values as code, its words as text. */
+export function md(phrase: Phrase): string {
   return phrase.map((part) => span(part)).join('');
 }
 
 /** A phrase as a table cell. */
-function cell(phrase: Phrase): string {
+export function cell(phrase: Phrase): string {
   return phrase.map((part) => span(part, true)).join('');
 }
 
@@ -101,6 +102,14 @@ function pageMarkdown(page: AuditPaymentPage): string[] {
 function inventoryMarkdown(inventory: AuditInventory): string[] {
   const lines = [`## ${md(inventoryHeading(inventory))}`, '', `${md([countsText(inventory.counts)])}.`, ''];
   for (const page of inventory.pages) lines.push(...pageMarkdown(page));
+  const changes = inventory.headerChanges ?? [];
+  if (changes.length > 0)
+    lines.push(
+      `### ${md(HEADER_CHANGES_TITLE)}`,
+      '',
+      ...changes.map((change) => `- ${md(headerChangePhrase(change))}`),
+      '',
+    );
   if (inventory.staleEntries.length > 0)
     lines.push(
       `### ${md(STALE_TITLE)}`,

@@ -11,6 +11,8 @@ import type {
   AuditScript,
   AuditVersion,
 } from '../payment/evidence-schema';
+import { headerChangePhrase } from '../payment/header-change-statements';
+import { text } from './review-text';
 
 /**
  * What the audit's evidence says, before any format: each phrase written once, as the review's
@@ -88,6 +90,9 @@ export function verdictPhrase(evidence: AuditEvidence): Phrase {
     ...(counts.changed > 0 ? [`${plural(counts.changed, 'pinned script')} changed`] : []),
     ...(counts.malicious > 0
       ? [`${plural(counts.malicious, 'script')} ${MALICIOUS_WHY} (whatever the integrity)`]
+      : []),
+    ...(headerChangeCount(evidence) > 0
+      ? [`${plural(headerChangeCount(evidence), 'CSP header')} of the payment hosts not as the stack manages it`]
       : []),
   ];
   return [stress('Fail'), `: ${failing.join(', ')}.`, ...unpinned];
@@ -270,12 +275,23 @@ export function findingText(finding: Finding): string {
   return `${shown(script.url)}: ${why.join('; ')}, on ${finding.pages.map(shown).join(', ')} (inventory ${shown(finding.inventory)})`;
 }
 
-/** The command's summary on stderr: the verdict, and each failing script on a line. */
+/** The CSP headers changed outside the stack, over every inventory. */
+function headerChangeCount(evidence: AuditEvidence): number {
+  return evidence.inventories.reduce((sum, inventory) => sum + (inventory.headerChanges?.length ?? 0), 0);
+}
+
+/** The command's summary on stderr: the verdict, and each failing script and changed header on a line. */
 export function summaryText(evidence: AuditEvidence): string {
   if (evidence.passed)
     return `pass: every script ${ALL_CLEAR} (unpinned ones are allowed); ${countsText(evidence.counts)}`;
+  const headers = headerChangeCount(evidence);
   return [
-    `fail: ${countsText(evidence.counts)}; failing:`,
+    `fail: ${countsText(evidence.counts)}${headers > 0 ? `; ${plural(headers, 'CSP header')} changed outside the stack` : ''}; failing:`,
     ...findingsOf(evidence).map((finding) => `  ${findingText(finding)}`),
+    ...evidence.inventories.flatMap((inventory) =>
+      (inventory.headerChanges ?? []).map(
+        (change) => `  ${text(headerChangePhrase(change))} (inventory ${inventory.name})`,
+      ),
+    ),
   ].join('\n');
 }

@@ -116,6 +116,9 @@ export function inventoryMarkdown(statement: InventoryStatement): string[] {
     ...(statement.findings.length > 0
       ? statement.findings.flatMap(findingMarkdown)
       : ['No script is unauthorized, changed or malicious.', '']),
+    '##### The CSP headers of its hosts',
+    '',
+    ...('items' in statement.headers ? phraseListMarkdown(statement.headers) : paragraph(statement.headers)),
     '##### Enforcement by the CSP policies',
     '',
     ...statement.csp.map((phrase) => `- ${markdown(phrase)}`),

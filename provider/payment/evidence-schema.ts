@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { POLICY_ACTIONS, scoresShape } from '../client/page-security';
+import { headerChangeSchema } from './header-change-schema';
 import { INTEGRITIES } from './scripts';
 
 /**
@@ -156,6 +157,10 @@ const inventorySchema = z
       description:
         'Its entries that no script detected on the pages matches: listed for review, not a failure (a script may be loaded rarely).',
     }),
+    headerChanges: z.array(headerChangeSchema).optional().meta({
+      description:
+        "The CSP headers of its pages' hosts that are not as the stack's CspPolicy resources declare them (a policy the stack does not manage, one changed or disabled outside the stack, one deleted), each with the policy before (the stack's) and after (live); each fails the audit. A new field of format version 1 (an addition, so the version stays): evidence written before it lacks it.",
+    }),
   })
   .strict();
 export type AuditInventory = z.output<typeof inventorySchema>;
@@ -171,7 +176,7 @@ export const auditEvidenceSchema = z
     stack: z.string().meta({ description: 'The Pulumi stack whose inventories are audited.' }),
     passed: z.boolean().meta({
       description:
-        'No script is unauthorized, changed or malicious (unpinned scripts pass): the exit status is 0 when true, 1 when false.',
+        'No script is unauthorized, changed or malicious (unpinned scripts pass) and no CSP header changed outside the stack (`headerChanges`): the exit status is 0 when true, 1 when false.',
     }),
     counts: auditCountsSchema.meta({
       description: "Every inventory's scripts by integrity and the malicious ones, summed.",

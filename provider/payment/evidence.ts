@@ -15,6 +15,7 @@ import {
   type AuditScript,
 } from './evidence-schema';
 import type { ManagedPolicy, StackInventory } from '../stack/inventories';
+import { headerChanges } from './headers';
 
 /**
  * The evidence of `edgeguard-audit` (PCI DSS 4.0 requirements 6.4.3 and 11.6.1, issue 25),
@@ -59,11 +60,12 @@ export function passes(counts: AuditCounts): boolean {
 
 /**
  * The exit status of `edgeguard-audit` for gathered evidence: 0 when every script is authorized,
- * none changed and none malicious (unpinned scripts are allowed), 1 otherwise. (2, the audit could
+ * none changed and none malicious (unpinned scripts are allowed) and no CSP header of a payment
+ * host changed outside the stack, 1 otherwise. (2, the audit could
  * not be done, is the command's, which has no evidence then.)
  */
 export function exitStatusOf(evidence: AuditEvidence): 0 | 1 {
-  return passes(evidence.counts) ? 0 : 1;
+  return evidence.passed ? 0 : 1;
 }
 
 /** A script that fails the audit, with the inventory and payment pages it was seen on. */
@@ -191,9 +193,8 @@ export async function gatherEvidence(client: HttpClient, source: EvidenceSource)
       zonePolicies.set(zoneId, policies);
     }
     const [live, scripts] = await Promise.all([policies, readPaymentScripts(client, zoneId, inventory)]);
-    const managers = new Map(
-      source.policies.filter((policy) => policy.zoneId === zoneId).map((policy) => [policy.policyId, policy]),
-    );
+    const managed = source.policies.filter((policy) => policy.zoneId === zoneId);
+    const managers = new Map(managed.map((policy) => [policy.policyId, policy]));
     const matched = new Set(scripts.flatMap((script) => (script.entry !== undefined ? [script.entry.index] : [])));
     inventories.push({
       name: stackInventory.name,
@@ -213,6 +214,7 @@ export async function gatherEvidence(client: HttpClient, source: EvidenceSource)
       }),
       counts: countsOf(scripts),
       staleEntries: inventory.scripts.filter((entry) => !matched.has(entry.index)).map(entryOf),
+      headerChanges: headerChanges(live, managed, new Set(inventory.pages.map((page) => page.host))),
     });
   }
   const counts = sumOf(inventories.map((inventory) => inventory.counts));
@@ -223,7 +225,7 @@ export async function gatherEvidence(client: HttpClient, source: EvidenceSource)
     tool: { name: 'edgeguard-audit', version: source.toolVersion },
     project: source.project,
     stack: source.stack,
-    passed: passes(counts),
+    passed: passes(counts) && inventories.every((inventory) => inventory.headerChanges?.length === 0),
     counts,
     inventories,
   };

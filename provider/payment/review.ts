@@ -17,6 +17,7 @@ import {
 import type { Acceptance } from '../review/impact';
 import type { InventoryReadAhead } from './read-ahead';
 import type { PolicyUnderReview } from '../review/plan';
+import type { HeaderChange } from './header-change-schema';
 
 /**
  * The review of a stack's script inventories (issue 25, item 3; PCI DSS 4.0 requirements 6.4.3 and
@@ -67,6 +68,11 @@ export interface InventoryReview {
   newlyAuthorized: string[];
   /** The stack's enforcing CSP policies of each host of its pages, compared with it. */
   csp: HostComparison[];
+  /**
+   * The CSP headers of its pages' hosts not as the stack managed them before the change
+   * (`./headers.ts`), or why they are not compared; set once the zones' policies are listed.
+   */
+  headerChanges?: HeaderChange[] | { unknown: string };
 }
 
 /** What {@link reviewInventory} read, for the review's request count. */

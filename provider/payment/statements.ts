@@ -3,6 +3,7 @@ import type { EntryRewritten, EntryText } from '../../rules/inventory-changes';
 import type { PaymentScript, Scores } from './scripts';
 import { connectionReports } from '../review/impact';
 import type { InventoryReview } from './review';
+import { headerChangePhrase } from './header-change-statements';
 import {
   KIND_WORDS,
   LINES_SHOWN,
@@ -171,6 +172,33 @@ export function maliciousFinding(review: InventoryReview): Finding | undefined {
   };
 }
 
+/**
+ * `payment-headers-changed`: the CSP headers of the pages' hosts not as the stack managed them
+ * before the change (PCI DSS 4.0 requirement 11.6.1: a change to the CSP can be a sign of
+ * tampering), each with the header before and after.
+ */
+export function headersChangedFinding(review: InventoryReview): { list: PhraseList; fix: Phrase } | undefined {
+  const changes = Array.isArray(review.headerChanges) ? review.headerChanges : [];
+  if (changes.length === 0) return undefined;
+  const n = changes.length;
+  return {
+    list: {
+      title: say`${inventoryPhrase(review)}: ${plural(n, 'CSP header')} of its pages' hosts ${isAre(n)} not as the stack manages ${them(n)}`,
+      items: changes.map(headerChangePhrase),
+    },
+    fix: [
+      'Bring a policy the stack does not manage under it (a CspPolicy; edgeguard-import writes it) or remove it; restore a managed one (pulumi up), or bring its change into the program.',
+    ],
+  };
+}
+
+/** The report's words on the headers of the pages' hosts: the finding's list, none changed, or why they are not compared. */
+function headersPart(review: InventoryReview): PhraseList | Phrase {
+  if (review.headerChanges !== undefined && !Array.isArray(review.headerChanges))
+    return say`The CSP headers of its pages' hosts are not compared with the stack's: ${review.headerChanges.unknown}.`;
+  return headersChangedFinding(review)?.list ?? ["Every CSP header of its pages' hosts is as the stack manages it."];
+}
+
 // ---- The CSP policies that enforce an inventory ----
 
 function comparisonPhrase(comparison: PolicyComparison, host: string): Phrase {
@@ -294,6 +322,8 @@ export interface InventoryStatement {
   /** Absent when the entries before the change are not known. */
   newlyAuthorized?: ItemList | Phrase;
   findings: Finding[];
+  /** The CSP headers of its pages' hosts against the stack's (`payment-headers-changed`). */
+  headers: PhraseList | Phrase;
   csp: Phrase[];
 }
 
@@ -308,6 +338,7 @@ export function inventoryStatement(review: InventoryReview): InventoryStatement 
     findings: [unauthorizedFinding(review), changedFinding(review), maliciousFinding(review)].filter(
       (finding): finding is Finding => finding !== undefined,
     ),
+    headers: headersPart(review),
     csp: cspComparisonPhrases(review).map((item) => item.phrase),
   };
 }

@@ -100,6 +100,15 @@ export interface ScriptInventoryArgs {
    * justification. Required; a change updates in place.
    */
   scripts: pulumi.Input<pulumi.Input<ScriptInventoryScriptArgs>[]>;
+  /**
+   * Security headers the payment pages must send, by name, each with its exact value, as in `{
+   * "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`:
+   * `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or
+   * `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources').
+   * `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
+   * Optional; a change updates in place.
+   */
+  headers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 
 /** What a read-only {@link ScriptInventory.get} needs besides the id. */
@@ -132,6 +141,14 @@ export class ScriptInventory extends EdgeGuardResource {
    * justification.
    */
   declare public readonly scripts: pulumi.Output<ScriptInventoryScriptOutput[]>;
+  /**
+   * Security headers the payment pages must send, by name, each with its exact value, as in `{
+   * "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`:
+   * `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or
+   * `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources').
+   * `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
+   */
+  declare public readonly headers: pulumi.Output<Record<string, string>>;
   /**
    * The `script-src` sources that allow what the inventory authorizes, space-separated (`'none'`
    * when it authorizes nothing): the value of the enforcing `CspPolicy`, after `script-src `.
@@ -168,6 +185,7 @@ export class ScriptInventory extends EdgeGuardResource {
         // output also when an optional input is left out or the resource is read with `get`.
         pages: undefined,
         scripts: undefined,
+        headers: undefined,
         ...args,
         cspSources: undefined,
         detected: undefined,

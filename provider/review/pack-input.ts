@@ -4,7 +4,7 @@ import { parseScriptInventory, type ScriptEntryInput } from '../../rules/invento
 import { previousEntries } from '../../rules/inventory-changes';
 import { resourceOf } from '../stack/export';
 import type { InventoryUnderReview } from '../payment/review';
-import { stackInventoryScripts, stackPolicyIds } from '../stack/export';
+import { stackInventoryScripts, stackPolicies, stackPolicyIds } from '../stack/export';
 import type { MigrationUnderReview, NotificationUnderReview, PolicyUnderReview, ReviewInput } from './plan';
 
 /**
@@ -77,6 +77,15 @@ function baselineIds(): Map<string, string> | string {
 function baselineInventories(): Map<string, ScriptEntryInput[]> | string {
   const state = previousState();
   return 'reason' in state ? state.reason : stackInventoryScripts(state.exported);
+}
+
+/**
+ * The CSP policies the previous state manages, as it declares them, or why it could not be read:
+ * what the live headers of the inventories' hosts are compared with (`payment-headers-changed`).
+ */
+function baselinePolicies(): NonNullable<ReviewInput['previousPolicies']> {
+  const state = previousState();
+  return 'reason' in state ? { unknown: state.reason } : stackPolicies(state.exported);
 }
 
 /** An entry of a `ScriptInventory`'s `scripts` as the engine gives it: its text fields, any other value left out. */
@@ -197,5 +206,9 @@ export function reviewInputOf(resources: readonly PolicyResource[]): { input: Re
   // live policies stay, headers beside the stack's (./impact.ts).
   if (policies.length > 0) baseline ??= baselineIds();
   const managed = typeof baseline === 'object' ? { managedPolicyIds: [...baseline.values()] } : {};
-  return { input: { policies, ...managed, migrations, notifications, inventories }, unjudged };
+  const previousPolicies = inventories.length > 0 ? { previousPolicies: baselinePolicies() } : {};
+  return {
+    input: { policies, ...managed, migrations, notifications, inventories, ...previousPolicies },
+    unjudged,
+  };
 }

@@ -10,6 +10,7 @@ import type { InventoryReview } from '../payment/review';
 import {
   changedFinding,
   cspDifferenceFinding,
+  headersChangedFinding,
   maliciousFinding,
   unauthorizedFinding,
   type Finding,
@@ -51,6 +52,7 @@ export const POLICY_NAMES = {
   paymentChanged: 'payment-script-changed',
   paymentMalicious: 'payment-script-malicious',
   paymentCsp: 'payment-csp-differs-from-inventory',
+  paymentHeaders: 'payment-headers-changed',
 } as const;
 
 /**
@@ -289,6 +291,13 @@ const paymentCspDiffers = paymentPolicy(
   cspDifferenceFinding,
 );
 
+const paymentHeadersChanged = paymentPolicy(
+  POLICY_NAMES.paymentHeaders,
+  'mandatory',
+  "The CSP headers of a ScriptInventory's pages' hosts must be as the stack manages them: no live policy on those hosts that no CspPolicy of the stack manages, and each managed one with the action, expression, value and enabled flag the stack last declared (PCI DSS 4.0 requirement 11.6.1: a change to the CSP can be a sign of tampering). Compared with the stack's state before the change (edgeguard-review gives it).",
+  headersChangedFinding,
+);
+
 /** The pack's policies, in the order they run: the blocked-scripts policy first (see {@link analysisOf}). */
 export const PACK_POLICIES: StackValidationPolicy[] = [
   blocksDetected('scripts'),
@@ -302,4 +311,5 @@ export const PACK_POLICIES: StackValidationPolicy[] = [
   paymentScriptChanged,
   paymentScriptMalicious,
   paymentCspDiffers,
+  paymentHeadersChanged,
 ];

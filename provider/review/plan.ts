@@ -16,7 +16,9 @@ import {
   type PolicyText,
 } from './impact';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { headerChanges } from '../payment/headers';
 import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from '../payment/review';
+import type { ManagedPolicy } from '../stack/export';
 import type { InventoryReadAhead } from '../payment/read-ahead';
 import { ReadAhead } from './read-ahead';
 
@@ -48,10 +50,13 @@ import { ReadAhead } from './read-ahead';
  * pages listed with the `page_url` filter, and the scripts read whose pinned hash is not the listed
  * one (or whose first page is none of its pages): V_i = `requestBound` = 2 × max(1, ⌈k_i/100⌉) +
  * c_i, k_i the scripts on its pages and c_i those read, whatever the size of the zone
- * ({@link reviewInventory}).
+ * ({@link reviewInventory}); and 1
+ * request per zone of the inventories that has no CSP policy under review, H, when the stack's
+ * policies before the change are known: its live policies, whose headers on the pages' hosts are
+ * compared with the stack's (`../payment/headers.ts`).
  *
  * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + max(1, ⌈C_z/P⌉) + max(1, ⌈D_z/P⌉) + S_z)
- * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
+ * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + H + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
  * retries not counted. With a read ahead (`./read-ahead.ts`, {@link ReviewOptions.readAhead}), a
  * zone's four listings are those it made, on the hosts of the previous state, when they cover the
  * zone's hosts (A_z ... D_z then count the items of those hosts); with an inventories' read ahead
@@ -116,6 +121,12 @@ export interface ReviewInput {
   notifications: readonly NotificationUnderReview[];
   /** The stack's script inventories. Default none. */
   inventories?: readonly InventoryUnderReview[];
+  /**
+   * The CSP policies the stack manages before the change, as its state declares them, to compare
+   * the live headers of the inventories' hosts with (`../payment/headers.ts`); or why the state
+   * could not be read. Default: none compared.
+   */
+  previousPolicies?: readonly ManagedPolicy[] | { unknown: string };
 }
 
 /** One policy's review. */
@@ -196,6 +207,22 @@ function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, LivePol
   return { kind: 'live', ...found };
 }
 
+/** An inventory's hosts' CSP headers against the stack's policies before the change, or why they are not compared. */
+function headerChangesOf(
+  review: InventoryReview,
+  live: ReadonlyMap<string, PageSecurityPolicy[]>,
+  previous: ReviewInput['previousPolicies'],
+): InventoryReview['headerChanges'] {
+  if (previous === undefined) return [];
+  if ('unknown' in previous) return { unknown: previous.unknown };
+  const hosts = new Set(review.pages.map((page) => page.split('/')[0]!));
+  return headerChanges(
+    live.get(review.zoneId) ?? [],
+    previous.filter((policy) => policy.zoneId === review.zoneId),
+    hosts,
+  );
+}
+
 /** Whether the change creates the policy or changes what it does. */
 export function isCreatedOrChanged(review: PolicyReview): boolean {
   if (review.baseline === 'none' || 'unknown' in review.baseline) return true;
@@ -235,6 +262,7 @@ export async function reviewService(
   }
 
   const zones = [...new Set(input.policies.map((policy) => policy.zoneId))];
+  const livePolicies = new Map<string, PageSecurityPolicy[]>();
   for (const zoneId of zones) {
     const leftToInventory = leftToInventories(inventories, zoneId);
     const acceptBlocked: Acceptance | undefined =
@@ -242,7 +270,9 @@ export async function reviewService(
         ? options.acceptBlocked
         : (url) => options.acceptBlocked?.(url) ?? leftToInventory(url);
     const policies = input.policies.filter((policy) => policy.zoneId === zoneId);
-    const live = new Map((await listPolicies(client, zoneId)).map((policy) => [policy.id, livePolicyOf(policy)]));
+    const listedPolicies = await listPolicies(client, zoneId);
+    livePolicies.set(zoneId, listedPolicies);
+    const live = new Map(listedPolicies.map((policy) => [policy.id, livePolicyOf(policy)]));
     made += 1;
     const replaced = policies.flatMap(({ replaces }) =>
       typeof replaces === 'object' && 'id' in replaces ? [replaces.id] : [],
@@ -389,6 +419,20 @@ export async function reviewService(
     });
   }
 
+  // The CSP headers of the inventories' hosts against the stack's policies before the change: the
+  // zones the CSP review did not list are listed now, one request each.
+  const compared = Array.isArray(input.previousPolicies);
+  const headerZones = compared
+    ? [...new Set(inventories.map((review) => review.zoneId))].filter((zoneId) => !livePolicies.has(zoneId))
+    : [];
+  for (const zoneId of headerZones) {
+    livePolicies.set(zoneId, await listPolicies(client, zoneId));
+    made += 1;
+  }
+  if (headerZones.length > 0) terms.push(`${headerZones.length} (the policies of the inventories' zones)`);
+  for (const review of inventories)
+    review.headerChanges = headerChangesOf(review, livePolicies, input.previousPolicies);
+
   const pools: PoolCoverage[] = [];
   const accounts = [...new Set(input.migrations.map((migration) => migration.accountId))];
   for (const accountId of accounts) {
@@ -420,7 +464,15 @@ export async function reviewService(
   const unusedInventories = (await options.inventoryReadAhead?.unusedRequests()) ?? 0;
   made += unused + unusedInventories;
   const bound =
-    zones.length + listPages + shownReads + maxLookups + accounts.length + inventoryBound + unused + unusedInventories;
+    zones.length +
+    headerZones.length +
+    listPages +
+    shownReads +
+    maxLookups +
+    accounts.length +
+    inventoryBound +
+    unused +
+    unusedInventories;
   if (maxLookups > 0) terms.push(`at most ${maxLookups} script reads`);
   if (unused > 0) terms.push(`${unused} (listings read ahead on the previous state's hosts and not used)`);
   if (unusedInventories > 0)

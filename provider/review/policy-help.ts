@@ -79,6 +79,12 @@ export const POLICY_HELP: Readonly<Record<string, PolicyHelp>> = {
     tags: ['security', 'csp', 'pci-dss', 'payment-page'],
     securitySeverity: '4.0',
   },
+  'payment-headers-changed': {
+    reports:
+      "a CSP header of an inventory's pages' hosts not as the stack manages it: a live policy there that no `CspPolicy` of the stack manages, a managed one whose action, expression, value or enabled flag differs from what the stack's state declares (disabled, switched to report-only, edited in the dashboard), or one deleted; each named with the header before and after. Bring it under the stack (`edgeguard-import`) or restore it (`pulumi up`). Compared with the state before the change, which `edgeguard-review` gives the pack; without it, the report says they are not compared",
+    tags: ['security', 'csp', 'pci-dss', 'payment-page'],
+    securitySeverity: '7.5',
+  },
 };
 
 /** A policy's words, or an error naming it: every policy of the pack has some. */

@@ -1,12 +1,13 @@
 import './compile-cache';
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { cspSources, parseScriptInventory, type ScriptInventory } from '../../rules/inventory';
+import { pinnedHeaderProblem } from '../../rules/security-headers';
 import { expecting, shown } from '../../rules/zod';
 import type { HttpClient } from '../client/http';
 import { entryText, INTEGRITIES, readPaymentScripts } from '../payment/scripts';
 import { zoneIdSchema } from './check';
 import { ownerOf, ResourceStateError, type Runtime } from './contract';
+import { changedInputs } from './wire';
 
 /**
  * Runtime of `ScriptInventory`: the scripts authorized on a zone's payment pages, each with its
@@ -69,6 +70,30 @@ export const inputsSchema = z
       description: `The scripts authorized on the pages, each with exactly one of \`url\` and \`prefix\`, and a
         justification.`,
     }),
+    headers: z
+      .record(z.string(), textField('the exact value the page sends'), expecting('a map of header names to values'))
+      .optional()
+      .superRefine((headers, ctx) => {
+        const seen = new Set<string>();
+        for (const [name, value] of Object.entries(headers ?? {})) {
+          const problem = pinnedHeaderProblem(name, value);
+          if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+          else if (seen.has(name.toLowerCase()))
+            ctx.addIssue({
+              code: 'custom',
+              path: [name],
+              message: `${JSON.stringify(name)} is pinned twice (header names ignore case)`,
+            });
+          seen.add(name.toLowerCase());
+        }
+      })
+      .meta({
+        description: `Security headers the payment pages must send, by name, each with its exact value, as in
+          \`{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }\`:
+          \`strict-transport-security\`, \`x-frame-options\`, \`x-content-type-options\`, \`referrer-policy\` or
+          \`permissions-policy\` (the CSP headers are the stack's \`CspPolicy\` resources'). \`edgeguard-probe\` loads
+          the pages in a browser and alerts when one is missing or differs.`,
+      }),
   })
   // The fields' own types are checked first; the rules then judge the inventory as a whole, each
   // problem at its property and its message naming the entry (`scripts[1] (url "..."): ...`).
@@ -147,17 +172,15 @@ async function outputs(client: HttpClient, inputs: ScriptInventoryInputs): Promi
     zoneId: inputs.zoneId,
     pages: inputs.pages,
     scripts: inputs.scripts,
+    ...(inputs.headers !== undefined ? { headers: inputs.headers } : {}),
     cspSources: cspSources(inventory),
     detected: await detectedScripts(client, inputs.zoneId, inventory),
   };
 }
 
-/** Which inputs differ between the old outputs and the new inputs. */
-export function changedProperties(
-  olds: Partial<ScriptInventoryOutputs>,
-  news: ScriptInventoryInputs,
-): Array<keyof ScriptInventoryInputs> {
-  return (['zoneId', 'pages', 'scripts'] as const).filter((name) => !isDeepStrictEqual(olds[name], news[name]));
+/** Which inputs differ between the old outputs and the new inputs: the runtime's diff, from its description. */
+export function changedProperties(olds: Partial<ScriptInventoryOutputs>, news: ScriptInventoryInputs): string[] {
+  return changedInputs(runtime, olds, news);
 }
 
 /** The runtime of `ScriptInventory`. */
@@ -173,7 +196,6 @@ export const runtime: Runtime<ScriptInventoryInputs, ScriptInventoryOutputs> = {
     script whose content changed, or a script no entry authorizes, shows as drift.`,
   inputs: inputsSchema,
   outputs: outputsSchema,
-  diff: changedProperties,
   // Known from the inputs alone: a preview of a changed inventory knows them, and so the value of
   // the CspPolicy they feed.
   derived: (inputs) => ({ cspSources: cspSources(inventoryOf(inputs)) }),
@@ -189,7 +211,12 @@ export const runtime: Runtime<ScriptInventoryInputs, ScriptInventoryOutputs> = {
         `ScriptInventory ${id}: the inventory is held in the stack, not by the service, so it cannot be read from the zone alone; declare it in the program`,
       );
     }
-    const inputs = { zoneId, pages: props.pages, scripts: props.scripts };
+    const inputs = {
+      zoneId,
+      pages: props.pages,
+      scripts: props.scripts,
+      ...(props.headers !== undefined ? { headers: props.headers } : {}),
+    };
     return { props: await outputs(ctx.client, inputs), inputs };
   },
 

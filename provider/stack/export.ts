@@ -1,5 +1,28 @@
 import type { ScriptEntryInput } from '../../rules/inventory';
 
+/** A `CspPolicy` as the program declares it: the header the stack means the host to send. */
+export interface DeclaredPolicy {
+  description: string;
+  action: 'log' | 'allow';
+  expression: string;
+  value: string;
+  enabled: boolean;
+}
+
+/** A `CspPolicy` of the stack: the live policy it manages. */
+export interface ManagedPolicy {
+  name: string;
+  urn: string;
+  zoneId: string;
+  policyId: string;
+  /**
+   * The policy as the program declared it at the last update (the state's inputs, which a refresh
+   * leaves alone, so a change made outside the stack stays a difference); absent when the state's
+   * inputs do not hold one (a state written by hand).
+   */
+  declared?: DeclaredPolicy;
+}
+
 /**
  * What the review reads from a `pulumi stack export`, in a module of its own that loads only the
  * pure rules: the benchmark's child measures the heap a review keeps, and the pack's input (with
@@ -41,6 +64,41 @@ export function stackPolicyIds(exported: unknown): Map<string, string> {
   for (const { urn, outputs } of exportedResources(exported))
     if (typeof outputs.policyId === 'string') ids.set(urn, outputs.policyId);
   return ids;
+}
+
+/** The declaration of a `CspPolicy` in the state's inputs, or `undefined` when they do not hold one. */
+function declaredOf(inputs: Record<string, unknown>): DeclaredPolicy | undefined {
+  const { description, action, expression, value, enabled } = inputs;
+  if (action !== 'log' && action !== 'allow') return undefined;
+  if (typeof expression !== 'string' || typeof value !== 'string') return undefined;
+  return {
+    description: typeof description === 'string' ? description : '',
+    action,
+    expression,
+    value,
+    // The resource's check defaults it to true.
+    enabled: enabled !== false,
+  };
+}
+
+/** The CSP policies a `pulumi stack export` manages, with their declarations, in the state's order. */
+export function stackPolicies(exported: unknown): ManagedPolicy[] {
+  const found: ManagedPolicy[] = [];
+  for (const { urn, kind, inputs, outputs, pendingDelete } of exportedResources(exported)) {
+    if (pendingDelete || kind !== 'CspPolicy') continue;
+    const policyId = outputs.policyId;
+    const zoneId = outputs.zoneId ?? inputs.zoneId;
+    if (typeof policyId !== 'string' || typeof zoneId !== 'string') continue;
+    const declared = declaredOf(inputs);
+    found.push({
+      name: nameOf(urn),
+      urn,
+      zoneId,
+      policyId,
+      ...(declared !== undefined ? { declared } : {}),
+    });
+  }
+  return found;
 }
 
 /**

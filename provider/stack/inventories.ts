@@ -1,8 +1,10 @@
 import { parseScriptInventory, type ScriptInventory } from '../../rules/inventory';
+import { pinnedHeaders, type PinnableHeader } from '../../rules/security-headers';
 import { parsedInputs } from '../runtime/contract';
 import { inputsSchema } from '../runtime/script-inventory';
-import { nameOf } from './export';
-import { exportedResources } from './export';
+import { exportedResources, nameOf, stackPolicies, type ManagedPolicy } from './export';
+
+export type { DeclaredPolicy, ManagedPolicy } from './export';
 
 /**
  * What `edgeguard-audit` takes from a stack's state (`pulumi stack export`): its `ScriptInventory`
@@ -17,14 +19,8 @@ export interface StackInventory {
   urn: string;
   zoneId: string;
   inventory: ScriptInventory;
-}
-
-/** A `CspPolicy` of the stack: the live policy it manages. */
-export interface ManagedPolicy {
-  name: string;
-  urn: string;
-  zoneId: string;
-  policyId: string;
+  /** The security headers it pins (`headers`), by lowercase name; absent or empty when it pins none. */
+  headers?: Partial<Record<PinnableHeader, string>>;
 }
 
 /** What the audit reads from a stack's state. */
@@ -41,22 +37,22 @@ export interface AuditedResources {
  *   do not pass the resource's check (a state written by hand, or a secret where text is expected).
  */
 export function auditedResources(exported: unknown): AuditedResources {
-  const found: AuditedResources = { inventories: [], policies: [] };
-  for (const { urn, kind, inputs, outputs, pendingDelete } of exportedResources(exported)) {
+  const found: Pick<AuditedResources, 'inventories'> = { inventories: [] };
+  for (const { urn, kind, inputs, pendingDelete } of exportedResources(exported)) {
     if (pendingDelete) continue;
     const name = nameOf(urn);
-    if (kind === 'ScriptInventory') {
-      const checked = parsedInputs(`ScriptInventory ${name}`, inputsSchema, inputs);
-      // The schema's check is parseScriptInventory's: what passed it parses.
-      const parsed = parseScriptInventory(checked);
-      if (!parsed.ok) throw new Error(`ScriptInventory ${name}: ${parsed.error.message}`);
-      found.inventories.push({ name, urn, zoneId: checked.zoneId, inventory: parsed.value });
-    } else if (kind === 'CspPolicy') {
-      const policyId = outputs.policyId;
-      const zoneId = outputs.zoneId ?? inputs.zoneId;
-      if (typeof policyId === 'string' && typeof zoneId === 'string')
-        found.policies.push({ name, urn, zoneId, policyId });
-    }
+    if (kind !== 'ScriptInventory') continue;
+    const checked = parsedInputs(`ScriptInventory ${name}`, inputsSchema, inputs);
+    // The schema's check is parseScriptInventory's: what passed it parses.
+    const parsed = parseScriptInventory(checked);
+    if (!parsed.ok) throw new Error(`ScriptInventory ${name}: ${parsed.error.message}`);
+    found.inventories.push({
+      name,
+      urn,
+      zoneId: checked.zoneId,
+      inventory: parsed.value,
+      headers: pinnedHeaders(checked.headers),
+    });
   }
-  return found;
+  return { ...found, policies: stackPolicies(exported) };
 }

@@ -47,6 +47,10 @@ export class ScriptInventory extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly detected: pulumi.Output<outputs.ScriptInventoryDetected[]>;
     /**
+     * Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
+     */
+    declare public readonly headers: pulumi.Output<{[key: string]: string}>;
+    /**
      * The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`.
      */
     declare public readonly pages: pulumi.Output<string[]>;
@@ -79,6 +83,7 @@ export class ScriptInventory extends pulumi.CustomResource {
             if (args?.zoneId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'zoneId'");
             }
+            resourceInputs["headers"] = args?.headers;
             resourceInputs["pages"] = args?.pages;
             resourceInputs["scripts"] = args?.scripts;
             resourceInputs["zoneId"] = args?.zoneId;
@@ -87,6 +92,7 @@ export class ScriptInventory extends pulumi.CustomResource {
         } else {
             resourceInputs["cspSources"] = undefined /*out*/;
             resourceInputs["detected"] = undefined /*out*/;
+            resourceInputs["headers"] = undefined /*out*/;
             resourceInputs["pages"] = undefined /*out*/;
             resourceInputs["scripts"] = undefined /*out*/;
             resourceInputs["zoneId"] = undefined /*out*/;
@@ -102,6 +108,10 @@ export class ScriptInventory extends pulumi.CustomResource {
  * The set of arguments for constructing a ScriptInventory resource.
  */
 export interface ScriptInventoryArgs {
+    /**
+     * Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
+     */
+    headers?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
      * The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
      */

@@ -46,10 +46,14 @@ const WEBSOCKET_CLOSE = 0x8;
 const TLS_HANDSHAKE = 0x16;
 
 /**
- * A self-signed certificate for every test hostname, made with `openssl` in a temporary folder
- * (the browsers are told to accept it), so no key is kept in the repository.
+ * A self-signed certificate for `names` (default every test hostname of the truth), made with
+ * `openssl` in a temporary folder (the browsers are told to accept it), so no key is kept in the
+ * repository.
  */
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
+export function selfSignedCertificate(names: readonly string[] = ['*.test', '*.cdn.test', '*.a.cdn.test']): {
+  key: Buffer;
+  cert: Buffer;
+} {
   const folder = mkdtempSync(path.join(tmpdir(), 'edgeguard-csp-truth-'));
   try {
     const key = path.join(folder, 'key.pem');
@@ -67,9 +71,9 @@ function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
         '-days',
         '2',
         '-subj',
-        '/CN=site.test',
+        `/CN=${names[0] ?? 'localhost'}`,
         '-addext',
-        'subjectAltName=DNS:*.test,DNS:*.cdn.test,DNS:*.a.cdn.test,IP:127.0.0.1',
+        `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')},IP:127.0.0.1`,
         '-keyout',
         key,
         '-out',

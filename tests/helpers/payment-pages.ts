@@ -26,20 +26,29 @@ export const PAYMENT_PAGES = {
 } as const;
 
 /**
- * A new stack of the project against `emu` (not yet deployed), its program's zone `zoneId` (the
- * fixture's by default), with the service's settings in the stack's configuration alone (the token
- * a secret), as a CI job has them: no EDGEGUARD_* variable for the engine either.
+ * A new stack of the project against `emu` (not yet deployed), its program's zone `program.zoneId`
+ * (the fixture's by default), the card script pinned to `program.cardHash` and the headers of
+ * `program.headers` when given, with the service's settings in the stack's configuration alone (the
+ * token a secret), as a CI job has them: no EDGEGUARD_* variable for the engine either.
  */
-export function paymentPagesStack(emu: TestEmulator, token: string, zoneId: string = ZONE_ID): Promise<EngineStack> {
+export function paymentPagesStack(
+  emu: TestEmulator,
+  token: string,
+  program: { zoneId?: string; cardHash?: string; headers?: Record<string, string> } = {},
+): Promise<EngineStack> {
   return engineStack({
     projectDir: path.join(REPO, 'tests', 'engine', 'projects', 'payment-pages'),
     emu,
     token,
     providerEnv: false,
     config: {
-      [`${PAYMENT_PAGES.project}:zoneId`]: { value: zoneId },
+      [`${PAYMENT_PAGES.project}:zoneId`]: { value: program.zoneId ?? ZONE_ID },
       'edgeguard:baseUrl': { value: emu.baseUrl },
       'edgeguard:apiToken': { value: token, secret: true },
+      ...(program.cardHash !== undefined ? { [`${PAYMENT_PAGES.project}:cardHash`]: { value: program.cardHash } } : {}),
+      ...(program.headers !== undefined
+        ? { [`${PAYMENT_PAGES.project}:headers`]: { value: JSON.stringify(program.headers) } }
+        : {}),
     },
   });
 }

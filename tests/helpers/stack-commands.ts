@@ -6,7 +6,8 @@ import { runToEnd, type Finished } from './process';
 import { REPO } from './repo';
 
 /**
- * The package's built commands that work on a stack (`edgeguard-review`, `edgeguard-audit`), run on
+ * The package's built commands that work on a stack (`edgeguard-review`, `edgeguard-audit`,
+ * `edgeguard-probe`), run on
  * an engine test's stack as a CI job runs them: from the project's folder and the stack's name,
  * the engine this repository built on PATH, the stack's backend and passphrase in the environment,
  * and no EDGEGUARD_* variable, so the service's settings can only come from the stack's
@@ -19,6 +20,8 @@ const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
 export const REVIEW_CLI = path.join(REPO, 'dist', 'provider', 'cli', 'review.js');
 /** The built `edgeguard-audit`. */
 export const AUDIT_CLI = path.join(REPO, 'dist', 'provider', 'cli', 'audit.js');
+/** The built `edgeguard-probe`. */
+export const PROBE_CLI = path.join(REPO, 'dist', 'provider', 'cli', 'probe.js');
 
 /**
  * Runs the built command `cli` with `--cwd <project> --stack <stack>` and `args`, as a CI job on

@@ -22,6 +22,8 @@ type ScriptInventory struct {
 	CspSources pulumi.StringOutput `pulumi:"cspSources"`
 	// What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
 	Detected ScriptInventoryDetectedArrayOutput `pulumi:"detected"`
+	// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
+	Headers pulumi.StringMapOutput `pulumi:"headers"`
 	// The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`.
 	Pages pulumi.StringArrayOutput `pulumi:"pages"`
 	// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
@@ -83,6 +85,8 @@ func (ScriptInventoryState) ElementType() reflect.Type {
 }
 
 type scriptInventoryArgs struct {
+	// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
+	Headers map[string]string `pulumi:"headers"`
 	// The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
 	Pages []string `pulumi:"pages"`
 	// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
@@ -93,6 +97,8 @@ type scriptInventoryArgs struct {
 
 // The set of arguments for constructing a ScriptInventory resource.
 type ScriptInventoryArgs struct {
+	// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
+	Headers pulumi.StringMapInput
 	// The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
 	Pages pulumi.StringArrayInput
 	// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
@@ -196,6 +202,11 @@ func (o ScriptInventoryOutput) CspSources() pulumi.StringOutput {
 // What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
 func (o ScriptInventoryOutput) Detected() ScriptInventoryDetectedArrayOutput {
 	return o.ApplyT(func(v *ScriptInventory) ScriptInventoryDetectedArrayOutput { return v.Detected }).(ScriptInventoryDetectedArrayOutput)
+}
+
+// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
+func (o ScriptInventoryOutput) Headers() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ScriptInventory) pulumi.StringMapOutput { return v.Headers }).(pulumi.StringMapOutput)
 }
 
 // The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`.

@@ -23,17 +23,21 @@ class ScriptInventoryArgs:
     def __init__(__self__, *,
                  pages: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  scripts: pulumi.Input[Sequence[pulumi.Input['ScriptInventoryScriptArgs']]],
-                 zone_id: pulumi.Input[_builtins.str]):
+                 zone_id: pulumi.Input[_builtins.str],
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a ScriptInventory resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pages: The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input['ScriptInventoryScriptArgs']]] scripts: The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] zone_id: The zone of the payment pages: its 32-character hexadecimal id. Required; a change replaces the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
         """
         pulumi.set(__self__, "pages", pages)
         pulumi.set(__self__, "scripts", scripts)
         pulumi.set(__self__, "zone_id", zone_id)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
 
     @_builtins.property
     @pulumi.getter
@@ -71,6 +75,18 @@ class ScriptInventoryArgs:
     def zone_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "zone_id", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "headers", value)
+
 
 @pulumi.type_token("edgeguard:index:ScriptInventory")
 class ScriptInventory(pulumi.CustomResource):
@@ -78,6 +94,7 @@ class ScriptInventory(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pages: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scripts: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -89,6 +106,7 @@ class ScriptInventory(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pages: The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]] scripts: The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] zone_id: The zone of the payment pages: its 32-character hexadecimal id. Required; a change replaces the resource.
@@ -119,6 +137,7 @@ class ScriptInventory(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pages: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scripts: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -131,6 +150,7 @@ class ScriptInventory(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ScriptInventoryArgs.__new__(ScriptInventoryArgs)
 
+            __props__.__dict__["headers"] = headers
             if pages is None and not opts.urn:
                 raise TypeError("Missing required property 'pages'")
             __props__.__dict__["pages"] = pages
@@ -168,6 +188,7 @@ class ScriptInventory(pulumi.CustomResource):
 
         __props__.__dict__["csp_sources"] = None
         __props__.__dict__["detected"] = None
+        __props__.__dict__["headers"] = None
         __props__.__dict__["pages"] = None
         __props__.__dict__["scripts"] = None
         __props__.__dict__["zone_id"] = None
@@ -188,6 +209,14 @@ class ScriptInventory(pulumi.CustomResource):
         What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
         """
         return pulumi.get(self, "detected")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
+        """
+        return pulumi.get(self, "headers")
 
     @_builtins.property
     @pulumi.getter

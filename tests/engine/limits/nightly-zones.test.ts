@@ -34,7 +34,7 @@ beforeAll(async () => {
         { zone_id: zone, url: `${OWN_CODE}checkout.js`, js_integrity_score: 90, page_urls: [PAY] },
       ],
     });
-    engines.push(await paymentPagesStack(emu, TOKEN, zone));
+    engines.push(await paymentPagesStack(emu, TOKEN, { zoneId: zone }));
   }
   // Deployed in parallel too, under the same limit.
   await Promise.all(engines.map((engine) => engine.up()));

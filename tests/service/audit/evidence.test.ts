@@ -208,7 +208,7 @@ test('per payment page: the headers in force and every script with its entry and
 
 test('inventories of one zone list its policies once; an inventory of nothing seen passes', async () => {
   const zone = await emu.zoneWithScripts([{ url: CARD, hash: V1, page_urls: ['https://shop.example.com/checkout'] }]);
-  await policy(zone, { expression: 'http.host eq "shop.example.com"' });
+  const enforcing = await policy(zone, { expression: 'http.host eq "shop.example.com"' });
   const mark = emu.mark();
   const evidence = await gatherEvidence(client(), {
     project: 'shop',
@@ -218,7 +218,22 @@ test('inventories of one zone list its policies once; an inventory of nothing se
       stackInventory('a', zone, ['shop.example.com'], [{ url: CARD, justification: 'Card form', hash: V1 }]),
       stackInventory('b', zone, ['quiet.example.com'], []),
     ],
-    policies: [],
+    // The stack manages the host's one policy, as declared: no header changed outside it.
+    policies: [
+      {
+        name: 'enforce',
+        urn: 'urn:pulumi:prod::shop::edgeguard:index:CspPolicy::enforce',
+        zoneId: zone,
+        policyId: enforcing,
+        declared: {
+          description: '',
+          action: 'allow',
+          expression: 'http.host eq "shop.example.com"',
+          value: "script-src 'self'",
+          enabled: true,
+        },
+      },
+    ],
   });
   const policyLists = (await emu.requests(mark)).filter((request) => request.path.endsWith('/policies'));
   expect(policyLists).toHaveLength(1);
@@ -226,7 +241,8 @@ test('inventories of one zone list its policies once; an inventory of nothing se
     ['a', 1],
     ['b', 0],
   ]);
-  expect(evidence.inventories[0]!.pages[0]!.headers.map((header) => header.managedBy)).toEqual([undefined]);
+  expect(evidence.inventories[0]!.pages[0]!.headers.map((header) => header.managedBy?.name)).toEqual(['enforce']);
+  expect(evidence.inventories.map((inventory) => inventory.headerChanges)).toEqual([[], []]);
   expect(evidence.passed).toBe(true);
   expect(exitStatusOf(evidence)).toBe(0);
   expect(Date.parse(evidence.evaluatedAt)).not.toBeNaN();

@@ -245,7 +245,7 @@ async function paymentViolations(
   return reported;
 }
 
-test('the pack: the three mandatory policies and the advisory one, each naming what it found', async () => {
+test('the pack: the mandatory policies and the advisory one, each naming what it found', async () => {
   const zone = await seededZone();
   const reported = await paymentViolations(
     [inventoryResource(zone, ENTRIES), cspResource(zone, `script-src ${CARD} ${OWN}`)],
@@ -263,6 +263,7 @@ test('the pack: the three mandatory policies and the advisory one, each naming w
     'mandatory',
     'mandatory',
     'advisory',
+    'mandatory',
   ]);
   expect(reported[POLICY_NAMES.paymentUnauthorized]![0]).toMatch(
     new RegExp(`authorized by no entry:\\n  - ${STRAY} on ${PAY} \\(scores: js_integrity_score 30`),
@@ -450,8 +451,9 @@ test('the pack reads ahead once the engine has configured it: the same violation
   const reported = await paymentViolations(resources, before, { zone, readAhead: true });
   const served = await emu.requests(mark);
   const output = pack.output();
-  // The one reading: the payment page listed in each status; the re-pin leaves no script to read.
-  expect(served.length).toBe(1 + 1);
+  // The one reading: the payment page listed in each status, the re-pin leaving no script to read;
+  // and the zone's policies, whose headers on the payment host are compared with the previous state's.
+  expect(served.length).toBe(1 + 1 + 1);
   expect(output.review!.requests.made).toBe(served.length);
   expect(output.review!.requests.plan).toContain('0 read for their versions or pages, listed ahead)');
 

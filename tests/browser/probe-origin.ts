@@ -1,0 +1,99 @@
+/**
+ * The payment pages' origin for the tests of `edgeguard-probe`: one HTTPS server, with a
+ * certificate made at run time, that answers for the checkout's host and the payment processor's
+ * as a real site would (told apart by the `Host` header), serving the payment page with its
+ * headers and scripts, each part of which a test can change: what a browser receives.
+ */
+
+import { createHash } from 'node:crypto';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { selfSignedCertificate } from './server';
+
+/**
+ * The loopback address the origin listens on, port 443 as a payment page's: not 127.0.0.1, whose
+ * port 443 the browser truth's server takes when both tier files run at once.
+ */
+export const ORIGIN_ADDRESS = '127.0.0.53';
+
+/** What the origin serves; each test changes a part and puts it back. */
+export interface OriginContent {
+  /** The payment page's status: 200, or what a page that is down answers. */
+  status: number;
+  /** The payment page's response headers, by lowercase name. */
+  headers: Record<string, string>;
+  /** The `src` of each `<script>` of the payment page, in order. */
+  scripts: string[];
+  /** The body of each script, by URL. */
+  bodies: Record<string, string>;
+}
+
+/** The SHA-256 of a body, in page security's hash format (lowercase hexadecimal). */
+export function sha256(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/** A running origin; {@link ProbeOrigin.content} is what it serves now. */
+export interface ProbeOrigin {
+  content: OriginContent;
+  /** The requests it answered, as `host path`. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** Starts the origin on {@link ORIGIN_ADDRESS}:443 for `hosts`, serving `content` (a copy is kept). */
+export async function startProbeOrigin(
+  hosts: readonly string[],
+  content: OriginContent,
+  page: string,
+): Promise<ProbeOrigin> {
+  const origin: ProbeOrigin = {
+    content: structuredClone(content),
+    requests: [],
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const server = https.createServer(selfSignedCertificate(hosts), (request, response) => {
+    const host = (request.headers.host ?? '').replace(/:443$/, '');
+    const url = `https://${host}${request.url ?? '/'}`;
+    origin.requests.push(`${host} ${request.url ?? '/'}`);
+    const now = origin.content;
+    if (url === page) {
+      response.writeHead(now.status, {
+        ...now.headers,
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      });
+      response.end(
+        `<!doctype html><title>Pay</title><form id="card"></form>${now.scripts
+          .map((src) => `<script src="${escapeAttribute(src)}"></script>`)
+          .join('')}`,
+      );
+      return;
+    }
+    const body = now.bodies[url];
+    if (body === undefined) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          `the probe's origin cannot listen on ${ORIGIN_ADDRESS}:443 (${error.code ?? error.message}; port 443 needs root)`,
+        ),
+      ),
+    );
+    server.listen(443, ORIGIN_ADDRESS, resolve);
+  });
+  if ((server.address() as AddressInfo).port !== 443) throw new Error('the origin is not on port 443');
+  return origin;
+}
