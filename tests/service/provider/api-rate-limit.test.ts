@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { RateLimitError } from '../../../provider/client/errors';
 import { HttpClient, type HttpOptions } from '../../../provider/client/http';
 import { ApiBudget } from '../../../provider/client/pacing';
 import { clientFor } from '../../../provider/client/shared';
 import { resolveSettings, type Settings } from '../../../provider/settings';
+import { getSettings } from '../../helpers/client';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -35,14 +35,6 @@ function processClient(options: HttpOptions = {}) {
   const budget = new ApiBudget(undefined, undefined, (line) => notices.push(line));
   return { http: new HttpClient(settings(), { budget, ...options }), notices };
 }
-
-const getSettings = (http: HttpClient) =>
-  http.send({
-    operation: 'get settings',
-    method: 'GET',
-    path: SETTINGS_PATH,
-    result: z.object({ enabled: z.boolean() }),
-  });
 
 async function run(http: HttpClient, calls: number): Promise<void> {
   for (let i = 0; i < calls; i++) await getSettings(http);
