@@ -57,11 +57,14 @@ export interface TestPlugin {
   close(): Promise<void>;
 }
 
-/** Serves one provider instance from the compiled plugin, with `env` as its environment. */
-export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<TestPlugin> {
+/**
+ * Serves one provider instance from the compiled plugin, with `env` as its environment, and the
+ * engine at `engineAddress` for the lines it shows (none: standard error).
+ */
+export async function startPlugin(env: NodeJS.ProcessEnv = {}, engineAddress?: string): Promise<TestPlugin> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { serve } = require(path.join(REPO, 'dist', 'provider', 'plugin', 'server.js')) as typeof server;
-  const running = await serve({ env });
+  const running = await serve({ env, ...(engineAddress !== undefined ? { engineAddress } : {}) });
   const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${running.port}`, grpc.credentials.createInsecure());
   return {
     client,

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { HttpClient } from '../../../provider/client/http';
 import { resolveSettings } from '../../../provider/settings';
+import { getSettings } from '../../helpers/client';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -35,14 +35,6 @@ function client(maxAttempts?: number): HttpClient {
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
   });
 }
-
-const getSettings = (http: HttpClient) =>
-  http.send({
-    operation: 'get settings',
-    method: 'GET',
-    path: SETTINGS_PATH,
-    result: z.object({ enabled: z.boolean() }),
-  });
 
 /** Share of single attempts that fail under FAULTS (seeded, so every run measures the same draws). */
 async function failingShare(attempts: number): Promise<number> {

@@ -1,9 +1,11 @@
-import { z } from 'zod';
 import { RateLimitError } from '../../../provider/client/errors';
 import { HttpClient, type HttpOptions } from '../../../provider/client/http';
 import { ApiBudget } from '../../../provider/client/pacing';
 import { clientFor } from '../../../provider/client/shared';
+import { dynamicContext } from '../../../provider/dynamic/context';
 import { resolveSettings, type Settings } from '../../../provider/settings';
+import { getSettings } from '../../helpers/client';
+import { configureProvider } from '../../helpers/provider';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -35,14 +37,6 @@ function processClient(options: HttpOptions = {}) {
   const budget = new ApiBudget(undefined, undefined, (line) => notices.push(line));
   return { http: new HttpClient(settings(), { budget, ...options }), notices };
 }
-
-const getSettings = (http: HttpClient) =>
-  http.send({
-    operation: 'get settings',
-    method: 'GET',
-    path: SETTINGS_PATH,
-    result: z.object({ enabled: z.boolean() }),
-  });
 
 async function run(http: HttpClient, calls: number): Promise<void> {
   for (let i = 0; i < calls; i++) await getSettings(http);
@@ -136,6 +130,26 @@ test("without a limit of the caller's, 429s may wait two of the service's window
     await frozen.close();
   }
 });
+
+test("the dynamic provider says it waits once, in the engine's output (its standard output)", async () => {
+  const small = await startTestEmulator({ apiRateLimit: { limit: 3, windowSeconds: 2 } });
+  const printed: string[] = [];
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
+  });
+  try {
+    await configureProvider(small);
+    for (let i = 0; i < 7; i++) await getSettings(dynamicContext().client);
+  } finally {
+    spy.mockRestore();
+    await small.close();
+  }
+  expect(printed).toHaveLength(1);
+  expect(printed[0]).toMatch(
+    /^edgeguard: waiting [1-3] s for the service's API limit \(3 calls per 2 s per credential/,
+  );
+}, 30_000);
 
 describe('a wait on the service polls at a tenth of the budget', () => {
   async function pauses(test: TestEmulator): Promise<number[]> {
