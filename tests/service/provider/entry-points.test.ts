@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 import { REPO } from '../../helpers/repo';
+import { RUNTIMES as RUNTIME_TABLE } from '../../../provider/runtime/table';
 import { RUNTIME_OF } from '../../helpers/runtimes';
 
 /**
@@ -117,14 +118,12 @@ test('pulumi-edgeguard/client holds the API client, the settings table and the f
 
 const RUNTIMES = Object.values(RUNTIME_OF);
 
-test('every runtime of the package is in the table the tests use', () => {
-  const files = fs
-    .readdirSync(path.join(REPO, 'provider', 'runtime'))
-    .filter((file) =>
-      fs.readFileSync(path.join(REPO, 'provider', 'runtime', file), 'utf8').includes('defineRuntime(runtime)'),
-    )
+test('every runtime of the package is in the table the tests use, and has its dynamic provider', () => {
+  const providers = fs
+    .readdirSync(path.join(REPO, 'provider', 'dynamic', 'runtime'))
     .map((file) => file.replace(/\.ts$/, ''));
-  expect(files.sort()).toEqual([...RUNTIMES].sort());
+  expect(providers.sort()).toEqual([...RUNTIMES].sort());
+  expect(Object.keys(RUNTIME_TABLE).sort()).toEqual([...RUNTIMES].sort());
 });
 
 test.each(RUNTIMES)('runtime %s turns on the compile cache before it loads undici and zod', async (runtime) => {
