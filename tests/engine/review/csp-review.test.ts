@@ -227,7 +227,7 @@ test('allowing a malicious script fails, naming it; the review exits 1', async (
   const run = await review();
   expect(run.code).toBe(1);
   expect(run.stdout).toContain(MALICIOUS);
-  expect(run.stdout).toContain('**malicious** (js_integrity_score 7)');
+  expect(run.stdout).toContain('**malicious** (js\\_integrity\\_score 7)');
   expect(checkoutReview(run).scripts.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
 }, 120_000);
 
