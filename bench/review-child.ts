@@ -1,14 +1,15 @@
 import * as fs from 'node:fs';
 import { clientFrom } from '../provider/client/shared';
 import { stackPolicyIds } from '../provider/stack/export';
-import { REVIEW_PER_PAGE, reviewService, type PolicyUnderReview } from '../provider/review/plan';
-import { ReadAhead } from '../provider/review/read-ahead';
+import { reviewService } from '../provider/review/plan';
+import { REVIEW_PER_PAGE, type PolicyUnderReview } from '../provider/impact/model';
+import { ReadAhead } from '../provider/impact/read-ahead';
 
 /**
  * Child process of the review benchmark: the pack's read and judgement of a zone (`reviewService`)
  * for the bench project's policies (bench/projects/csp-review, `variant: after`), run with
  * `--expose-gc`, reporting the most heap it kept alive (a full GC every 50 ms, then `heapUsed`)
- * and its peak RSS; then the same with the listings read ahead first (`provider/review/read-ahead.ts`,
+ * and its peak RSS; then the same with the listings read ahead first (`provider/impact/read-ahead.ts`,
  * on the policies' hosts), the heap measured from the start of the read ahead to the end of the
  * review. As `edgeguard-review` reviews, from the stack's state before the change (its `pulumi stack
  * export`): each policy replaces the live one of its URN, and the stack's live policies are the

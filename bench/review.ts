@@ -26,7 +26,7 @@ import { benchStack, PARALLEL, type BenchStack } from './engine';
  *   read at the analysis and read ahead.
  *
  * The previews get the state before the change (`EDGEGUARD_REVIEW_BASELINE`), as `edgeguard-review`
- * gives it, so the pack reads the listings ahead while the program runs (provider/review/read-ahead.ts).
+ * gives it, so the pack reads the listings ahead while the program runs (provider/impact/read-ahead.ts).
  *
  * The scripts: 2.5% first-party on https pages (allowed by `'self'`, from an http page of the host
  * as well, so their pages need no reading), 0.5% malicious on a host no policy allows (blocked: no

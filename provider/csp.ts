@@ -90,4 +90,4 @@ export {
   type CspWeakness,
   type CspWeaknessOptions,
   type CspWeaknessSeverity,
-} from './review/weaknesses';
+} from './impact/weaknesses';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { idForm } from '../provider/plugin/ids';
 import { PLUGIN_RESOURCES } from '../provider/plugin/resources';
-import { PACK_POLICIES } from '../provider/review/pack-policies';
+import { PACK_POLICIES } from '../provider/pack/policies';
 import { policyHelp } from '../provider/review/policy-help';
 import { SETTINGS, type SettingName } from '../provider/settings';
 import type { PackageSchema, SchemaObject, SchemaProperty } from './schema';

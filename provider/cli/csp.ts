@@ -5,10 +5,10 @@ import { clientFrom } from '../client/shared';
 import type { HttpClient } from '../client/http';
 import { shown } from '../format/escape';
 import { cspProgram, writePolicy } from '../program/csp';
-import type { Detected } from '../review/impact';
+import type { Detected } from '../impact/evaluate';
 import { DETECTED_STATUSES } from '../client/page-security';
-import { detectedPages } from '../review/listed';
-import { REVIEW_PER_PAGE } from '../review/plan';
+import { detectedPages } from '../impact/listed';
+import { REVIEW_PER_PAGE } from '../impact/model';
 import {
   explainReadFailure,
   idFlag,

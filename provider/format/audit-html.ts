@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Phrase, Span } from '../review/statements';
+import type { Phrase, Span } from '../impact/statements';
 import { isMaliciousPaymentScript } from '../payment/statements';
 import type { AuditEvidence, AuditInventory, AuditPaymentPage, AuditScript } from '../payment/evidence-schema';
 import {

@@ -1,4 +1,4 @@
-import type { Phrase, Span } from '../review/statements';
+import type { Phrase, Span } from '../impact/statements';
 import type { AuditEvidence, AuditInventory, AuditPaymentPage } from '../payment/evidence-schema';
 import {
   aboutPhrase,

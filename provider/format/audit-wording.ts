@@ -1,7 +1,7 @@
 import { shown } from './escape';
 import { SCORE_KEYS, type Integrity } from '../payment/scripts';
 import { maliciousReasons } from '../payment/statements';
-import { KIND_WORDS, named, plural, stress, value, type Phrase } from '../review/statements';
+import { KIND_WORDS, named, plural, stress, value, type Phrase } from '../impact/statements';
 import { FAILING_INTEGRITIES, findingsOf, type Finding } from '../payment/evidence';
 import type {
   AuditCounts,
@@ -16,7 +16,7 @@ import { text } from './review-text';
 
 /**
  * What the audit's evidence says, before any format: each phrase written once, as the review's
- * (`../review/statements.ts`), and laid out by `./as-markdown.ts` and `./as-html.ts`. Values from
+ * (`../impact/statements.ts`), and laid out by `./audit-markdown.ts` and `./audit-html.ts`. Values from
  * the service and the stack are always {@link value} spans or plain words, which each format
  * escapes its own way.
  */

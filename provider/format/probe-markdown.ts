@@ -1,4 +1,4 @@
-import type { Phrase, Span } from '../review/statements';
+import type { Phrase, Span } from '../impact/statements';
 import type { ProbeAlert, ProbePage, ProbeReport, ProbeScript } from '../payment/probe-schema';
 import { cell, md } from './audit-markdown';
 import { markdownCode, markdownText, shown } from './escape';

@@ -1,7 +1,7 @@
 import type { Finding, InventoryStatement, PhraseList } from '../payment/statements';
 import { inventoryStatement } from '../payment/statements';
 import type { MeaningRow } from '../review/meaning';
-import { isCreatedOrChanged, type PolicyReview } from '../review/plan';
+import { isCreatedOrChanged, type PolicyReview } from '../impact/model';
 import type { ReviewReport } from '../review/report';
 import {
   hostPhrase,
@@ -23,12 +23,12 @@ import {
   type Phrase,
   type PolicyStatement,
   type Span,
-} from '../review/statements';
-import { policiesWeaknesses } from '../review/weaknesses';
+} from '../impact/statements';
+import { policiesWeaknesses } from '../impact/weaknesses';
 import { markdownCell, markdownCode, markdownFence, markdownText } from './escape';
 
 /**
- * What a review says (`../review/statements.ts`) as Markdown, for edgeguard-review's report (a
+ * What a review says (`../impact/statements.ts`) as Markdown, for edgeguard-review's report (a
  * pull request comment): values and names as code, stressed words in bold, a list under its title
  * in bold, a policy under a heading and each kind under one of its own. Every value goes through
  * `./escape.ts`: a detected URL shows as it is and renders nothing.

@@ -1,6 +1,6 @@
 import type { PhraseList } from '../payment/statements';
 import { shown } from './escape';
-import type { PolicyReview } from '../review/plan';
+import type { PolicyReview } from '../impact/model';
 import {
   hostPhrase,
   isList,
@@ -11,7 +11,7 @@ import {
   type ItemList,
   type Phrase,
   type Span,
-} from '../review/statements';
+} from '../impact/statements';
 
 /**
  * What a review says (`./statements.ts`) as plain text, for the policy pack's messages, which the

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { EnforcementLevel } from '@pulumi/policy';
 import type * as sarif from 'sarif';
-import { PACK_POLICIES } from '../review/pack-policies';
+import { PACK_POLICIES } from '../pack/policies';
 import { policyHelp } from '../review/policy-help';
 import type { ReportedViolation, ReviewReport } from '../review/report';
 import { sarifText } from './escape';

@@ -1,5 +1,5 @@
 import type { HeaderChange, PolicyState } from './header-change-schema';
-import type { Phrase } from '../review/statements';
+import type { Phrase } from '../impact/statements';
 
 /**
  * A CSP header of a payment host changed outside the stack (issue 33, item 1) in words, the same

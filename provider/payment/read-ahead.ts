@@ -6,7 +6,7 @@ import { exportedResources } from '../stack/export';
 /**
  * The script inventories' read ahead: the scripts page security detects on each inventory's pages,
  * listed while the engine runs the program, from the zone and pages the previous state gives, as
- * the CSP policies' listings are (`../review/read-ahead.ts`). The listing does not depend on the
+ * the CSP policies' listings are (`../impact/read-ahead.ts`). The listing does not depend on the
  * entries (`listScriptsOnPages` of `./scripts.ts`); the review reads the few scripts whose pinned
  * hash is not the listed one once it knows the entries the change proposes (`readChangedScripts`),
  * and judges. A change to the entries, the usual one (a re-pin, a new script), keeps the zone and

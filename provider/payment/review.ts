@@ -14,9 +14,9 @@ import {
   type Integrity,
   type PaymentScript,
 } from './scripts';
-import type { Acceptance } from '../review/impact';
+import type { Acceptance } from '../impact/evaluate';
 import type { InventoryReadAhead } from './read-ahead';
-import type { PolicyUnderReview } from '../review/plan';
+import type { PolicyUnderReview } from '../impact/model';
 import type { HeaderChange } from './header-change-schema';
 
 /**

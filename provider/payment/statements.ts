@@ -1,7 +1,7 @@
 import { differs, type PolicyComparison } from '../../rules/inventory-csp';
 import type { EntryRewritten, EntryText } from '../../rules/inventory-changes';
 import type { PaymentScript, Scores } from './scripts';
-import { connectionReports } from '../review/impact';
+import { connectionReports } from '../impact/evaluate';
 import type { InventoryReview } from './review';
 import { headerChangePhrase } from './header-change-statements';
 import {
@@ -16,7 +16,7 @@ import {
   type ItemList,
   type LineStatement,
   type Phrase,
-} from '../review/statements';
+} from '../impact/statements';
 
 /**
  * What the review says of a stack's script inventories (issue 25, item 3): the part of the one

@@ -8,8 +8,8 @@ import {
 import { cspAllowsUrl, type CspFetchKind } from '../../rules/csp-match';
 import { comment, constant, newResource } from './code';
 import { uniqueNames } from './names';
-import { maliciousBecause, type Detected } from '../review/impact';
-import { cspWeaknesses, type CspWeakness } from '../review/weaknesses';
+import { maliciousBecause, type Detected } from '../impact/evaluate';
+import { cspWeaknesses, type CspWeakness } from '../impact/weaknesses';
 import { shown } from '../format/escape';
 
 /**

@@ -1,14 +1,15 @@
 import * as fs from 'node:fs';
 import type { PolicyResource } from '@pulumi/policy';
 import { clientLayer } from '../helpers/lazy-client';
-import type { Acceptance } from './impact';
+import type { Acceptance } from '../impact/evaluate';
+import { REVIEW_PER_PAGE } from '../impact/model';
 import { stackConfigValue } from './pack-config';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
 import type * as inventoryReadAhead from '../payment/read-ahead';
 import type * as plan from './plan';
 import type { ReviewInput, ReviewResult } from './plan';
-import type * as readAhead from './read-ahead';
-import type * as weaknesses from './weaknesses';
+import type * as readAhead from '../impact/read-ahead';
+import type * as weaknesses from '../impact/weaknesses';
 
 /**
  * The policy pack's one analysis of a stack: every policy of the pack asks for it, and the first
@@ -53,9 +54,9 @@ export function reviewModules(): {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the pack serves, as said above */
   return {
     plan: require('./plan') as typeof plan,
-    readAhead: require('./read-ahead') as typeof readAhead,
+    readAhead: require('../impact/read-ahead') as typeof readAhead,
     inventoryReadAhead: require('../payment/read-ahead') as typeof inventoryReadAhead,
-    weaknesses: require('./weaknesses') as typeof weaknesses,
+    weaknesses: require('../impact/weaknesses') as typeof weaknesses,
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
@@ -82,7 +83,7 @@ function disposeReadAhead(): void {
  * Once the engine has configured the pack, while it runs the program: loads the review's modules
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
- * name (`./read-ahead.ts`) and the scripts on the pages of its script inventories
+ * name (`../impact/read-ahead.ts`) and the scripts on the pages of its script inventories
  * (`../payment/read-ahead.ts`). Without settings to read with, or a previous state to read,
  * nothing is read ahead: the review reads at the analysis, and says what is missing.
  */
@@ -99,8 +100,7 @@ export function warmReview(): void {
   } catch {
     return;
   }
-  if (targets.size > 0)
-    readingAhead = new modules.readAhead.ReadAhead(client, targets, modules.plan.REVIEW_PER_PAGE).start();
+  if (targets.size > 0) readingAhead = new modules.readAhead.ReadAhead(client, targets, REVIEW_PER_PAGE).start();
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
   process.once('exit', disposeReadAhead);

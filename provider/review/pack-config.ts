@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { PolicyConfigSchema, StackValidationArgs } from '@pulumi/policy';
 import type * as zod from 'zod';
-import type { Acceptance } from './impact';
-import type { Kind } from './statements';
+import type { Acceptance } from '../impact/evaluate';
+import type { Kind } from '../impact/statements';
 
 /**
  * The policy pack's configuration: the stack's, so that the pack reads the service with the

@@ -5,7 +5,8 @@ import { previousEntries } from '../../rules/inventory-changes';
 import { resourceOf } from '../stack/export';
 import type { InventoryUnderReview } from '../payment/review';
 import { stackInventoryScripts, stackPolicies, stackPolicyIds } from '../stack/export';
-import type { MigrationUnderReview, NotificationUnderReview, PolicyUnderReview, ReviewInput } from './plan';
+import type { MigrationUnderReview, NotificationUnderReview, ReviewInput } from './plan';
+import type { PolicyUnderReview } from '../impact/model';
 
 /**
  * What the policy pack reviews: the stack's resources as the engine gives them to a stack policy,

@@ -12,15 +12,22 @@ import {
   type Detected,
   type HostKindEvaluator,
   type LivePolicy,
-  type PolicyImpact,
-  type PolicyText,
-} from './impact';
-import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+} from '../impact/evaluate';
+import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from '../impact/listed';
 import { headerChanges } from '../payment/headers';
 import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from '../payment/review';
 import type { ManagedPolicy } from '../stack/export';
 import type { InventoryReadAhead } from '../payment/read-ahead';
-import { ReadAhead } from './read-ahead';
+import { ReadAhead } from '../impact/read-ahead';
+import {
+  MAX_PAGE_LOOKUPS,
+  PAGES_SHOWN_PER_POLICY,
+  REVIEW_PER_PAGE,
+  type PolicyReview,
+  type PolicyUnderReview,
+  type PoolCoverage,
+  type ReviewRequests,
+} from '../impact/model';
 
 /**
  * What the review reads from the service, and the one request plan it reads it with. Every
@@ -29,7 +36,7 @@ import { ReadAhead } from './read-ahead';
  * The plan, for the CSP policies of zone z (P = {@link REVIEW_PER_PAGE}):
  * - 1 request: the zone's live policies (answered whole): the baselines the proposals are compared
  *   with, the hosts' headers before the change, and, those the stack does not manage, headers that
- *   stay beside the proposed ones after it (`./impact.ts`);
+ *   stay beside the proposed ones after it (`../impact/evaluate.ts`);
  * - the zone's scripts detected on the hosts those policies cover, listed once per status
  *   (`active`, `infrequent`) with the `hosts` filter and `exclude_cdn_cgi=false` (a policy that
  *   blocks a `/cdn-cgi/` script still breaks the page, though the service hides them by default):
@@ -57,41 +64,20 @@ import { ReadAhead } from './read-ahead';
  *
  * So requests ≤ Σ_z (1 + max(1, ⌈A_z/P⌉) + max(1, ⌈I_z/P⌉) + max(1, ⌈C_z/P⌉) + max(1, ⌈D_z/P⌉) + S_z)
  * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + H + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
- * retries not counted. With a read ahead (`./read-ahead.ts`, {@link ReviewOptions.readAhead}), a
+ * retries not counted. With a read ahead (`../impact/read-ahead.ts`, {@link ReviewOptions.readAhead}), a
  * zone's four listings are those it made, on the hosts of the previous state, when they cover the
  * zone's hosts (A_z ... D_z then count the items of those hosts); with an inventories' read ahead
  * ({@link ReviewOptions.inventoryReadAhead}), an inventory's V_i is that of the listing made on
  * the previous state's same zone and pages, with the reads its entries then ask; R is the requests of the listings and inventory
  * readings read ahead that nothing used (0 without a read ahead, or when every one was used).
- * Memory holds a page or two of each list and the bounded samples of `./impact.ts`, whatever the
+ * Memory holds a page or two of each list and the bounded samples of `../impact/evaluate.ts`, whatever the
  * number of scripts and connections.
  */
 
-/** Scripts per list request: the API's largest page (contract: per_page 1..1000). */
-export const REVIEW_PER_PAGE = 1000;
-/** Single-script reads per review, at most. */
-export const MAX_PAGE_LOOKUPS = 100;
-/** Violations per policy whose pages are read for the report (those it lists first), when the list gave only the first. */
-export const PAGES_SHOWN_PER_POLICY = 10;
 /** Single-script reads in flight at once. */
 const LOOKUP_CONCURRENCY = 16;
 /** Uncovered pool names listed per account. */
 const POOL_NAMES_LISTED = 20;
-
-/** A CSP policy the stack declares. */
-export interface PolicyUnderReview {
-  /** What identifies it in the stack (its URN). */
-  key: string;
-  /** Its name in the program. */
-  name: string;
-  zoneId: string;
-  policy: PolicyText;
-  /**
-   * What it replaces: the id of the live policy (looked up in the zone's list), `none` for a
-   * policy being created, or `unknown` with the reason.
-   */
-  replaces: { id: string } | 'none' | { unknown: string };
-}
 
 /** A `PoolNotificationMigration` of the stack. */
 export interface MigrationUnderReview {
@@ -129,33 +115,6 @@ export interface ReviewInput {
   previousPolicies?: readonly ManagedPolicy[] | { unknown: string };
 }
 
-/** One policy's review. */
-export interface PolicyReview extends PolicyImpact {
-  key: string;
-  name: string;
-  zoneId: string;
-  action: string;
-  enabled: boolean;
-  value: string;
-}
-
-/** The pools of a migration's account that no notification of the stack covers. */
-export interface PoolCoverage {
-  key: string;
-  name: string;
-  accountId: string;
-  pools: number;
-  uncovered: { count: number; names: string[] };
-}
-
-/** The requests the review made, against the plan's bound. */
-export interface ReviewRequests {
-  made: number;
-  bound: number;
-  /** The bound as a sum, term by term. */
-  plan: string;
-}
-
 /** The review of a stack's CSP policies, pool migrations and script inventories. */
 export interface ReviewResult {
   policies: PolicyReview[];
@@ -168,12 +127,12 @@ export interface ReviewResult {
 export interface ReviewOptions {
   perPage?: number;
   maxPageLookups?: number;
-  /** Items kept per list of the report. Default that of `./impact.ts`. */
+  /** Items kept per list of the report. Default that of `../impact/evaluate.ts`. */
   sampleSize?: number;
   /** Blocked scripts the team accepts (no violation). Default none. */
   acceptBlocked?: Acceptance;
   /**
-   * The listings read while the program ran (`./read-ahead.ts`): a zone's are judged from them
+   * The listings read while the program ran (`../impact/read-ahead.ts`): a zone's are judged from them
    * when they cover its hosts; those no zone used count as requests made, and in the bound.
    */
   readAhead?: ReadAhead;
@@ -220,17 +179,6 @@ function headerChangesOf(
     live.get(review.zoneId) ?? [],
     previous.filter((policy) => policy.zoneId === review.zoneId),
     hosts,
-  );
-}
-
-/** Whether the change creates the policy or changes what it does. */
-export function isCreatedOrChanged(review: PolicyReview): boolean {
-  if (review.baseline === 'none' || 'unknown' in review.baseline) return true;
-  return (
-    (review.sourcesAdded?.length ?? 0) > 0 ||
-    (review.sourcesRemoved?.length ?? 0) > 0 ||
-    review.baseline.effect !== review.effect ||
-    review.baseline.hostname !== review.hostname
   );
 }
 

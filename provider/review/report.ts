@@ -2,7 +2,7 @@ import type { SourceLocation } from '../stack/program-location';
 import type { MeaningRow } from './meaning';
 import type { Unjudged } from './pack-input';
 import type { InventoryReview } from '../payment/review';
-import type { PolicyReview, PoolCoverage, ReviewRequests } from './plan';
+import type { PolicyReview, PoolCoverage, ReviewRequests } from '../impact/model';
 
 /**
  * The review report of `edgeguard-review` (issue 9, item 3), as data: `--json` writes it, and

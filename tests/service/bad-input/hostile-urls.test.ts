@@ -14,7 +14,7 @@ import { renderMarkdown } from '../../../provider/format/review-markdown';
 import { reviewSarif } from '../../../provider/format/sarif';
 import { exitStatusOf, gatherEvidence } from '../../../provider/payment/evidence';
 import type { AuditEvidence } from '../../../provider/payment/evidence-schema';
-import { PACK_POLICIES } from '../../../provider/review/pack-policies';
+import { PACK_POLICIES } from '../../../provider/pack/policies';
 import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
 import { parseScriptInventory } from '../../../rules/inventory';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AuthenticationError } from '../../../provider/client/errors';
 import { clientFrom } from '../../../provider/client/shared';
-import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../../provider/review/plan';
+import { reviewService, type ReviewInput } from '../../../provider/review/plan';
+import { type PolicyUnderReview } from '../../../provider/impact/model';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**

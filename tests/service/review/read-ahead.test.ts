@@ -3,12 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clientFrom } from '../../../provider/client/shared';
-import { reviewService, type PolicyUnderReview, type ReviewInput } from '../../../provider/review/plan';
-import { ReadAhead, readAheadTargets } from '../../../provider/review/read-ahead';
+import { reviewService, type ReviewInput } from '../../../provider/review/plan';
+import { type PolicyUnderReview } from '../../../provider/impact/model';
+import { ReadAhead, readAheadTargets } from '../../../provider/impact/read-ahead';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
- * The review's read ahead (`provider/review/read-ahead.ts`) against the emulator: the listings of
+ * The review's read ahead (`provider/impact/read-ahead.ts`) against the emulator: the listings of
  * the hosts the previous state names, read before the proposed policies are known, give the same
  * review as the listings read at the analysis, with no request of the review's own; a read ahead
  * on other hosts, or one that failed, is not used, and its requests are counted and in the bound.

@@ -1,5 +1,5 @@
 import type { PolicyResource } from '@pulumi/policy';
-import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/review/pack-policies';
+import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/pack/policies';
 import { renderMarkdown } from '../../../provider/format/review-markdown';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { cspPolicyResource, packEnvironment, stackArgs, type PackEnvironment } from '../../helpers/pack';

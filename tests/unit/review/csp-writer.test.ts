@@ -1,8 +1,8 @@
 import { parseCspValue } from '../../../rules/csp';
 import { cspAllowsUrl } from '../../../rules/csp-match';
 import { cspProgram, writePolicy } from '../../../provider/program/csp';
-import type { Detected } from '../../../provider/review/impact';
-import { cspWeaknesses } from '../../../provider/review/weaknesses';
+import type { Detected } from '../../../provider/impact/evaluate';
+import { cspWeaknesses } from '../../../provider/impact/weaknesses';
 
 /**
  * The policy edgeguard-csp writes (issue 20, item 2): every detected item that is not malicious

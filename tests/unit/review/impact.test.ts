@@ -12,9 +12,9 @@ import {
   type PolicyText,
   type ProposedPolicy,
   type ZonePolicies,
-} from '../../../provider/review/impact';
+} from '../../../provider/impact/evaluate';
 import { impactText } from '../../../provider/format/review-text';
-import { isCreatedOrChanged } from '../../../provider/review/plan';
+import { isCreatedOrChanged } from '../../../provider/impact/model';
 import { renderMarkdown } from '../../../provider/format/review-markdown';
 import { reviewReport } from '../../helpers/review-report';
 

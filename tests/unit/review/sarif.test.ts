@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PACK_POLICIES } from '../../../provider/review/pack-policies';
+import { PACK_POLICIES } from '../../../provider/pack/policies';
 import { POLICY_HELP } from '../../../provider/review/policy-help';
 import type { ReportedViolation, ReviewReport } from '../../../provider/review/report';
 import { jsonText } from '../../../provider/format/escape';

@@ -1,8 +1,8 @@
 import { MALICIOUS_SCRIPT_RULE } from '../../../rules/malicious';
 import { markdown, renderMarkdown } from '../../../provider/format/review-markdown';
 import { impactText, text } from '../../../provider/format/review-text';
-import { ZoneImpactEvaluator, type Detected, type DetectedLine } from '../../../provider/review/impact';
-import type { PolicyReview } from '../../../provider/review/plan';
+import { ZoneImpactEvaluator, type Detected, type DetectedLine } from '../../../provider/impact/evaluate';
+import type { PolicyReview } from '../../../provider/impact/model';
 import {
   isList,
   itemList,
@@ -10,11 +10,11 @@ import {
   policyStatement,
   poolsPhrase,
   unjudgedPhrase,
-} from '../../../provider/review/statements';
+} from '../../../provider/impact/statements';
 import { reviewReport } from '../../helpers/review-report';
 
 /**
- * What a review says (`provider/review/statements.ts`) is one model, which the pack's text and the
+ * What a review says (`provider/impact/statements.ts`) is one model, which the pack's text and the
  * report's Markdown both render: every sentence, list and line of it reaches both, in the same
  * words, and the model holds no more lines than a list shows.
  */

@@ -6,7 +6,7 @@ import {
   weaknessText,
   type CspWeakness,
   type PolicyOnHost,
-} from '../../../provider/review/weaknesses';
+} from '../../../provider/impact/weaknesses';
 
 /**
  * The weaknesses of a policy (issue 24, item 4), as Google's CSP Evaluator finds them, less the

@@ -1,7 +1,7 @@
 import { BROWSERS, GOVERNING_DIRECTIVES, type Browser, type CspFetchKind } from '../../rules/csp-match';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
-import type { DetectedLine, DetectedSample, HeaderRef } from './impact';
-import type { PolicyReview, PoolCoverage } from './plan';
+import type { DetectedLine, DetectedSample, HeaderRef } from './evaluate';
+import type { PolicyReview, PoolCoverage } from './model';
 
 /**
  * What a review says, before any format: the facts and phrases of each policy's impact, of each

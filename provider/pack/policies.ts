@@ -2,10 +2,11 @@ import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from
 import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { findingText, impactText, listText, policyText, text } from '../format/review-text';
-import { acceptBlocked, acceptMalicious } from './impact';
-import { analysisOf, reviewModules, writeOutput, type Analysis } from './pack-analysis';
-import { ACCEPTED_KEY, acceptanceOf, acceptedConfigSchema } from './pack-config';
-import type { Unjudged } from './pack-input';
+import { acceptBlocked, acceptMalicious } from '../impact/evaluate';
+import { isCreatedOrChanged } from '../impact/model';
+import { analysisOf, reviewModules, writeOutput, type Analysis } from '../review/pack-analysis';
+import { ACCEPTED_KEY, acceptanceOf, acceptedConfigSchema } from '../review/pack-config';
+import type { Unjudged } from '../review/pack-input';
 import type { InventoryReview } from '../payment/review';
 import {
   changedFinding,
@@ -26,7 +27,7 @@ import {
   unjudgedPhrase,
   WEAKNESSES_ABOUT,
   type Kind,
-} from './statements';
+} from '../impact/statements';
 
 /**
  * The policies of EdgeGuard's policy pack (`./pack.ts` serves them; `policy-pack/` holds the
@@ -193,7 +194,7 @@ const changeImpact: StackValidationPolicy = {
     POLICY_NAMES.impact,
     (analysis, report) => {
       for (const review of analysis.review?.policies ?? []) {
-        if (reviewModules().plan.isCreatedOrChanged(review)) report(impactText(review), review.key);
+        if (isCreatedOrChanged(review)) report(impactText(review), review.key);
       }
     },
     { concerns: 'csp' },

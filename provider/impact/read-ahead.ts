@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { HttpClient } from '../client/http';
 import { DETECTED_STATUSES } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
-import type { Detected } from './impact';
+import type { Detected } from './evaluate';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import { exportedResources } from '../stack/export';
 

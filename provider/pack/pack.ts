@@ -1,8 +1,8 @@
-import './pack-start';
+import './start';
 import { PolicyPack } from '@pulumi/policy';
-import { keepStackConfig } from './pack-config';
-import { warmReview } from './pack-analysis';
-import { PACK_POLICIES } from './pack-policies';
+import { keepStackConfig } from '../review/pack-config';
+import { warmReview } from '../review/pack-analysis';
+import { PACK_POLICIES } from './policies';
 
 /**
  * EdgeGuard's policy pack: loading this module serves it to the engine (it prints the port the

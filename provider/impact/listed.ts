@@ -6,7 +6,7 @@ import {
   type JudgedConnection,
   type JudgedScript,
 } from '../client/page-security';
-import { connectionReports, type Detected } from './impact';
+import { connectionReports, type Detected } from './evaluate';
 
 /**
  * The detected lists as the review reads them: spec 2.3's scripts and 2.4's connections of a

@@ -1,0 +1,69 @@
+import type { PolicyImpact, PolicyText } from './evaluate';
+
+/**
+ * What the review of a change judges and what it finds of its CSP policies and pools, apart from
+ * the run that gathers it (`../review/plan.ts`): the lower floors (the payment review, the
+ * statements, the formatters) speak of these without loading the review itself.
+ */
+
+/** Scripts per list request: the API's largest page (contract: per_page 1..1000). */
+export const REVIEW_PER_PAGE = 1000;
+
+/** Single-script reads per review, at most. */
+export const MAX_PAGE_LOOKUPS = 100;
+
+/** Violations per policy whose pages are read for the report (those it lists first), when the list gave only the first. */
+export const PAGES_SHOWN_PER_POLICY = 10;
+
+/** A CSP policy the stack declares. */
+export interface PolicyUnderReview {
+  /** What identifies it in the stack (its URN). */
+  key: string;
+  /** Its name in the program. */
+  name: string;
+  zoneId: string;
+  policy: PolicyText;
+  /**
+   * What it replaces: the id of the live policy (looked up in the zone's list), `none` for a
+   * policy being created, or `unknown` with the reason.
+   */
+  replaces: { id: string } | 'none' | { unknown: string };
+}
+
+/** One policy's review. */
+export interface PolicyReview extends PolicyImpact {
+  key: string;
+  name: string;
+  zoneId: string;
+  action: string;
+  enabled: boolean;
+  value: string;
+}
+
+/** The pools of a migration's account that no notification of the stack covers. */
+export interface PoolCoverage {
+  key: string;
+  name: string;
+  accountId: string;
+  pools: number;
+  uncovered: { count: number; names: string[] };
+}
+
+/** The requests the review made, against the plan's bound. */
+export interface ReviewRequests {
+  made: number;
+  bound: number;
+  /** The bound as a sum, term by term. */
+  plan: string;
+}
+
+/** Whether the change creates the policy or changes what it does. */
+export function isCreatedOrChanged(review: PolicyReview): boolean {
+  if (review.baseline === 'none' || 'unknown' in review.baseline) return true;
+  return (
+    (review.sourcesAdded?.length ?? 0) > 0 ||
+    (review.sourcesRemoved?.length ?? 0) > 0 ||
+    review.baseline.effect !== review.effect ||
+    review.baseline.hostname !== review.hostname
+  );
+}
