@@ -51,7 +51,5 @@ export function pinnedHeaderProblem(name: string, value: string): string | undef
 export function pinnedHeaders(
   headers: Readonly<Record<string, string>> | undefined,
 ): Partial<Record<PinnableHeader, string>> {
-  return Object.fromEntries(
-    Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-  );
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
