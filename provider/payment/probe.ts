@@ -5,6 +5,7 @@ import { comparableCspValue, declaredCspHeaders } from './headers';
 import {
   PROBE_FORMAT,
   PROBE_FORMAT_VERSION,
+  probeReportSchema,
   type ProbeAlert,
   type ProbeInventory,
   type ProbePage,
@@ -210,7 +211,10 @@ export interface ProbeSource {
   inventories: ProbeInventory[];
 }
 
-/** The report of a probe: its pages as judged, counted, and whether any alerted. */
+/**
+ * The report of a probe: its pages as judged, counted, and whether any alerted; checked against
+ * its schema, since much of it is what a page sent.
+ */
 export function probeReport(source: ProbeSource): ProbeReport {
   const pages = source.inventories.flatMap((inventory) => inventory.pages);
   const counts = {
@@ -219,7 +223,7 @@ export function probeReport(source: ProbeSource): ProbeReport {
     scripts: pages.reduce((sum, page) => sum + page.scripts.length, 0),
     alerts: pages.reduce((sum, page) => sum + page.alerts.length, 0),
   };
-  return {
+  return probeReportSchema.parse({
     format: PROBE_FORMAT,
     formatVersion: PROBE_FORMAT_VERSION,
     evaluatedAt: source.evaluatedAt,
@@ -231,7 +235,7 @@ export function probeReport(source: ProbeSource): ProbeReport {
     passed: counts.alerts === 0,
     counts,
     inventories: source.inventories,
-  };
+  });
 }
 
 /** The exit status of `edgeguard-probe` for a report: 0 when nothing alerted, 1 otherwise. */

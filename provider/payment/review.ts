@@ -70,7 +70,8 @@ export interface InventoryReview {
   csp: HostComparison[];
   /**
    * The CSP headers of its pages' hosts not as the stack managed them before the change
-   * (`./headers.ts`), or why they are not compared; set once the zones' policies are listed.
+   * (`./headers.ts`), or why they are not compared; set once the zones' policies are listed, and
+   * absent when the review was given no previous policies to compare with.
    */
   headerChanges?: HeaderChange[] | { unknown: string };
 }

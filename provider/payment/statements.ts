@@ -194,7 +194,9 @@ export function headersChangedFinding(review: InventoryReview): { list: PhraseLi
 
 /** The report's words on the headers of the pages' hosts: the finding's list, none changed, or why they are not compared. */
 function headersPart(review: InventoryReview): PhraseList | Phrase {
-  if (review.headerChanges !== undefined && !Array.isArray(review.headerChanges))
+  if (review.headerChanges === undefined)
+    return ["The CSP headers of its pages' hosts are not compared with the stack's: no previous state was given."];
+  if (!Array.isArray(review.headerChanges))
     return say`The CSP headers of its pages' hosts are not compared with the stack's: ${review.headerChanges.unknown}.`;
   return headersChangedFinding(review)?.list ?? ["Every CSP header of its pages' hosts is as the stack manages it."];
 }

@@ -170,9 +170,8 @@ function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, LivePol
 function headerChangesOf(
   review: InventoryReview,
   live: ReadonlyMap<string, PageSecurityPolicy[]>,
-  previous: ReviewInput['previousPolicies'],
-): InventoryReview['headerChanges'] {
-  if (previous === undefined) return [];
+  previous: NonNullable<ReviewInput['previousPolicies']>,
+): NonNullable<InventoryReview['headerChanges']> {
   if ('unknown' in previous) return { unknown: previous.unknown };
   const hosts = new Set(review.pages.map((page) => page.split('/')[0]!));
   return headerChanges(
@@ -378,8 +377,9 @@ export async function reviewService(
     made += 1;
   }
   if (headerZones.length > 0) terms.push(`${headerZones.length} (the policies of the inventories' zones)`);
-  for (const review of inventories)
-    review.headerChanges = headerChangesOf(review, livePolicies, input.previousPolicies);
+  const previous = input.previousPolicies;
+  if (previous !== undefined)
+    for (const review of inventories) review.headerChanges = headerChangesOf(review, livePolicies, previous);
 
   const pools: PoolCoverage[] = [];
   const accounts = [...new Set(input.migrations.map((migration) => migration.accountId))];

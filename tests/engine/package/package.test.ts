@@ -85,6 +85,7 @@ test('the tarball holds the compiled package, its command-line tools and the pol
     'dist/provider/cli/review.js',
     'dist/provider/cli/audit.js',
     'dist/provider/cli/inventory.js',
+    'dist/provider/cli/probe.js',
     'dist/provider/csp.js',
     'dist/provider/csp.d.ts',
     'dist/emulator/cli.js',

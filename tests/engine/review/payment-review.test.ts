@@ -95,6 +95,32 @@ test('deployed and unchanged: the nightly review passes, every script authorized
   expect(run.json.requests.made).toBeLessThanOrEqual(run.json.requests.bound);
 }, 120_000);
 
+test('the enforcing policy switched to report-only outside the stack fails the review (payment-headers-changed), naming the header before and after', async () => {
+  const live = (await emu.api('GET', `zones/${ZONE_ID}/page_security/policies`)).body.result as Array<
+    Record<string, string>
+  >;
+  const enforcing = live.find((policy) => policy.expression === `http.host eq "${HOST}"`)!;
+  const { id, ...body } = enforcing;
+  await emu.api('PUT', `zones/${ZONE_ID}/page_security/policies/${id}`, { body: { ...body, action: 'log' } });
+  try {
+    const run = await runReview(engine);
+    expect(run.code).toBe(1);
+    const found = violationsOf(run.json);
+    // The preview also says what the stack's policy does when it is made to enforce again (advisory).
+    expect(Object.keys(found).filter((key) => key.startsWith('mandatory '))).toEqual([
+      'mandatory payment-headers-changed',
+    ]);
+    expect(found['mandatory payment-headers-changed']).toContain(
+      `CSP header changed outside the stack on ${HOST}: policy ${id} (CspPolicy "checkout-enforce") (action); before: Content-Security-Policy: ${body.value}, after: Content-Security-Policy-Report-Only: ${body.value}.`,
+    );
+    expect(paymentSection(run.markdown)).toContain(
+      "**ScriptInventory `checkout-scripts`: 1 CSP header of its pages' hosts is not as the stack manages it**",
+    );
+  } finally {
+    await emu.api('PUT', `zones/${ZONE_ID}/page_security/policies/${id}`, { body });
+  }
+}, 120_000);
+
 test('a new version of the pinned script fails the nightly review (payment-script-changed), naming the script and both hashes', async () => {
   await emu.newScriptVersion(ZONE_ID, CARD, {
     hash: REPLACED,

@@ -476,6 +476,8 @@ test('the pack reads ahead once the engine has configured it: the same violation
         previous: previousEntries(before),
       },
     ],
+    // The state before, which the pack is given, manages no CSP policy.
+    previousPolicies: [],
   });
   expect(output.review!.inventories).toEqual(JSON.parse(JSON.stringify(plain.inventories)));
   // The re-pin passes; the skimmer, no longer authorized, is reported; no enforcing policy is named.
