@@ -74,8 +74,9 @@ export interface PaymentScript {
   /** What page security reports of the script's domain and URL. */
   reported: { domainMalicious: boolean; urlMalicious: boolean; urlCategories: string[] };
   /**
-   * The pages it was seen on that are on the inventory's pages, as reported (without scheme): every
-   * one for a script that was read, its first page for one the listing told enough of.
+   * The pages it was seen on that are on the inventory's pages, as reported: its first page when
+   * that is one of them (the listing gives no other: spec 2.3), else every one of them it was seen
+   * on (it was read for them). Whatever the entries, so that a pin does not move it.
    */
   pages: string[];
   /** The inventory pages (their `text`, `shop.example.com/checkout`) those pages fall on. */
@@ -288,9 +289,9 @@ export function needsRead(script: ScriptOnPages['script'], inventory: ScriptInve
 
 /**
  * `listed` (from {@link listScriptsOnPages}) with the scripts that {@link needsRead} against
- * `inventory` read, so that {@link judgePaymentScripts} has their versions, and every page of the
- * inventory's they were seen on; a script gone since it was listed, or no longer seen on the pages,
- * is no longer detected. In `listed`'s order.
+ * `inventory` read, so that {@link judgePaymentScripts} has their versions; each keeps the pages
+ * the listing placed it on. A script gone since it was listed, or no longer seen on the pages, is
+ * no longer detected. In `listed`'s order.
  */
 export async function readChangedScripts(
   client: HttpClient,
@@ -311,8 +312,10 @@ export async function readChangedScripts(
   return listed.flatMap((onPage) => {
     if (!byId.has(onPage.script.id)) return [onPage];
     const read = byId.get(onPage.script.id);
-    const placedAgain = read && placedRead(onPages, read);
-    return placedAgain === undefined ? [] : [placedAgain];
+    const stillOnPages = read && placedRead(onPages, read);
+    // Placed as the listing placed it, whatever the entries: the resource's `detected` and the
+    // review's pages then do not move when a pin does. The read adds the versions.
+    return stillOnPages === undefined ? [] : [{ ...onPage, script: stillOnPages.script }];
   });
 }
 
