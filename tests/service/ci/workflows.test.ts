@@ -74,7 +74,11 @@ test("every edgeguard-* command and flag the workflows run is one of the built t
   const bins = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { bin: Record<string, string> })
     .bin;
   const used = commands();
-  expect([...new Set(used.map((command) => command.tool))].sort()).toEqual(['edgeguard-audit', 'edgeguard-probe', 'edgeguard-review']);
+  expect([...new Set(used.map((command) => command.tool))].sort()).toEqual([
+    'edgeguard-audit',
+    'edgeguard-probe',
+    'edgeguard-review',
+  ]);
   const usage = new Map<string, Set<string>>();
   for (const { file, tool, flags } of used) {
     expect([file, tool, bins[tool] !== undefined]).toEqual([file, tool, true]);
