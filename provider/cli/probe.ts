@@ -10,8 +10,8 @@ import { PLUGIN_VERSION } from '../plugin/version';
 import { judgePage, pageUrl, probeExitStatus, probeReport } from '../payment/probe';
 import { findBrowser, launchProbeBrowser, type ResolveRule } from '../payment/probe-browser';
 import { readPaymentScripts } from '../payment/scripts';
-import { checkOneStdout, runStackCommand, STACK_OPTIONS, writeOutput } from './stack-command';
-import { masked, readStack, reasonOf } from './stack-reading';
+import { checkOneStdout, couldNotBeDone, runTool, sayAs, writeOutput } from './runner';
+import { masked, readStack, reasonOf, STACK_OPTIONS } from './stack-reading';
 
 /**
  * `edgeguard-probe`: PCI DSS 4.0 requirement 11.6.1 as the browser receives it (issue 33). Loads
@@ -126,7 +126,7 @@ function parse(argv: string[]): Arguments | 'help' {
 }
 
 async function probe(args: Arguments): Promise<number> {
-  const say = (message: string) => process.stderr.write(`edgeguard-probe: ${shown(masked(message))}\n`);
+  const say = (message: string) => sayAs('edgeguard-probe')(shown(masked(message)));
   // Before the stack and the service: without a browser nothing can be probed.
   const executable = findBrowser(args.browser);
   const staging = { resolve: args.resolveGiven, insecure: args.insecure };
@@ -180,11 +180,4 @@ async function probe(args: Arguments): Promise<number> {
   return probeExitStatus(report);
 }
 
-runStackCommand({
-  name: 'edgeguard-probe',
-  work: 'probe',
-  usage: USAGE,
-  parse,
-  run: probe,
-  reasonOf,
-});
+runTool({ name: 'edgeguard-probe', usage: USAGE, parse, run: probe, failure: couldNotBeDone('probe', reasonOf) });

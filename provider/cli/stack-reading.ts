@@ -12,6 +12,13 @@ import { auditedResources, type AuditedResources } from '../stack/inventories';
  * They run no preview and change nothing.
  */
 
+/** The `parseArgs` options every tool that reads a stack takes: the project's folder, the stack, and `--help`. */
+export const STACK_OPTIONS = {
+  cwd: { type: 'string' },
+  stack: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 /** The stack a command reads. */
 export interface StackArguments {
   /** The Pulumi project's folder. */
