@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { PLUGIN_VERSION } from '../plugin/version';
 import { checkOneStdout, couldNotBeDone, runTool, sayAs, writeOutput } from './runner';
-import { masked, readStack, reasonOf, STACK_OPTIONS } from './stack-reading';
+import { masked, parseStackFlags, readStack, reasonOf } from './stack-reading';
 import { auditHtml } from '../format/audit-html';
 import { jsonText } from '../format/escape';
 import { auditMarkdown } from '../format/audit-markdown';
@@ -46,16 +45,10 @@ interface Arguments {
 }
 
 function parse(argv: string[]): Arguments | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...STACK_OPTIONS,
-      markdown: { type: 'string' },
-      json: { type: 'string' },
-      html: { type: 'string' },
-    },
-    strict: true,
-    allowPositionals: false,
+  const values = parseStackFlags(argv, {
+    markdown: { type: 'string' },
+    json: { type: 'string' },
+    html: { type: 'string' },
   });
   if (values.help) return 'help';
   const given = { markdown: values.markdown, json: values.json, html: values.html };

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { isIP } from 'node:net';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { validateHostname } from '../../rules/hostname';
 import { shown } from '../format/escape';
@@ -11,7 +10,7 @@ import { judgePage, pageUrl, probeExitStatus, probeReport } from '../payment/pro
 import { findBrowser, launchProbeBrowser, type ResolveRule } from '../payment/probe-browser';
 import { readPaymentScripts } from '../payment/scripts';
 import { checkOneStdout, couldNotBeDone, runTool, sayAs, writeOutput } from './runner';
-import { masked, readStack, reasonOf, STACK_OPTIONS } from './stack-reading';
+import { masked, parseStackFlags, readStack, reasonOf } from './stack-reading';
 
 /**
  * `edgeguard-probe`: PCI DSS 4.0 requirement 11.6.1 as the browser receives it (issue 33). Loads
@@ -102,20 +101,14 @@ const argumentsSchema = z.object({
 type Arguments = z.output<typeof argumentsSchema> & { resolveGiven: string[] };
 
 function parse(argv: string[]): Arguments | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...STACK_OPTIONS,
-      markdown: { type: 'string' },
-      json: { type: 'string' },
-      browser: { type: 'string' },
-      timeout: { type: 'string' },
-      parallel: { type: 'string' },
-      resolve: { type: 'string', multiple: true },
-      insecure: { type: 'boolean' },
-    },
-    strict: true,
-    allowPositionals: false,
+  const values = parseStackFlags(argv, {
+    markdown: { type: 'string' },
+    json: { type: 'string' },
+    browser: { type: 'string' },
+    timeout: { type: 'string' },
+    parallel: { type: 'string' },
+    resolve: { type: 'string', multiple: true },
+    insecure: { type: 'boolean' },
   });
   if (values.help) return 'help';
   checkOneStdout({ markdown: values.markdown, json: values.json });

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { CommandError } from '@pulumi/pulumi/automation';
 import { clientFrom } from '../client/shared';
 import type { HttpClient } from '../client/http';
@@ -13,11 +14,17 @@ import { auditedResources, type AuditedResources } from '../stack/inventories';
  */
 
 /** The `parseArgs` options every tool that reads a stack takes: the project's folder, the stack, and `--help`. */
-export const STACK_OPTIONS = {
+const STACK_OPTIONS = {
   cwd: { type: 'string' },
   stack: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
+
+/** A stack tool's flags: `options` beside the project's folder, the stack and `--help`; throws on an unknown flag or a positional. */
+export function parseStackFlags<Options extends ParseArgsOptionsConfig>(argv: string[], options: Options) {
+  return parseArgs({ args: argv, options: { ...STACK_OPTIONS, ...options }, strict: true, allowPositionals: false })
+    .values;
+}
 
 /** The stack a command reads. */
 export interface StackArguments {
