@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { PLUGIN_VERSION } from '../plugin/version';
-import { checkOneStdout, runStackCommand, STACK_OPTIONS, writeOutput } from './stack-command';
-import { masked, readStack, reasonOf } from './stack-reading';
+import { checkOneStdout, couldNotBeDone, runTool, sayAs, writeOutput } from './runner';
+import { masked, parseStackFlags, readStack, reasonOf } from './stack-reading';
 import { auditHtml } from '../format/audit-html';
 import { jsonText } from '../format/escape';
 import { auditMarkdown } from '../format/audit-markdown';
@@ -46,16 +45,10 @@ interface Arguments {
 }
 
 function parse(argv: string[]): Arguments | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...STACK_OPTIONS,
-      markdown: { type: 'string' },
-      json: { type: 'string' },
-      html: { type: 'string' },
-    },
-    strict: true,
-    allowPositionals: false,
+  const values = parseStackFlags(argv, {
+    markdown: { type: 'string' },
+    json: { type: 'string' },
+    html: { type: 'string' },
   });
   if (values.help) return 'help';
   const given = { markdown: values.markdown, json: values.json, html: values.html };
@@ -81,15 +74,8 @@ async function audit(args: Arguments): Promise<number> {
   if (markdown !== undefined) writeOutput(markdown, auditMarkdown(evidence));
   if (json !== undefined) writeOutput(json, `${jsonText(evidence)}\n`);
   if (html !== undefined) writeOutput(html, auditHtml(evidence));
-  process.stderr.write(`edgeguard-audit: ${masked(summaryText(evidence))}\n`);
+  sayAs('edgeguard-audit')(masked(summaryText(evidence)));
   return exitStatusOf(evidence);
 }
 
-runStackCommand({
-  name: 'edgeguard-audit',
-  work: 'audit',
-  usage: USAGE,
-  parse,
-  run: audit,
-  reasonOf,
-});
+runTool({ name: 'edgeguard-audit', usage: USAGE, parse, run: audit, failure: couldNotBeDone('audit', reasonOf) });

@@ -9,17 +9,8 @@ import type { Detected } from '../impact/evaluate';
 import { DETECTED_STATUSES } from '../client/page-security';
 import { detectedPages } from '../impact/listed';
 import { REVIEW_PER_PAGE } from '../impact/model';
-import {
-  explainReadFailure,
-  idFlag,
-  parseFlags,
-  runCommand,
-  sayAs,
-  settingsHelp,
-  settingsSynopsis,
-  UsageError,
-  writeOut,
-} from './settings-flags';
+import { explainReadFailure, idFlag, parseFlags, settingsHelp, settingsSynopsis, UsageError } from './settings-flags';
+import { runTool, sayAs, unexpectedFailure, writeProgram } from './runner';
 
 /**
  * `edgeguard-csp`: writes the TypeScript Pulumi program declaring a first CSP policy for a host,
@@ -30,7 +21,7 @@ import {
  * the file could not be written); 2 bad usage.
  */
 
-const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+const EXIT = { ok: 0, failed: 1 } as const;
 
 const USAGE = `usage: edgeguard-csp --zone ZONE_ID --host HOST [--action allow|log] [--out FILE]
 ${settingsSynopsis(21)}
@@ -63,7 +54,7 @@ function parse(argv: string[]) {
     out: { type: 'string' },
   });
   const text = flags.text;
-  if (flags.help) return { help: true as const };
+  if (flags.help) return 'help';
   const zoneId = idFlag('zone', "the zone's id", text('zone'));
   if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone of the host');
   const hostText = text('host');
@@ -74,7 +65,6 @@ function parse(argv: string[]) {
   const action = (['allow', 'log'] as const).find((known) => known === given);
   if (action === undefined) throw new UsageError(`--action must be allow or log, not ${JSON.stringify(given)}`);
   return {
-    help: false as const,
     zoneId,
     host: host.value,
     action,
@@ -98,19 +88,8 @@ async function detectedOn(http: HttpClient, zoneId: string, host: string) {
   return detected;
 }
 
-/** Runs the command with `argv` (without node and the script); returns the exit status. */
-export async function main(argv: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(argv);
-  } catch (error) {
-    say(`${(error as Error).message}\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.ok;
-  }
+/** Does the command's work with its `options`; returns the exit status. */
+async function run(options: Exclude<ReturnType<typeof parse>, 'help'>): Promise<number> {
   let detected;
   try {
     detected = await detectedOn(clientFrom({ explicit: options.explicit }), options.zoneId, options.host);
@@ -120,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const policy = writePolicy(options.host, detected);
   const program = cspProgram(options, policy);
-  if (!writeOut(options.out, program, say)) return EXIT.failed;
+  if (!writeProgram(options.out, program, say)) return EXIT.failed;
   const { script, connection } = policy.counts;
   say(
     `wrote ${options.out ?? 'the program to stdout'}: a${options.action === 'allow' ? 'n allow' : ' log'} policy for ${options.host} allowing ${script.allowed} of ${script.detected} scripts and ${connection.allowed} of ${connection.detected} connections detected` +
@@ -131,4 +110,4 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-if (require.main === module) runCommand('edgeguard-csp', main, EXIT.failed);
+runTool({ name: 'edgeguard-csp', usage: USAGE, parse, run, failure: unexpectedFailure(EXIT.failed) });

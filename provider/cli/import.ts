@@ -8,14 +8,12 @@ import {
   explainReadFailure,
   idFlag,
   parseFlags,
-  runCommand,
-  sayAs,
   settingsHelp,
   settingsSynopsis,
   UsageError,
   withFlags,
-  writeOut,
 } from './settings-flags';
+import { runTool, sayAs, unexpectedFailure, writeProgram } from './runner';
 
 /**
  * `edgeguard-import`: writes the TypeScript Pulumi program that takes a live zone (and account)
@@ -28,7 +26,7 @@ import {
  * and listed on stderr).
  */
 
-const EXIT = { ok: 0, failed: 1, usage: 2, leftOut: 3 } as const;
+const EXIT = { ok: 0, failed: 1, leftOut: 3 } as const;
 
 const USAGE = `usage: edgeguard-import --zone ZONE_ID [--account ACCOUNT_ID] [--out FILE]
 ${settingsSynopsis(24)}
@@ -56,11 +54,10 @@ function parse(argv: string[]) {
     out: { type: 'string' },
   });
   const text = flags.text;
-  if (flags.help) return { help: true as const };
+  if (flags.help) return 'help';
   const zoneId = idFlag('zone', "the zone's id", text('zone'));
   if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone to read');
   return {
-    help: false as const,
     zoneId,
     accountId: idFlag('account', "the account's id", text('account')),
     out: text('out'),
@@ -93,19 +90,8 @@ function summary(program: ImportedProgram, where: string): string {
   return `wrote ${where}: ${declared.join(', ')} to adopt${pools}`;
 }
 
-/** Runs the command with `argv` (without node and the script); returns the exit status. */
-export async function main(argv: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(argv);
-  } catch (error) {
-    say(`${(error as Error).message}\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.ok;
-  }
+/** Does the command's work with its `options`; returns the exit status. */
+async function run(options: Exclude<ReturnType<typeof parse>, 'help'>): Promise<number> {
   let program: ImportedProgram;
   try {
     program = importedProgram(await read(options.zoneId, options.accountId, options.explicit));
@@ -113,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     say(withFlags((error as Error).message));
     return EXIT.failed;
   }
-  if (!writeOut(options.out, program.text, say)) return EXIT.failed;
+  if (!writeProgram(options.out, program.text, say)) return EXIT.failed;
   say(summary(program, options.out ?? 'the program to stdout'));
   if (program.leftOut.length === 0) return EXIT.ok;
   say(
@@ -123,4 +109,4 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT.leftOut;
 }
 
-if (require.main === module) runCommand('edgeguard-import', main, EXIT.failed);
+runTool({ name: 'edgeguard-import', usage: USAGE, parse, run, failure: unexpectedFailure(EXIT.failed) });

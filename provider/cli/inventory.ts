@@ -5,17 +5,8 @@ import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { clientFrom } from '../client/shared';
 import { inventoryProgram, PROGRAM_LANGUAGES, writeInventory, type ProgramLanguage } from '../program/inventory';
 import { readPaymentScripts } from '../payment/scripts';
-import {
-  explainReadFailure,
-  idFlag,
-  parseFlags,
-  runCommand,
-  sayAs,
-  settingsHelp,
-  settingsSynopsis,
-  UsageError,
-  writeOut,
-} from './settings-flags';
+import { explainReadFailure, idFlag, parseFlags, settingsHelp, settingsSynopsis, UsageError } from './settings-flags';
+import { runTool, sayAs, unexpectedFailure, writeProgram } from './runner';
 
 /**
  * `edgeguard-inventory`: writes the Pulumi program (TypeScript, or YAML for the provider plugin)
@@ -27,7 +18,7 @@ import {
  * the file could not be written); 2 bad usage.
  */
 
-const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+const EXIT = { ok: 0, failed: 1 } as const;
 
 const USAGE = `usage: edgeguard-inventory --zone ZONE_ID --page PAGE [--page PAGE...]
                            [--language typescript|yaml] [--action allow|log] [--out FILE]
@@ -98,11 +89,10 @@ function parse(argv: string[]) {
     action: { type: 'string' },
     out: { type: 'string' },
   });
-  if (flags.help) return { help: true as const };
+  if (flags.help) return 'help';
   const zoneId = idFlag('zone', "the zone's id", flags.text('zone'));
   if (zoneId === undefined) throw new UsageError('--zone is required: the id of the zone of the pages');
   return {
-    help: false as const,
     zoneId,
     pages: pagesOf(flags.texts('page')),
     language: choice<ProgramLanguage>('language', PROGRAM_LANGUAGES, flags.text('language'), 'typescript'),
@@ -112,19 +102,8 @@ function parse(argv: string[]) {
   };
 }
 
-/** Runs the command with `argv` (without node and the script); returns the exit status. */
-export async function main(argv: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(argv);
-  } catch (error) {
-    say(`${(error as Error).message}\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (options.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT.ok;
-  }
+/** Does the command's work with its `options`; returns the exit status. */
+async function run(options: Exclude<ReturnType<typeof parse>, 'help'>): Promise<number> {
   const { given, parsed } = options.pages;
   let detected;
   try {
@@ -139,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const inventory = writeInventory(given, detected);
   const program = inventoryProgram(options, inventory);
-  if (!writeOut(options.out, program, say)) return EXIT.failed;
+  if (!writeProgram(options.out, program, say)) return EXIT.failed;
   const pinned = inventory.entries.filter((entry) => entry.hash !== undefined).length;
   const unpinned = inventory.entries.filter((entry) => entry.unpinned !== undefined);
   const policies = inventory.hosts.length;
@@ -160,4 +139,4 @@ export async function main(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-if (require.main === module) runCommand('edgeguard-inventory', main, EXIT.failed);
+runTool({ name: 'edgeguard-inventory', usage: USAGE, parse, run, failure: unexpectedFailure(EXIT.failed) });

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { isIP } from 'node:net';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { validateHostname } from '../../rules/hostname';
 import { shown } from '../format/escape';
@@ -10,8 +9,8 @@ import { PLUGIN_VERSION } from '../plugin/version';
 import { judgePage, pageUrl, probeExitStatus, probeReport } from '../payment/probe';
 import { findBrowser, launchProbeBrowser, type ResolveRule } from '../payment/probe-browser';
 import { readPaymentScripts } from '../payment/scripts';
-import { checkOneStdout, runStackCommand, STACK_OPTIONS, writeOutput } from './stack-command';
-import { masked, readStack, reasonOf } from './stack-reading';
+import { checkOneStdout, couldNotBeDone, runTool, sayAs, writeOutput } from './runner';
+import { masked, parseStackFlags, readStack, reasonOf } from './stack-reading';
 
 /**
  * `edgeguard-probe`: PCI DSS 4.0 requirement 11.6.1 as the browser receives it (issue 33). Loads
@@ -102,20 +101,14 @@ const argumentsSchema = z.object({
 type Arguments = z.output<typeof argumentsSchema> & { resolveGiven: string[] };
 
 function parse(argv: string[]): Arguments | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...STACK_OPTIONS,
-      markdown: { type: 'string' },
-      json: { type: 'string' },
-      browser: { type: 'string' },
-      timeout: { type: 'string' },
-      parallel: { type: 'string' },
-      resolve: { type: 'string', multiple: true },
-      insecure: { type: 'boolean' },
-    },
-    strict: true,
-    allowPositionals: false,
+  const values = parseStackFlags(argv, {
+    markdown: { type: 'string' },
+    json: { type: 'string' },
+    browser: { type: 'string' },
+    timeout: { type: 'string' },
+    parallel: { type: 'string' },
+    resolve: { type: 'string', multiple: true },
+    insecure: { type: 'boolean' },
   });
   if (values.help) return 'help';
   checkOneStdout({ markdown: values.markdown, json: values.json });
@@ -126,7 +119,7 @@ function parse(argv: string[]): Arguments | 'help' {
 }
 
 async function probe(args: Arguments): Promise<number> {
-  const say = (message: string) => process.stderr.write(`edgeguard-probe: ${shown(masked(message))}\n`);
+  const say = (message: string) => sayAs('edgeguard-probe')(shown(masked(message)));
   // Before the stack and the service: without a browser nothing can be probed.
   const executable = findBrowser(args.browser);
   const staging = { resolve: args.resolveGiven, insecure: args.insecure };
@@ -180,11 +173,4 @@ async function probe(args: Arguments): Promise<number> {
   return probeExitStatus(report);
 }
 
-runStackCommand({
-  name: 'edgeguard-probe',
-  work: 'probe',
-  usage: USAGE,
-  parse,
-  run: probe,
-  reasonOf,
-});
+runTool({ name: 'edgeguard-probe', usage: USAGE, parse, run: probe, failure: couldNotBeDone('probe', reasonOf) });

@@ -7,7 +7,7 @@ import { renderMarkdown } from '../format/review-markdown';
 import { DEFAULT_POLICY_CONFIG, reviewStack } from '../review/review-stack';
 import { jsonText, shown } from '../format/escape';
 import { reviewSarif } from '../format/sarif';
-import { runStackCommand, writeOutput } from './stack-command';
+import { couldNotBeDone, relayEngine, runTool, sayAs, writeOutput } from './runner';
 
 /**
  * `edgeguard-review`: the review report of a pull request (issue 9, item 3). Runs `pulumi preview`
@@ -88,21 +88,21 @@ async function review(args: Arguments): Promise<number> {
     refresh: args.refresh,
     failOnDrift: args.failOnDrift,
     ...(args.policyConfig !== undefined ? { policyConfig: args.policyConfig } : {}),
-    onOutput: (text) => (toStdout ? process.stderr : process.stdout).write(text),
+    onOutput: (text) => relayEngine(text, toStdout ? 'stderr' : 'stdout'),
   });
   if (args.markdown !== undefined) writeOutput(args.markdown, renderMarkdown(report));
   if (args.json !== undefined) writeOutput(args.json, jsonText(report));
   if (args.sarif !== undefined) writeOutput(args.sarif, jsonText(reviewSarif(report, pathInRepository(args.cwd))));
-  if (report.exitCode === 2)
-    process.stderr.write(`edgeguard-review: the review could not be done: ${shown(report.reason ?? '')}\n`);
+  const say = sayAs('edgeguard-review');
+  if (report.exitCode === 2) say(`the review could not be done: ${shown(report.reason ?? '')}`);
   else {
     const mandatory = report.violations.filter((violation) => violation.level === 'mandatory').length;
     const drift = report.exitCode === 3 ? `; drift: ${report.drift!.map((row) => shown(row.name)).join(', ')}` : '';
-    process.stderr.write(
-      `edgeguard-review: ${mandatory === 0 ? 'no mandatory policy violation' : `${mandatory} mandatory policy violation${mandatory === 1 ? '' : 's'}`}${drift}\n`,
+    say(
+      `${mandatory === 0 ? 'no mandatory policy violation' : `${mandatory} mandatory policy violation${mandatory === 1 ? '' : 's'}`}${drift}`,
     );
   }
   return report.exitCode;
 }
 
-runStackCommand({ name: 'edgeguard-review', work: 'review', usage: USAGE, parse, run: review });
+runTool({ name: 'edgeguard-review', usage: USAGE, parse, run: review, failure: couldNotBeDone('review') });

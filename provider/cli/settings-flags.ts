@@ -1,5 +1,3 @@
-import { shownLines } from '../format/escape';
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AuthenticationError, EdgeGuardError, NotFoundError, PermissionDeniedError } from '../client/errors';
 import { hexIdSchema } from '../runtime/check';
@@ -8,9 +6,8 @@ import { SETTINGS, settingLabel, withSettingHint, type SettingName } from '../se
 /**
  * What the commands that read the service and write a program (`edgeguard-import`,
  * `edgeguard-csp`, `edgeguard-inventory`) share: the settings of `../settings.ts` as flags, with
- * their usage text, the parsing of their flags, the zone and account ids they check, what a failed
- * read means for the user (each setting named by its flag), writing the program, and running as a
- * command.
+ * their usage text, the parsing of their flags, the zone and account ids they check, and what a
+ * failed read means for the user (each setting named by its flag). They run on `./runner.ts`.
  */
 
 /** A setting's flag: its name in kebab case (`baseUrl` → `--base-url`). */
@@ -121,45 +118,4 @@ export function parseFlags(argv: string[], options: Record<string, { type: 'stri
     },
     explicit: explicitSettings(values),
   };
-}
-
-/** Writes a command's program to `out`, else stdout; `false`, said, when the file cannot be written. */
-export function writeOut(out: string | undefined, text: string, say: (message: string) => void): boolean {
-  if (out === undefined) {
-    process.stdout.write(text);
-    return true;
-  }
-  try {
-    writeFileSync(out, text);
-    return true;
-  } catch (error) {
-    say(`cannot write --out ${out}: ${(error as Error).message}`);
-    return false;
-  }
-}
-
-/**
- * A command's messages on stderr, after its name. They quote the service (an error's message, a
- * URL): their lines are theirs, and no other character a terminal acts on gets through.
- */
-export const sayAs =
-  (command: string) =>
-  (message: string): void => {
-    process.stderr.write(`${command}: ${shownLines(message)}\n`);
-  };
-
-/**
- * Runs a command's `main` with the process's arguments and sets the exit status: `main`'s, or
- * `failed` on an unexpected error.
- */
-export function runCommand(command: string, main: (argv: string[]) => Promise<number>, failed: number): void {
-  main(process.argv.slice(2)).then(
-    (status) => {
-      process.exitCode = status;
-    },
-    (error: unknown) => {
-      sayAs(command)(`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exitCode = failed;
-    },
-  );
 }

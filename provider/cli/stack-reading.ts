@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { CommandError } from '@pulumi/pulumi/automation';
 import { clientFrom } from '../client/shared';
 import type { HttpClient } from '../client/http';
@@ -11,6 +12,19 @@ import { auditedResources, type AuditedResources } from '../stack/inventories';
  * the credentials to mask in anything they print, and why the work could not be done, in a line.
  * They run no preview and change nothing.
  */
+
+/** The `parseArgs` options every tool that reads a stack takes: the project's folder, the stack, and `--help`. */
+const STACK_OPTIONS = {
+  cwd: { type: 'string' },
+  stack: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** A stack tool's flags: `options` beside the project's folder, the stack and `--help`; throws on an unknown flag or a positional. */
+export function parseStackFlags<Options extends ParseArgsOptionsConfig>(argv: string[], options: Options) {
+  return parseArgs({ args: argv, options: { ...STACK_OPTIONS, ...options }, strict: true, allowPositionals: false })
+    .values;
+}
 
 /** The stack a command reads. */
 export interface StackArguments {
