@@ -2,7 +2,7 @@ import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import type { Pool } from '../client/load-balancing';
 import { DETECTED_STATUSES } from '../client/detected-statuses';
-import type { Connection, Cookie, DetectedListParams, Script, ScriptDetail } from '../client/page-security';
+import type { Connection, Cookie, FilteredListParams, Script, ScriptDetail } from '../client/page-security';
 import { isMaliciousScore } from '../../rules/malicious';
 import type { SettingName } from '../settings';
 import { clientLayer, type ClientLayer } from './lazy-client';
@@ -27,8 +27,12 @@ export { MALICIOUS_SCORE_THRESHOLD } from '../../rules/malicious';
  */
 export type ReadSettings = Partial<Record<SettingName, string>>;
 
-/** Options of the list helpers. */
-export interface ListOptions extends DetectedListParams {
+/**
+ * Options of the list helpers: the service's filters. Unlike the service, the helpers keep the
+ * items under `/cdn-cgi/` unless `excludeCdnCgi` is `true`: a policy written from what they list
+ * must allow those too, or it breaks the page.
+ */
+export interface ListOptions extends FilteredListParams {
   /** Items per request. Default 100. */
   perPage?: number;
 }
@@ -94,7 +98,7 @@ export async function* listScripts(
   settings?: ReadSettings,
 ): AsyncGenerator<Script> {
   yield* readEach(settings, (client, { pageSecurity }) =>
-    pageSecurity.listScripts(client, zoneId, options, perPageOf(options)),
+    pageSecurity.listScripts(client, zoneId, { excludeCdnCgi: false, ...options }, perPageOf(options)),
   );
 }
 
@@ -105,7 +109,7 @@ export async function* listConnections(
   settings?: ReadSettings,
 ): AsyncGenerator<Connection> {
   yield* readEach(settings, (client, { pageSecurity }) =>
-    pageSecurity.listConnections(client, zoneId, options, perPageOf(options)),
+    pageSecurity.listConnections(client, zoneId, { excludeCdnCgi: false, ...options }, perPageOf(options)),
   );
 }
 

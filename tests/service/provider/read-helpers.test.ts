@@ -74,7 +74,7 @@ describe('listScripts', () => {
     expect(scripts.every((s) => s.status === 'active')).toBe(true);
     const path = `/client/v4/zones/${zone}/page_security/scripts`;
     expect(await listCalls(mark)).toEqual(
-      [1, 2, 3].map((page) => ({ method: 'GET', path, query: { page: String(page), per_page: '100' }, status: 200 })),
+      [1, 2, 3].map((page) => ({ method: 'GET', path, query: { exclude_cdn_cgi: 'false', page: String(page), per_page: '100' }, status: 200 })),
     );
   });
 
@@ -82,7 +82,8 @@ describe('listScripts', () => {
     const mark = emu.mark();
     expect(await all(listScripts(zone, {}, settings))).toHaveLength(250);
     expect((await listCalls(mark)).map((c) => c.query)).toEqual(
-      [1, 2, 3].map((page) => ({ page: String(page), per_page: '100' })),
+      // The helpers keep the scripts under /cdn-cgi/, which the service leaves out by default.
+      [1, 2, 3].map((page) => ({ exclude_cdn_cgi: 'false', page: String(page), per_page: '100' })),
     );
   });
 
@@ -105,7 +106,7 @@ describe('listScripts', () => {
     const mark = emu.mark();
     await all(listScripts(zone, { hosts: ['cdn0.example.net', 'cdn2.example.net'], perPage: 1000 }, settings));
     expect((await listCalls(mark)).map((c) => c.query)).toEqual([
-      { hosts: 'cdn0.example.net,cdn2.example.net', page: '1', per_page: '1000' },
+      { exclude_cdn_cgi: 'false', hosts: 'cdn0.example.net,cdn2.example.net', page: '1', per_page: '1000' },
     ]);
   });
 
