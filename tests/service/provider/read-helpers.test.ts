@@ -74,7 +74,12 @@ describe('listScripts', () => {
     expect(scripts.every((s) => s.status === 'active')).toBe(true);
     const path = `/client/v4/zones/${zone}/page_security/scripts`;
     expect(await listCalls(mark)).toEqual(
-      [1, 2, 3].map((page) => ({ method: 'GET', path, query: { exclude_cdn_cgi: 'false', page: String(page), per_page: '100' }, status: 200 })),
+      [1, 2, 3].map((page) => ({
+        method: 'GET',
+        path,
+        query: { exclude_cdn_cgi: 'false', page: String(page), per_page: '100' },
+        status: 200,
+      })),
     );
   });
 
