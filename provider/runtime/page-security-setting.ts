@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { getSettings, updateSettings, type PageSecuritySettings } from '../client/page-security';
 import { zoneIdSchema } from './check';
 import type { Runtime } from './contract';
-import { changedInputs } from './wire';
 
 /**
  * Runtime of `PageSecuritySetting`: page security on or off for one zone (spec 2.2). The zone's
@@ -64,14 +63,6 @@ function outputs(zoneId: string, live: PageSecuritySettings, enabledBeforeCreate
     useConnectionUrlPath: live.use_connection_url_path,
     enabledBeforeCreate,
   };
-}
-
-/** Which properties differ between the old outputs and the new inputs. */
-export function changedProperties(
-  olds: Partial<PageSecuritySettingOutputs>,
-  news: PageSecuritySettingInputs,
-): string[] {
-  return changedInputs(runtime, olds, news);
 }
 
 /** The runtime of `PageSecuritySetting`. */

@@ -7,7 +7,6 @@ import type { HttpClient } from '../client/http';
 import { entryText, INTEGRITIES, readPaymentScripts } from '../payment/scripts';
 import { zoneIdSchema } from './check';
 import { ownerOf, ResourceStateError, type Runtime } from './contract';
-import { changedInputs } from './wire';
 
 /**
  * Runtime of `ScriptInventory`: the scripts authorized on a zone's payment pages, each with its
@@ -176,11 +175,6 @@ async function outputs(client: HttpClient, inputs: ScriptInventoryInputs): Promi
     cspSources: cspSources(inventory),
     detected: await detectedScripts(client, inputs.zoneId, inventory),
   };
-}
-
-/** Which inputs differ between the old outputs and the new inputs: the runtime's diff, from its description. */
-export function changedProperties(olds: Partial<ScriptInventoryOutputs>, news: ScriptInventoryInputs): string[] {
-  return changedInputs(runtime, olds, news);
 }
 
 /** The runtime of `ScriptInventory`. */

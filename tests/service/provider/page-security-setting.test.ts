@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { APIResponseError } from '../../../provider/client/errors';
-import { changedProperties } from '../../../provider/runtime/page-security-setting';
+import { changedInputs } from '../../../provider/runtime/wire';
+import { runtime } from '../../../provider/runtime/page-security-setting';
 import { provider } from '../../../provider/dynamic/runtime/page-security-setting';
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { ZONE } from '../../helpers/inputs';
@@ -110,7 +111,7 @@ describe('against the emulator', () => {
       updatedAt: expect.stringMatching(ISO),
       enabledBeforeCreate: false,
     });
-    expect(changedProperties(read.props, { zoneId: zone, enabled: true })).toEqual(['enabled']);
+    expect(changedInputs(runtime, read.props, { zoneId: zone, enabled: true })).toEqual(['enabled']);
   });
 
   test('read of a resource never created (a get) keeps the current value as the one to restore', async () => {

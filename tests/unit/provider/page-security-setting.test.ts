@@ -1,5 +1,6 @@
 import { UNKNOWN } from '../../../provider/runtime/check';
-import { changedProperties, type PageSecuritySettingOutputs } from '../../../provider/runtime/page-security-setting';
+import { changedInputs } from '../../../provider/runtime/wire';
+import { runtime, type PageSecuritySettingOutputs } from '../../../provider/runtime/page-security-setting';
 import { provider } from '../../../provider/dynamic/runtime/page-security-setting';
 import { ZONE } from '../../helpers/inputs';
 
@@ -68,7 +69,7 @@ describe('diff', () => {
     ['both', { zoneId: OTHER_ZONE, enabled: false }, ['zoneId', 'enabled'], { changes: true, replaces: ['zoneId'] }],
     ['an unknown zone', { zoneId: UNKNOWN, enabled: true }, ['zoneId'], { changes: true, replaces: ['zoneId'] }],
   ])('%s', async (_name, news, changed, result) => {
-    expect(changedProperties(olds, news as never)).toEqual(changed);
+    expect(changedInputs(runtime, olds, news as never)).toEqual(changed);
     await expect(provider.diff(ZONE, olds, news)).resolves.toEqual(result);
   });
 });

@@ -1,5 +1,6 @@
 import { UNKNOWN } from '../../../provider/runtime/check';
-import { changedProperties, type ScriptInventoryOutputs } from '../../../provider/runtime/script-inventory';
+import { changedInputs } from '../../../provider/runtime/wire';
+import { runtime, type ScriptInventoryOutputs } from '../../../provider/runtime/script-inventory';
 import { provider } from '../../../provider/dynamic/runtime/script-inventory';
 import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
 import { ZONE } from '../../helpers/inputs';
@@ -156,7 +157,7 @@ describe('diff', () => {
     ['the zone', { ...INVENTORY, zoneId: OTHER_ZONE }, ['zoneId'], { changes: true, replaces: ['zoneId'] }],
     ['an unknown zone', { ...INVENTORY, zoneId: UNKNOWN }, ['zoneId'], { changes: true, replaces: ['zoneId'] }],
   ])('%s', async (_name, news, changed, result) => {
-    expect(changedProperties(olds, news as never)).toEqual(changed);
+    expect(changedInputs(runtime, olds, news as never)).toEqual(changed);
     await expect(provider.diff(ZONE, olds, news)).resolves.toEqual(result);
   });
 });
