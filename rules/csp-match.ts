@@ -491,10 +491,26 @@ function hostMatches(sourceHost: string, host: string): boolean {
 }
 
 /**
+ * The paths of the host sources that govern `kind` in any of `headers`, each once: the only part of
+ * a fetched URL's path {@link judgeFetch} looks at is whether it {@link pathMatches} each of them (an
+ * upgrade keeps the path). So two URLs with the same scheme, host and port whose paths match the
+ * same of these paths get the same verdicts; with none, the verdicts depend on the origin alone.
+ */
+export function governingPaths(headers: readonly PageHeader[], kind: CspFetchKind): string[] {
+  const paths = new Set<string>();
+  for (const header of headers) {
+    for (const source of governingDirective(header.directives, kind)?.sources ?? []) {
+      if (source.kind === 'host' && source.path !== undefined) paths.add(source.path);
+    }
+  }
+  return [...paths];
+}
+
+/**
  * A path source allows exactly that path, or everything under it when it ends in `/`; both sides
  * compare percent-decoded, so `/a%20b.js` and `/a b.js` are one path; the query never counts.
  */
-function pathMatches(sourcePath: string | undefined, path: string): boolean {
+export function pathMatches(sourcePath: string | undefined, path: string): boolean {
   if (sourcePath === undefined) return true;
   const expected = decodePath(sourcePath);
   const actual = decodePath(path);

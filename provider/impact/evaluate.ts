@@ -9,7 +9,9 @@ import {
 import {
   BROWSERS,
   governingDirective,
+  governingPaths,
   judgeFetch,
+  pathMatches,
   type Browser,
   type CspFetchKind,
   type FetchOutcome,
@@ -408,6 +410,23 @@ function parsedOf(item: Judged): URL | null {
   return item.parsed;
 }
 
+/**
+ * What of an item's URL its verdicts depend on, beside the page, under headers whose governing
+ * sources have `paths` (`governingPaths`): its origin as written and which of those paths its path
+ * matches, one character each (so the key of one set of paths has a fixed length after the
+ * origin). `undefined` when the URL is relative or cannot be parsed on its own.
+ */
+function verdictKey(item: Judged, paths: readonly string[]): string | undefined {
+  if (item.origin === undefined) return undefined;
+  if (paths.length === 0) return item.origin;
+  const url = parsedOf(item);
+  if (url === null) return undefined;
+  const path = url.pathname;
+  let key = item.origin;
+  for (const source of paths) key += pathMatches(source, path) ? '1' : '0';
+  return key;
+}
+
 /** Verdicts kept per header set, by origin and page: a zone's detected items come from few origins. */
 const VERDICTS_CACHED = 4096;
 
@@ -429,13 +448,14 @@ type Verdicts = readonly FetchVerdict[];
 /**
  * The headers a browser gets together on a host's pages, readied for judging one kind of fetch
  * (`judgeFetch` in each browser), URLs parsed once. Profiling the review of 50,000 scripts and
- * 50,000 connections put half its time in matching sources; a zone's items come from few origins,
- * so a set whose sources have no path answers each origin once per page.
+ * 50,000 connections put half its time in matching sources; a zone's items come from few origins
+ * and, under sources with paths, few classes of path, so a set answers each {@link verdictKey} once
+ * per page.
  */
 class HeaderSet {
-  /** Whether no source of a governing directive has a path, so that a verdict depends on the URL's origin alone. */
-  readonly byOrigin: boolean;
-  /** Verdicts by page (its scheme and host), then by origin, when {@link byOrigin}. */
+  /** The paths of the governing sources, on which a verdict depends beside the URL's origin (`governingPaths`). */
+  readonly paths: readonly string[];
+  /** Verdicts by page (its scheme and host), then by {@link verdictKey}. */
   private readonly verdicts = new Map<string, Map<string, Verdicts>>();
   /** What the browsers do with a URL that cannot be parsed: every header that governs the kind refuses it. */
   private unparsable: Verdicts | undefined;
@@ -444,25 +464,22 @@ class HeaderSet {
     private readonly kind: CspFetchKind,
     readonly headers: readonly PageHeader[],
   ) {
-    this.byOrigin = headers.every((header) =>
-      (governingDirective(header.directives, kind)?.sources ?? []).every(
-        (source) => source.kind !== 'host' || source.path === undefined,
-      ),
-    );
+    this.paths = governingPaths(headers, kind);
   }
 
   /** What each browser does with the fetch of `item` from `page`, `pageKey` being the page's scheme and host. */
   judge(item: Judged, page: URL, pageKey: string): Verdicts {
-    // Two levels rather than one joined key: the keys are strings already made, whose hash V8 keeps.
+    // Two levels rather than one joined key: the page's key is a string already made, whose hash V8 keeps.
     let onPage: Map<string, Verdicts> | undefined;
-    if (this.byOrigin && item.origin !== undefined) {
+    const key = verdictKey(item, this.paths);
+    if (key !== undefined) {
       onPage = this.verdicts.get(pageKey);
       if (onPage === undefined) {
         if (this.verdicts.size >= VERDICTS_CACHED) this.verdicts.clear();
         onPage = new Map();
         this.verdicts.set(pageKey, onPage);
       }
-      const known = onPage.get(item.origin);
+      const known = onPage.get(key);
       if (known !== undefined) return known;
     }
     let url = parsedOf(item);
@@ -477,7 +494,7 @@ class HeaderSet {
     const verdicts = BROWSERS.map((browser) => judgeFetch(this.headers, this.kind, target, page, browser));
     if (onPage !== undefined) {
       if (onPage.size >= VERDICTS_CACHED) onPage.clear();
-      onPage.set(item.origin!, verdicts);
+      onPage.set(key!, verdicts);
     }
     return verdicts;
   }
@@ -774,10 +791,16 @@ class KindImpact {
  * host; each policy's lists are read from {@link ZoneImpactEvaluator.results}.
  */
 export class HostKindEvaluator {
-  /** Whether every verdict depends on an item's origin alone, so that items with the same first page and origin share one {@link Outcome}. */
-  private readonly byOrigin: boolean;
-  /** Outcomes by first page, then origin, when {@link byOrigin}. */
+  /**
+   * The paths of the governing sources of every header set judged here (before, after, each
+   * disabled policy alone; each of a policy's sources alone is among them): items with the same
+   * first page and {@link verdictKey} over these share one {@link Outcome}.
+   */
+  private readonly paths: readonly string[];
+  /** Outcomes by first page, then {@link verdictKey}. */
   private readonly outcomes = new Map<string, Map<string, Outcome>>();
+  /** The last item whose outcome was asked for, and the answer, since the plan asks before it adds. */
+  private lastOutcome: { item: Detected; outcome: Outcome | undefined } | undefined;
   /** The last item asked about, parsed, and the answer, since the plan asks before it adds. */
   private lastDepends: { item: Detected; judged: Judged; depends: boolean } | undefined;
 
@@ -792,33 +815,38 @@ export class HostKindEvaluator {
     private readonly before: HeaderSet | undefined,
     private readonly pages: PageCache,
   ) {
-    this.byOrigin = [after, before, ...policies.map((policy) => policy.alone)].every(
-      (set) => set === undefined || set.byOrigin,
-    );
+    const paths = new Set<string>();
+    for (const set of [after, before, ...policies.map((policy) => policy.alone)])
+      for (const path of set?.paths ?? []) paths.add(path);
+    this.paths = [...paths];
   }
 
   /**
-   * What the judgement of `item` comes to, shared by the items with its first page and origin when
-   * the verdicts depend on nothing else ({@link byOrigin}), and its pages were not read: a zone's
-   * items come from few origins and pages, and judging each again was most of the review's time
-   * (bench/RESULTS.md, issue 20).
+   * What the judgement of `item` comes to, shared by the items with its first page and
+   * {@link verdictKey} (its origin, and which governing sources' paths its path matches) when its
+   * pages were not read: a zone's items come from few origins, classes of path and pages, and
+   * judging each again was most of the review's time (bench/RESULTS.md, issues 20 and 30).
    */
   private outcomeOf(item: Detected): Outcome | undefined {
-    if (!this.byOrigin || item.pageUrls !== undefined) return undefined;
-    const origin = ORIGIN.exec(item.url)?.[0];
-    if (origin === undefined) return undefined;
-    let onPage = this.outcomes.get(item.firstPageUrl);
-    if (onPage === undefined) {
-      if (this.outcomes.size >= VERDICTS_CACHED) this.outcomes.clear();
-      onPage = new Map();
-      this.outcomes.set(item.firstPageUrl, onPage);
+    if (this.lastOutcome?.item === item) return this.lastOutcome.outcome;
+    let outcome: Outcome | undefined;
+    const judged = item.pageUrls === undefined ? judgedUrl(item.url) : undefined;
+    const key = judged && verdictKey(judged, this.paths);
+    if (key !== undefined) {
+      let onPage = this.outcomes.get(item.firstPageUrl);
+      if (onPage === undefined) {
+        if (this.outcomes.size >= VERDICTS_CACHED) this.outcomes.clear();
+        onPage = new Map();
+        this.outcomes.set(item.firstPageUrl, onPage);
+      }
+      outcome = onPage.get(key);
+      if (outcome === undefined) {
+        if (onPage.size >= VERDICTS_CACHED) onPage.clear();
+        outcome = this.judgement(item, this.judgedItem(item, judged));
+        onPage.set(key, outcome);
+      }
     }
-    let outcome = onPage.get(origin);
-    if (outcome === undefined) {
-      if (onPage.size >= VERDICTS_CACHED) onPage.clear();
-      outcome = this.judgement(item, this.judgedItem(item));
-      onPage.set(origin, outcome);
-    }
+    this.lastOutcome = { item, outcome };
     return outcome;
   }
 
@@ -903,9 +931,9 @@ export class HostKindEvaluator {
   }
 
   /** `item` parsed, and whether its verdict depends on its pages, once per item. */
-  private judgedItem(item: Detected): { judged: Judged; depends: boolean } {
+  private judgedItem(item: Detected, parsed?: Judged): { judged: Judged; depends: boolean } {
     if (this.lastDepends?.item === item) return this.lastDepends;
-    const judged = judgedUrl(item.url);
+    const judged = parsed ?? judgedUrl(item.url);
     let depends = false;
     if (item.pageUrls === undefined) {
       const [page] = this.pagesOn(item);

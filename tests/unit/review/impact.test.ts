@@ -985,3 +985,94 @@ describe('items of one origin on one page share a judgement, not what is particu
     expect(impact.newlyBlocked!.count).toBe(0);
   });
 });
+
+describe('items whose paths match the same path sources share a judgement, and only those (issue 30)', () => {
+  // Sources with paths on several hosts, before and after, enforced and report-only, with a disabled
+  // policy judged alone: every path of a source matters, percent-encoded, dot segments, exact or prefix.
+  const before = "script-src 'self' https://cdn.shared.example/lib/ https://cdn.shared.example/one.js";
+  const after = [
+    "script-src https://cdn.shared.example/lib/v2/ cdn.shared.example/a%20b.js https://vendor.example/pay/ 'self'",
+    'script-src https://cdn.shared.example/lib/ https://vendor.example/pay/v1.js; upgrade-insecure-requests',
+  ];
+  const paths = [
+    '/lib/v2/x.js',
+    '/lib/v2/',
+    '/lib/v20/x.js',
+    '/lib/x.js',
+    '/lib/../lib/v2/y.js',
+    '/lib/%76%32/z.js',
+    '/LIB/v2/x.js',
+    '/one.js',
+    '/one.js/',
+    '/a%20b.js',
+    '/a b.js',
+    '/a%2520b.js',
+    '/pay/v1.js',
+    '/pay/v1.js?x=1',
+    '/pay/v2.js',
+    '/other.js',
+  ];
+  const origins = [
+    'https://cdn.shared.example',
+    'http://cdn.shared.example',
+    'https://vendor.example',
+    `https://${HOST}`,
+  ];
+  const items = origins.flatMap((origin, o) =>
+    paths.map((path, p) =>
+      script(
+        `${origin}${path}`,
+        `2026-11-${String(10 + ((o * paths.length + p) % 15)).padStart(2, '0')}T00:00:00.000Z`,
+        {
+          firstPageUrl: p % 3 === 0 ? `http://${HOST}/old` : PAGE,
+        },
+      ),
+    ),
+  );
+  const evaluator = () =>
+    new ZoneImpactEvaluator(
+      {
+        proposed: [
+          {
+            name: 'enforced',
+            policy: policy(after[0]!),
+            baseline: { kind: 'live', id: 'live', policy: policy(before) },
+          },
+          { name: 'reporting', policy: policy(after[1]!, 'log'), baseline: { kind: 'none' } },
+          { name: 'disabled', policy: policy(before, 'allow', false), baseline: { kind: 'none' } },
+        ],
+        live: [{ id: 'live', policy: policy(before) }],
+        managed: new Set(['live']),
+      },
+      { sampleSize: items.length },
+    );
+  /** Each item's lines in every list of every policy's impact: what a line says of it, by list and policy. */
+  const linesOf = (results: ReturnType<ZoneImpactEvaluator['results']>) => {
+    const byUrl = new Map<string, string[]>();
+    results.forEach((result, p) => {
+      for (const [list, sample] of Object.entries(result.scripts)) {
+        if (sample === null || typeof sample !== 'object' || !('lines' in sample)) continue;
+        for (const line of sample.lines)
+          byUrl.set(line.url, [...(byUrl.get(line.url) ?? []), `${p} ${list} ${JSON.stringify(line)}`]);
+      }
+    });
+    return byUrl;
+  };
+
+  test('judged together, each item gets the lines it gets judged alone', () => {
+    const together = evaluator();
+    for (const item of items) together.judge('script', HOST)!.add(item);
+    const joint = linesOf(together.results());
+    const alone = new Map<string, string[]>();
+    for (const item of items) {
+      const single = evaluator();
+      single.judge('script', HOST)!.add(item);
+      for (const [url, lines] of linesOf(single.results())) alone.set(url, lines);
+    }
+    // Every list of the sample names some items, so that the comparison is not of empty lists.
+    expect(
+      new Set([...alone.values()].flat().map((line) => line.split(' ').slice(0, 2).join(' '))).size,
+    ).toBeGreaterThan(4);
+    expect(Object.fromEntries(joint)).toEqual(Object.fromEntries(alone));
+  });
+});
