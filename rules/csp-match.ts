@@ -478,7 +478,7 @@ function isLoneStar(source: Extract<CspSource, { kind: 'host' }>): boolean {
 }
 
 /** `*` any host; `*.example.com` any host ending in `.example.com`; otherwise the same host. */
-function hostMatches(sourceHost: string, host: string): boolean {
+export function hostMatches(sourceHost: string, host: string): boolean {
   if (sourceHost === '*') return true;
   if (sourceHost.charCodeAt(0) !== 42 /* * */) return sourceHost === host;
   // Compared in place: the review matches every detected item, and a slice per match adds up.
@@ -490,30 +490,41 @@ function hostMatches(sourceHost: string, host: string): boolean {
   return true;
 }
 
+/** A host source with a path: its host (or host pattern) and its path, percent-decoded. */
+export interface PathSource {
+  host: string;
+  path: string;
+}
+
 /**
- * The paths of the host sources that govern `kind` in any of `headers`, each once: the only part of
- * a fetched URL's path {@link judgeFetch} looks at is whether it {@link pathMatches} each of them (an
- * upgrade keeps the path). So two URLs with the same scheme, host and port whose paths match the
- * same of these paths get the same verdicts; with none, the verdicts depend on the origin alone.
+ * The host sources with a path that govern `kind` in any of `headers`. The only part of a fetched
+ * URL's path {@link judgeFetch} looks at is whether it matches the path of such a source whose host
+ * {@link hostMatches} the URL's (both browsers match the host first; an upgrade keeps the path). So
+ * two URLs with the same scheme, host and port whose paths match the same of those paths get the
+ * same verdicts; with none, the verdicts depend on the origin alone.
  */
-export function governingPaths(headers: readonly PageHeader[], kind: CspFetchKind): string[] {
-  const paths = new Set<string>();
+export function governingPathSources(headers: readonly PageHeader[], kind: CspFetchKind): PathSource[] {
+  const sources: PathSource[] = [];
   for (const header of headers) {
     for (const source of governingDirective(header.directives, kind)?.sources ?? []) {
-      if (source.kind === 'host' && source.path !== undefined) paths.add(source.path);
+      if (source.kind === 'host' && source.path !== undefined)
+        sources.push({ host: source.host, path: decodePath(source.path) });
     }
   }
-  return [...paths];
+  return sources;
 }
 
 /**
  * A path source allows exactly that path, or everything under it when it ends in `/`; both sides
  * compare percent-decoded, so `/a%20b.js` and `/a b.js` are one path; the query never counts.
  */
-export function pathMatches(sourcePath: string | undefined, path: string): boolean {
+function pathMatches(sourcePath: string | undefined, path: string): boolean {
   if (sourcePath === undefined) return true;
-  const expected = decodePath(sourcePath);
-  const actual = decodePath(path);
+  return decodedPathMatches(decodePath(sourcePath), decodePath(path));
+}
+
+/** {@link pathMatches} of a source's path and a URL's path both percent-decoded already ({@link decodePath}). */
+export function decodedPathMatches(expected: string, actual: string): boolean {
   return expected.endsWith('/') ? actual.startsWith(expected) : actual === expected;
 }
 

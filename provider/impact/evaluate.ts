@@ -8,10 +8,13 @@ import {
 } from '../../rules/csp';
 import {
   BROWSERS,
+  decodedPathMatches,
+  decodePath,
   governingDirective,
-  governingPaths,
+  governingPathSources,
+  hostMatches,
   judgeFetch,
-  pathMatches,
+  type PathSource,
   type Browser,
   type CspFetchKind,
   type FetchOutcome,
@@ -411,20 +414,44 @@ function parsedOf(item: Judged): URL | null {
 }
 
 /**
- * What of an item's URL its verdicts depend on, beside the page, under headers whose governing
- * sources have `paths` (`governingPaths`): its origin as written and which of those paths its path
- * matches, one character each (so the key of one set of paths has a fixed length after the
- * origin). `undefined` when the URL is relative or cannot be parsed on its own.
+ * What of an item's URL the verdicts of headers depend on, beside the page: its origin as written,
+ * and which paths of the governing sources with a path whose host matches its host
+ * (`governingPathSources`) its path matches, a character each. The origin gives the host, so the
+ * paths asked about, and the key's length after the origin, are the same for every URL of an origin.
  */
-function verdictKey(item: Judged, paths: readonly string[]): string | undefined {
-  if (item.origin === undefined) return undefined;
-  if (paths.length === 0) return item.origin;
-  const url = parsedOf(item);
-  if (url === null) return undefined;
-  const path = url.pathname;
-  let key = item.origin;
-  for (const source of paths) key += pathMatches(source, path) ? '1' : '0';
-  return key;
+class VerdictKeys {
+  private readonly sources: readonly PathSource[];
+  /** By origin as written: the distinct paths of the sources whose host matches its host. */
+  private readonly paths = new Map<string, readonly string[]>();
+
+  constructor(sources: Iterable<PathSource>) {
+    const unique = new Map<string, PathSource>();
+    for (const source of sources) unique.set(`${source.host} ${source.path}`, source);
+    this.sources = [...unique.values()];
+  }
+
+  /** The key of `item`; `undefined` when its URL is relative or cannot be parsed on its own. */
+  of(item: Judged): string | undefined {
+    const origin = item.origin;
+    if (origin === undefined) return undefined;
+    if (this.sources.length === 0) return origin;
+    let paths = this.paths.get(origin);
+    if (paths === undefined) {
+      const url = parsedOf(item);
+      if (url === null) return undefined;
+      const host = url.hostname;
+      paths = [...new Set(this.sources.filter((source) => hostMatches(source.host, host)).map(({ path }) => path))];
+      if (this.paths.size >= VERDICTS_CACHED) this.paths.clear();
+      this.paths.set(origin, paths);
+    }
+    if (paths.length === 0) return origin;
+    const url = parsedOf(item);
+    if (url === null) return undefined;
+    const path = decodePath(url.pathname);
+    let key = origin;
+    for (const source of paths) key += decodedPathMatches(source, path) ? '1' : '0';
+    return key;
+  }
 }
 
 /** Verdicts kept per header set, by origin and page: a zone's detected items come from few origins. */
@@ -449,13 +476,14 @@ type Verdicts = readonly FetchVerdict[];
  * The headers a browser gets together on a host's pages, readied for judging one kind of fetch
  * (`judgeFetch` in each browser), URLs parsed once. Profiling the review of 50,000 scripts and
  * 50,000 connections put half its time in matching sources; a zone's items come from few origins
- * and, under sources with paths, few classes of path, so a set answers each {@link verdictKey} once
+ * and, under sources with paths, few classes of path, so a set answers each {@link VerdictKeys} key once
  * per page.
  */
 class HeaderSet {
-  /** The paths of the governing sources, on which a verdict depends beside the URL's origin (`governingPaths`). */
-  readonly paths: readonly string[];
-  /** Verdicts by page (its scheme and host), then by {@link verdictKey}. */
+  /** The governing sources with a path, on which a verdict depends beside the URL's origin. */
+  readonly pathSources: readonly PathSource[];
+  private readonly keys: VerdictKeys;
+  /** Verdicts by page (its scheme and host), then by {@link VerdictKeys}. */
   private readonly verdicts = new Map<string, Map<string, Verdicts>>();
   /** What the browsers do with a URL that cannot be parsed: every header that governs the kind refuses it. */
   private unparsable: Verdicts | undefined;
@@ -464,14 +492,15 @@ class HeaderSet {
     private readonly kind: CspFetchKind,
     readonly headers: readonly PageHeader[],
   ) {
-    this.paths = governingPaths(headers, kind);
+    this.pathSources = governingPathSources(headers, kind);
+    this.keys = new VerdictKeys(this.pathSources);
   }
 
   /** What each browser does with the fetch of `item` from `page`, `pageKey` being the page's scheme and host. */
   judge(item: Judged, page: URL, pageKey: string): Verdicts {
     // Two levels rather than one joined key: the page's key is a string already made, whose hash V8 keeps.
     let onPage: Map<string, Verdicts> | undefined;
-    const key = verdictKey(item, this.paths);
+    const key = this.keys.of(item);
     if (key !== undefined) {
       onPage = this.verdicts.get(pageKey);
       if (onPage === undefined) {
@@ -792,12 +821,12 @@ class KindImpact {
  */
 export class HostKindEvaluator {
   /**
-   * The paths of the governing sources of every header set judged here (before, after, each
-   * disabled policy alone; each of a policy's sources alone is among them): items with the same
-   * first page and {@link verdictKey} over these share one {@link Outcome}.
+   * The keys over the governing sources with a path of every header set judged here (before, after,
+   * each disabled policy alone; each of a policy's sources alone is among them): items with the
+   * same first page and key share one {@link Outcome}.
    */
-  private readonly paths: readonly string[];
-  /** Outcomes by first page, then {@link verdictKey}. */
+  private readonly keys: VerdictKeys;
+  /** Outcomes by first page, then {@link VerdictKeys}. */
   private readonly outcomes = new Map<string, Map<string, Outcome>>();
   /** The last item whose outcome was asked for, and the answer, since the plan asks before it adds. */
   private lastOutcome: { item: Detected; outcome: Outcome | undefined } | undefined;
@@ -815,15 +844,14 @@ export class HostKindEvaluator {
     private readonly before: HeaderSet | undefined,
     private readonly pages: PageCache,
   ) {
-    const paths = new Set<string>();
-    for (const set of [after, before, ...policies.map((policy) => policy.alone)])
-      for (const path of set?.paths ?? []) paths.add(path);
-    this.paths = [...paths];
+    this.keys = new VerdictKeys(
+      [after, before, ...policies.map((policy) => policy.alone)].flatMap((set) => set?.pathSources ?? []),
+    );
   }
 
   /**
    * What the judgement of `item` comes to, shared by the items with its first page and
-   * {@link verdictKey} (its origin, and which governing sources' paths its path matches) when its
+   * {@link VerdictKeys} (its origin, and which governing sources' paths its path matches) when its
    * pages were not read: a zone's items come from few origins, classes of path and pages, and
    * judging each again was most of the review's time (bench/RESULTS.md, issues 20 and 30).
    */
@@ -831,7 +859,7 @@ export class HostKindEvaluator {
     if (this.lastOutcome?.item === item) return this.lastOutcome.outcome;
     let outcome: Outcome | undefined;
     const judged = item.pageUrls === undefined ? judgedUrl(item.url) : undefined;
-    const key = judged && verdictKey(judged, this.paths);
+    const key = judged && this.keys.of(judged);
     if (key !== undefined) {
       let onPage = this.outcomes.get(item.firstPageUrl);
       if (onPage === undefined) {

@@ -991,7 +991,7 @@ describe('items whose paths match the same path sources share a judgement, and o
   // policy judged alone: every path of a source matters, percent-encoded, dot segments, exact or prefix.
   const before = "script-src 'self' https://cdn.shared.example/lib/ https://cdn.shared.example/one.js";
   const after = [
-    "script-src https://cdn.shared.example/lib/v2/ cdn.shared.example/a%20b.js https://vendor.example/pay/ 'self'",
+    "script-src https://cdn.shared.example/lib/v2/ cdn.shared.example/a%20b.js https://vendor.example/pay/ 'self' https://*.shared.example/w/",
     'script-src https://cdn.shared.example/lib/ https://vendor.example/pay/v1.js; upgrade-insecure-requests',
   ];
   const paths = [
@@ -1011,11 +1011,13 @@ describe('items whose paths match the same path sources share a judgement, and o
     '/pay/v1.js?x=1',
     '/pay/v2.js',
     '/other.js',
+    '/w/x.js',
   ];
   const origins = [
     'https://cdn.shared.example',
     'http://cdn.shared.example',
     'https://vendor.example',
+    'https://img.shared.example',
     `https://${HOST}`,
   ];
   const items = origins.flatMap((origin, o) =>
