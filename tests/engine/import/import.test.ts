@@ -135,7 +135,8 @@ test('edgeguard-import writes the program, reading only, and says what it declar
 });
 
 test('its first pulumi up adopts everything: no write to the service, the same ids, tokens and statuses', async () => {
-  engine = await engineStack({ projectDir, inPlace: true, emu, token: TOKEN });
+  // The program edgeguard-import wrote: ts-node type-checks it, as at a user's first run.
+  engine = await engineStack({ projectDir, inPlace: true, emu, token: TOKEN, typeCheck: true });
   const mark = emu.mark();
   const up = await engine.up();
   expect(up.summary.result).toBe('succeeded');
