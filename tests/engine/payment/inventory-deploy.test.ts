@@ -114,12 +114,12 @@ describe.each(Object.keys(LANGUAGES) as Array<keyof typeof LANGUAGES>)('%s', (la
     if (run.status !== 0) throw new Error(`edgeguard-inventory failed: ${run.stderr}`);
     expect(run.stderr).toContain('an inventory of 3 of the 5 scripts detected');
     if (project !== undefined) fs.writeFileSync(path.join(source, 'Pulumi.yaml'), project);
-    // The program edgeguard-inventory wrote: ts-node type-checks it, as at a user's first run.
+    // Transpile-only, as every engine test's program: the writer's TypeScript type-checks against
+    // the package in tests/unit/payment/inventory-writer.test.ts, and this file runs it a dozen times.
     engine = await engineStack({
       projectDir: source,
       emu,
       token: TOKEN,
-      typeCheck: true,
       providerEnv: false,
       config: {
         'edgeguard:baseUrl': { value: emu.baseUrl },
