@@ -8,7 +8,7 @@ import { ZoneImpactEvaluator, type Acceptance, type Detected, type ZonePolicies 
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import type { PolicyUnderReview } from './model';
 import { zoneKey, zoneOptions, zonePoliciesOf } from './zone';
-import { exportedResources, stackPolicies } from '../stack/export';
+import { exportedResources, stackPolicies, stackPolicyIds } from '../stack/export';
 
 /**
  * The review's read ahead: the detected lists read while the engine runs the program, from what
@@ -73,7 +73,8 @@ export function speculationOf(exported: unknown): Speculation {
     ]);
   }
   for (const zone of unreadable) policies.delete(zone);
-  return { policies, managedPolicyIds: managed.map(({ policyId }) => policyId) };
+  // The ids the review is given as the stack's (`reviewInputOf` of ../review/pack-input.ts).
+  return { policies, managedPolicyIds: [...stackPolicyIds(exported).values()] };
 }
 
 /** One listing read ahead: its items, page by page from its file, and the requests it took. */
