@@ -83,7 +83,7 @@ function disposeReadAhead(): void {
  * Once the engine has configured the pack, while it runs the program: loads the review's modules
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
- * name, judging them against those policies as read (`../impact/read-ahead.ts`), and the scripts on the pages of its script inventories
+ * name (`../impact/read-ahead.ts`) and the scripts on the pages of its script inventories
  * (`../payment/read-ahead.ts`). Without settings to read with, or a previous state to read,
  * nothing is read ahead: the review reads at the analysis, and says what is missing.
  */
@@ -100,13 +100,7 @@ export function warmReview(): void {
   } catch {
     return;
   }
-  if (targets.size > 0)
-    readingAhead = new modules.readAhead.ReadAhead(
-      client,
-      targets,
-      REVIEW_PER_PAGE,
-      modules.readAhead.speculationOf(state.exported),
-    ).start();
+  if (targets.size > 0) readingAhead = new modules.readAhead.ReadAhead(client, targets, REVIEW_PER_PAGE).start();
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
   process.once('exit', disposeReadAhead);

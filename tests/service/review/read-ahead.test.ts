@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { clientFrom } from '../../../provider/client/shared';
 import { reviewService, type ReviewInput } from '../../../provider/review/plan';
 import { type PolicyUnderReview } from '../../../provider/impact/model';
-import { ReadAhead, readAheadTargets, speculationOf } from '../../../provider/impact/read-ahead';
+import { ReadAhead, readAheadTargets } from '../../../provider/impact/read-ahead';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -13,8 +13,6 @@ import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '..
  * the hosts the previous state names, read before the proposed policies are known, give the same
  * review as the listings read at the analysis, with no request of the review's own; a read ahead
  * on other hosts, or one that failed, is not used, and its requests are counted and in the bound.
- * With the previous state's policies (a speculation), it judges the items as it reads them, and
- * the review takes that judgement when its policies are those, and only then.
  */
 
 let emu: TestEmulator;
@@ -29,26 +27,19 @@ afterAll(async () => emu.close());
 const CHECKOUT = 'checkout.example.com';
 const ACCOUNT = 'account.example.com';
 
-/**
- * A zone with scripts and connections on two hosts, and a third host not in the previous state;
- * with `overHttp`, a script over http whose verdict depends on the page it runs on.
- */
-async function newZone(overHttp = true): Promise<string> {
+/** A zone with scripts and connections on two hosts, and a third host not in the previous state. */
+async function newZone(): Promise<string> {
   const zone = randomBytes(16).toString('hex');
   await emu.seed({ zones: [{ id: zone, name: 'example.com', account_id: ACCOUNT_ID }] });
   const on = (host: string) => ({ zone_id: zone, host, first_page_url: `https://${host}/page` });
   await emu.seed({
     scripts: [
-      ...(overHttp
-        ? [
-            {
-              // Over http: mixed content on the https page, blocked by the policies on the http one.
-              ...on(CHECKOUT),
-              url: 'http://static.example.org/js/app.js',
-              page_urls: [`https://${CHECKOUT}/page`, `http://${CHECKOUT}/old`],
-            },
-          ]
-        : []),
+      {
+        // Over http: mixed content on the https page, blocked by the policies on the http one.
+        ...on(CHECKOUT),
+        url: 'http://static.example.org/js/app.js',
+        page_urls: [`https://${CHECKOUT}/page`, `http://${CHECKOUT}/old`],
+      },
       { ...on(CHECKOUT), url: 'https://js.stripe.com/v3/elements.js', js_integrity_score: 60 },
       { ...on(CHECKOUT), url: 'https://cdn.example.net/a.js', js_integrity_score: 50 },
       { ...on(CHECKOUT), url: 'https://cdn.example.net/rare.js', status: 'infrequent' },
@@ -194,10 +185,9 @@ test('a review of a host the previous state does not name lists it, and counts t
   reading.dispose();
   expect(await listings(mark, zone)).toEqual(await listingsOfPlain());
   expect(ahead.policies).toEqual(plain.policies);
-  // The zone's live policies, which the review used as its own list of them, and five listings it did not use.
-  expect(readRequests).toBe(6);
-  expect(ahead.requests.made).toBe(plain.requests.made + readRequests - 1);
-  expect(ahead.requests.bound).toBe(plain.requests.bound + readRequests - 1);
+  expect(readRequests).toBe(5);
+  expect(ahead.requests.made).toBe(plain.requests.made + readRequests);
+  expect(ahead.requests.bound).toBe(plain.requests.bound + readRequests);
   expect(ahead.requests.plan).toContain("; 5 (listings read ahead on the previous state's hosts and not used)");
   expect(ahead.requests.made).toBeLessThanOrEqual(ahead.requests.bound);
 
@@ -218,129 +208,9 @@ test('a read ahead that failed is not used: the review lists, and counts what th
   reading.dispose();
   expect((await listings(mark, zone)).length).toBeGreaterThan(0);
   expect(ahead.policies).toEqual(plain.policies);
-  // The list of the live policies and four listings, each refused at its first page.
-  expect(ahead.requests.made).toBe(plain.requests.made + 5);
-  expect(ahead.requests.bound).toBe(plain.requests.bound + 5);
-});
-
-describe("judged as read, against the previous state's policies (issue 30)", () => {
-  const declared = (host: string, value: string) => ({
-    action: 'allow' as const,
-    expression: `http.host eq "${host}"`,
-    value,
-    enabled: true,
-  });
-  /** A zone whose checkout policy is live and in the previous state, and the review's input when the change leaves it as `value`. */
-  async function managedZone(overHttp: boolean, value = VALUE) {
-    const zone = await newZone(overHttp);
-    const created = await emu.api('POST', `zones/${zone}/page_security/policies`, {
-      body: { description: 'checkout', ...declared(CHECKOUT, VALUE) },
-    });
-    expect(created.status).toBe(200);
-    const policyId = created.body.result.id as string;
-    const type = 'pulumi-nodejs:dynamic/edgeguard:CspPolicy';
-    const urn = `urn:pulumi:dev::p::${type}::${CHECKOUT}`;
-    const state = {
-      deployment: {
-        resources: [
-          {
-            urn,
-            type,
-            inputs: { zoneId: zone, description: 'checkout', ...declared(CHECKOUT, VALUE) },
-            outputs: { zoneId: zone.toUpperCase(), expression: `http.host eq "${CHECKOUT}"`, policyId },
-          },
-        ],
-      },
-    };
-    const review: ReviewInput = {
-      policies: [
-        {
-          key: urn,
-          name: CHECKOUT,
-          zoneId: zone,
-          policy: { ...declared(CHECKOUT, value) },
-          replaces: { id: policyId },
-        },
-      ],
-      managedPolicyIds: [policyId],
-      migrations: [],
-      notifications: [],
-    };
-    return { zone, state, review };
-  }
-  async function judgedAhead(zone: string, state: unknown): Promise<ReadAhead> {
-    const reading = new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start();
-    await reading.unusedRequests();
-    return reading;
-  }
-
-  test('policies left alone: the review takes the judgement made as read, the same, with the same requests', async () => {
-    const { zone, state, review } = await managedZone(false);
-    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
-    const reading = await judgedAhead(zone, state);
-    const mark = emu.mark();
-    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
-    reading.dispose();
-    // Nothing listed by the review: not the policies, not an item (it reads the pages of the violation it shows).
-    expect(
-      (await emu.requests(mark)).filter(
-        (request) => request.path.endsWith('/policies') || request.query.page !== undefined,
-      ),
-    ).toEqual([]);
-    expect(ahead.policies).toEqual(plain.policies);
-    // The stripe script is blocked; the malicious one too, no violation for that.
-    expect(ahead.policies[0]!.scripts.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
-    expect(ahead.requests.made).toBe(plain.requests.made);
-    expect(ahead.requests.bound).toBe(plain.requests.bound);
-    expect(ahead.requests.plan).toBe(
-      plain.requests.plan.replace(
-        / (active|infrequent) (scripts|connections)\)/g,
-        ' $1 $2, read ahead and judged as read)',
-      ),
-    );
-  });
-
-  test('a changed policy: judged again from what was read, not from the judgement made as read', async () => {
-    const changed = "script-src 'self'; connect-src api.stripe.com";
-    const { zone, state, review } = await managedZone(false, changed);
-    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
-    const reading = await judgedAhead(zone, state);
-    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
-    reading.dispose();
-    expect(ahead.policies).toEqual(plain.policies);
-    // 'self' alone blocks the CDN's two scripts too: not what the policy read ahead judged.
-    expect(ahead.policies[0]!.scripts.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
-    expect(ahead.requests.plan).toContain(', read ahead)');
-    expect(ahead.requests.plan).not.toContain('judged as read');
-  });
-
-  test('a blocked script the review accepts: judged again, accepted; one it does not: the judgement made as read', async () => {
-    const { zone, state, review } = await managedZone(false);
-    for (const [accepted, judgedAsRead] of [
-      ['https://js.stripe.com/v3/elements.js', false],
-      ['https://nothing.example/none.js', true],
-    ] as const) {
-      const acceptBlocked = (url: string) => (url === accepted ? 'reviewed' : undefined);
-      const plain = await reviewService(client(), review, { perPage: PER_PAGE, acceptBlocked });
-      const reading = await judgedAhead(zone, state);
-      const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading, acceptBlocked });
-      reading.dispose();
-      expect(ahead.policies).toEqual(plain.policies);
-      expect(ahead.policies[0]!.scripts.violations.blocks).toBe(judgedAsRead ? 1 : 0);
-      expect(ahead.requests.plan.includes('judged as read')).toBe(judgedAsRead);
-    }
-  });
-
-  test('a script whose verdict depends on its pages ends the judging as read: the review reads its pages', async () => {
-    const { zone, state, review } = await managedZone(true);
-    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
-    const reading = await judgedAhead(zone, state);
-    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
-    reading.dispose();
-    expect(ahead.policies).toEqual(plain.policies);
-    expect(ahead.requests.plan).toContain(', read ahead)');
-    expect(ahead.requests.plan).not.toContain('judged as read');
-  });
+  // Four listings, each refused at its first page.
+  expect(ahead.requests.made).toBe(plain.requests.made + 4);
+  expect(ahead.requests.bound).toBe(plain.requests.bound + 4);
 });
 
 test('the read ahead leaves nothing on disk, even before it ends; dispose closes its files', async () => {
