@@ -11,6 +11,6 @@ module.exports = {
   testTimeout: 60000,
   // Three files at a time on two cores: the longest file (custom hostname issuance, 3.5 minutes)
   // mostly waits out the service's 60 s windows, and the engine files wait on the engine; with two,
-  // a core stood idle a third of the run (npm test: 869 s, 1,448 s of CPU).
+  // the cores stood idle a sixth of the run (npm test: 869 s, 1,448 s of CPU; with three, 812 s).
   maxWorkers: 3,
 };
