@@ -413,6 +413,9 @@ function parsedOf(item: Judged): URL | null {
   return item.parsed;
 }
 
+/** Entries a cache of verdicts, outcomes or keys holds before it is emptied: a zone's detected items come from few origins and pages. */
+const VERDICTS_CACHED = 4096;
+
 /**
  * What of an item's URL the verdicts of headers depend on, beside the page: its origin as written,
  * and which paths of the governing sources with a path whose host matches its host
@@ -453,9 +456,6 @@ class VerdictKeys {
     return key;
   }
 }
-
-/** Verdicts kept per header set, by origin and page: a zone's detected items come from few origins. */
-const VERDICTS_CACHED = 4096;
 
 /** The same page over the other web scheme: an item's page could have been either. */
 function otherScheme(page: URL): URL {
