@@ -14,6 +14,8 @@ import {
   governingPathSources,
   hostMatches,
   judgeFetch,
+  plainPath,
+  plainPathOrigin,
   type PathSource,
   type Browser,
   type CspFetchKind,
@@ -416,16 +418,32 @@ function parsedOf(item: Judged): URL | null {
 /** Entries a cache of verdicts, outcomes or keys holds before it is emptied: a zone's detected items come from few origins and pages. */
 const VERDICTS_CACHED = 4096;
 
+/** Paths of one origin a key's matches are counted in a number for, at most: beyond, they are spelled out. */
+const KEY_BITS = 30;
+
+/** What {@link VerdictKeys} knows of one origin. */
+interface OriginKeys {
+  /** The distinct paths of the sources whose host matches the origin's host. */
+  paths: readonly string[];
+  /** Whether its URLs' paths can be read without parsing them (`plainPathOrigin`). */
+  plain: boolean;
+  /** Its keys made so far, by which paths match (a bit each): one string per key, hashed once. */
+  keys: Map<number, string>;
+}
+
 /**
  * What of an item's URL the verdicts of headers depend on, beside the page: its origin as written,
  * and which paths of the governing sources with a path whose host matches its host
  * (`governingPathSources`) its path matches, a character each. The origin gives the host, so the
  * paths asked about, and the key's length after the origin, are the same for every URL of an origin.
+ * The path is read from the URL's text when it is plain (`plainPath`), and a key is the same string
+ * each time it recurs: at 200,000 scripts, parsing each URL and joining and hashing each key anew
+ * cost more than the rest of the judging (bench/RESULTS.md, issue 30).
  */
 class VerdictKeys {
   private readonly sources: readonly PathSource[];
-  /** By origin as written: the distinct paths of the sources whose host matches its host. */
-  private readonly paths = new Map<string, readonly string[]>();
+  /** By origin as written. */
+  private readonly origins = new Map<string, OriginKeys>();
 
   constructor(sources: Iterable<PathSource>) {
     const unique = new Map<string, PathSource>();
@@ -438,21 +456,36 @@ class VerdictKeys {
     const origin = item.origin;
     if (origin === undefined) return undefined;
     if (this.sources.length === 0) return origin;
-    let paths = this.paths.get(origin);
-    if (paths === undefined) {
+    let known = this.origins.get(origin);
+    if (known === undefined) {
       const url = parsedOf(item);
       if (url === null) return undefined;
       const host = url.hostname;
-      paths = [...new Set(this.sources.filter((source) => hostMatches(source.host, host)).map(({ path }) => path))];
-      if (this.paths.size >= VERDICTS_CACHED) this.paths.clear();
-      this.paths.set(origin, paths);
+      const paths = [
+        ...new Set(this.sources.filter((source) => hostMatches(source.host, host)).map(({ path }) => path)),
+      ];
+      known = { paths, plain: plainPathOrigin(origin), keys: new Map() };
+      if (this.origins.size >= VERDICTS_CACHED) this.origins.clear();
+      this.origins.set(origin, known);
     }
+    const { paths } = known;
     if (paths.length === 0) return origin;
-    const url = parsedOf(item);
-    if (url === null) return undefined;
-    const path = decodePath(url.pathname);
-    let key = origin;
-    for (const source of paths) key += decodedPathMatches(source, path) ? '1' : '0';
+    let path = known.plain ? plainPath(item.url, origin.length) : undefined;
+    if (path === undefined) {
+      const url = parsedOf(item);
+      if (url === null) return undefined;
+      path = decodePath(url.pathname);
+    }
+    const matches = (i: number) => decodedPathMatches(paths[i]!, path);
+    if (paths.length > KEY_BITS) return paths.reduce((key, _, i) => key + (matches(i) ? '1' : '0'), origin);
+    let bits = 0;
+    for (let i = 0; i < paths.length; i++) if (matches(i)) bits |= 1 << i;
+    let key = known.keys.get(bits);
+    if (key === undefined) {
+      key = paths.reduce((text, _, i) => text + ((bits >> i) & 1 ? '1' : '0'), origin);
+      if (known.keys.size >= VERDICTS_CACHED) known.keys.clear();
+      known.keys.set(bits, key);
+    }
     return key;
   }
 }

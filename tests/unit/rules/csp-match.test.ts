@@ -3,8 +3,11 @@ import {
   BROWSERS,
   cspAllowsUrl,
   cspAllowsUrlIn,
+  decodePath,
   isMixedContent,
   judgeFetch,
+  plainPath,
+  plainPathOrigin,
   type Browser,
   type CspFetchKind,
   type FetchVerdict,
@@ -626,5 +629,68 @@ describe('judgeFetch: all of a page headers together', () => {
     expect(verdicts.chromium.upgraded).toBe(false);
     expect(verdicts.firefox.upgraded).toBe(true);
     expect(verdicts.chromium.outcome).toBe('allowed');
+  });
+});
+
+describe('plainPath reads a path as the URL parser gives it, or leaves it to the parser (issue 30)', () => {
+  const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*/;
+  const read = (url: string) => {
+    const origin = ORIGIN.exec(url)![0];
+    return plainPathOrigin(origin) ? plainPath(url, origin.length) : undefined;
+  };
+
+  test('a plain path, with or without a query or fragment, is read as written', () => {
+    const plain: Array<[string, string]> = [
+      ['https://cdn.example/lib/a.js', '/lib/a.js'],
+      ['HTTPS://CDN.example:8443/Lib/A.js', '/Lib/A.js'],
+      ['http://u:p@cdn.example/a.js?x=1/../y', '/a.js'],
+      ["wss://cdn.example/a;b=c/@d:e,f!$&'()*+~_-.js#frag?x", "/a;b=c/@d:e,f!$&'()*+~_-.js"],
+      ['https://cdn.example', '/'],
+      ['https://cdn.example?x', '/'],
+      ['https://cdn.example#x', '/'],
+      ['https://cdn.example//a//b/', '//a//b/'],
+      ['https://cdn.example/.a/..b/a./a../...', '/.a/..b/a./a../...'],
+    ];
+    for (const [url, path] of plain) {
+      expect([url, read(url)]).toEqual([url, path]);
+      expect([url, decodePath(new URL(url).pathname)]).toEqual([url, path]);
+    }
+  });
+
+  test('whatever the parser would change, or decoding would, is left to it', () => {
+    const parsed = [
+      'https://cdn.example/a/./b.js',
+      'https://cdn.example/a/../b.js',
+      'https://cdn.example/a/..',
+      'https://cdn.example/a/.',
+      'https://cdn.example/a%20b.js',
+      'https://cdn.example/a%2e%2e/b.js',
+      'https://cdn.example/a b.js',
+      'https://cdn.example/a\tb.js',
+      'https://cdn.example/a\\b.js',
+      'https://cdn.example/a"b<c>`{d}^|e.js',
+      'https://cdn.example/é.js',
+      'https://cdn.example/a.js ',
+      'file://host/C:/a.js',
+      'ftp://cdn.example/a.js',
+      'custom://cdn.example/a/./b.js',
+    ];
+    for (const url of parsed) expect([url, read(url)]).toEqual([url, undefined]);
+  });
+
+  test("on any URL, a path it reads is the parser's", () => {
+    const chars = ['a', '/', '.', '%', '2', 'e', '?', '#', ' ', '\\', ';', '@', '~', 'é', '\t', '"', "'", '|'];
+    let read_ = 0;
+    for (let i = 0; i < 4000; i++) {
+      let rest = '';
+      for (let n = (i * 7) % 9, k = i; n > 0; n--, k = Math.floor(k / chars.length) + i * 31)
+        rest += chars[k % chars.length];
+      const url = `https://cdn.example/${rest}`;
+      const path = read(url);
+      if (path === undefined) continue;
+      read_ += 1;
+      expect([url, path]).toEqual([url, decodePath(new URL(url).pathname)]);
+    }
+    expect(read_).toBeGreaterThan(500);
   });
 });
