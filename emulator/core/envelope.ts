@@ -26,12 +26,12 @@ export function success<T>(result: T, resultInfo?: ResultInfo): Envelope<T> {
 }
 
 /**
- * {@link success}'s envelope as JSON text, around a result that is JSON text already (a list
- * whose items' JSON is kept between requests): the same fields in the same order.
+ * {@link success}'s envelope as the bytes of its JSON, around a result that is JSON text already (a
+ * list whose items' JSON is kept between requests): the same fields in the same order.
  */
-export function successText(resultJson: string, resultInfo?: ResultInfo): string {
+export function successBody(resultJson: string, resultInfo?: ResultInfo): Buffer {
   const rest = JSON.stringify(success(null, resultInfo)).slice('{"result":null'.length);
-  return `{"result":${resultJson}${rest}`;
+  return Buffer.from(`{"result":${resultJson}${rest}`, 'utf8');
 }
 
 /** Contract: a failure has `success: false`, `result: null` and at least one error. */

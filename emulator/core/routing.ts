@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
 import { ApiError, ErrorCode } from './errors';
-import { success, successText, type Envelope, type ResultInfo } from './envelope';
+import { success, type Envelope, type ResultInfo } from './envelope';
 
 /**
- * What a handler returns: a result, or a result with `result_info` for lists; or a result already
- * serialized (`resultJson`), which is sent as it is.
+ * What a handler returns: a result, or a result with `result_info` for lists; or a whole success
+ * response already made (`body`, as `successBody` of `./envelope.ts` makes it), which is sent as it is.
  */
-export type Handled =
-  { result: unknown; resultInfo?: ResultInfo } | { result: unknown } | { resultJson: string; resultInfo?: ResultInfo };
+export type Handled = { result: unknown; resultInfo?: ResultInfo } | { result: unknown } | { body: Buffer };
 
 type Handler = (request: FastifyRequest) => Handled | Promise<Handled>;
 
@@ -31,7 +30,7 @@ export function routes(
       ...options,
       method,
       url,
-      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown> | string> => {
+      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown> | Buffer> => {
         if (!handler) {
           throw new ApiError(
             405,
@@ -46,9 +45,8 @@ export function routes(
         }
         const handled = await handler(request);
         reply.header('content-type', 'application/json; charset=utf-8');
-        const resultInfo = 'resultInfo' in handled ? handled.resultInfo : undefined;
-        if ('resultJson' in handled) return successText(handled.resultJson, resultInfo);
-        return success(handled.result, resultInfo);
+        if ('body' in handled) return handled.body;
+        return success(handled.result, 'resultInfo' in handled ? handled.resultInfo : undefined);
       },
     });
   }

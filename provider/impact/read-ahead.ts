@@ -99,10 +99,9 @@ class FileListing implements ReadListing {
 
   append(rows: Row[]): void {
     if (this.fd === undefined) return;
-    const text = Buffer.from(`${JSON.stringify(rows)}\n`, 'utf8');
-    fs.writeSync(this.fd, text, 0, text.length, this.size);
-    this.lines.push({ at: this.size, length: text.length - 1 });
-    this.size += text.length;
+    const written = fs.writeSync(this.fd, `${JSON.stringify(rows)}\n`, this.size, 'utf8');
+    this.lines.push({ at: this.size, length: written - 1 });
+    this.size += written;
     this.count += rows.length;
   }
 

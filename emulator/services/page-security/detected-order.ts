@@ -63,11 +63,16 @@ export class DetectedOrder<T extends DetectedRecord> {
    * grew with the square of the pages: about 20 ms a page at 45,000 scripts on 20 hosts).
    */
   private readonly merges = new Map<string, { version: number; items: T[] }>();
-  /** Moves on every change, so a merge made before it is not used after it. */
-  private version = 0;
+  /** Moves on every change, so that a merge or a page made before it is not used after it. */
+  private changes = 0;
 
   constructor(store: Store, collection: Collection<T>) {
     store.watch(collection, (changes) => this.update(changes));
+  }
+
+  /** The lists' version: it moves whenever one of the collection's objects changes. */
+  get version(): number {
+    return this.changes;
   }
 
   /**
@@ -94,13 +99,13 @@ export class DetectedOrder<T extends DetectedRecord> {
     }
     const key = `${zoneId}\u0000${status}\u0000${[...hosts].sort().join(',')}\u0000${refinement?.key ?? ''}`;
     let merge = this.merges.get(key);
-    if (merge?.version !== this.version) {
+    if (merge?.version !== this.changes) {
       if (this.merges.size >= MERGES_KEPT) this.merges.clear();
       let items = lists.length === 1 ? [...lists[0]!] : lists.flat().sort(compare);
       if (refinement?.keep) items = items.filter(refinement.keep);
       // Array.prototype.sort is stable: items the refinement's order ties keep the usual order.
       if (refinement?.compare) items.sort(refinement.compare);
-      merge = { version: this.version, items };
+      merge = { version: this.changes, items };
       this.merges.set(key, merge);
     }
     return { items: merge.items.slice(start, start + perPage), total: merge.items.length };
@@ -114,7 +119,7 @@ export class DetectedOrder<T extends DetectedRecord> {
   }
 
   private update(changes: ReadonlyArray<RecordChange<T>>): void {
-    this.version += 1;
+    this.changes += 1;
     const inPlace = changes.length <= IN_PLACE_LIMIT;
     for (const { id, before, after } of changes) {
       if (before) for (const key of keysOf(before)) this.remove(key, id, before, inPlace);

@@ -6,6 +6,7 @@ import { choice, expecting, policyDescriptionField, ruleField } from '../../../r
 import { isoTime } from '../../core/clock';
 import { ErrorCode, notFound } from '../../core/errors';
 import { newId } from '../../core/ids';
+import { successBody } from '../../core/envelope';
 import { pageInfo, pageQuery, wholeListInfo } from '../../core/pagination';
 import { routes, type Handled } from '../../core/routing';
 import type { Collection } from '../../core/store';
@@ -30,6 +31,7 @@ import {
   type SettingsRecord,
 } from './records';
 import { DetectedOrder } from './detected-order';
+import { ServedPages } from '../../core/served-pages';
 import { detectedFilterShape, refinementOf, type DetectedFilterQuery, type ListRefinement } from './list-filters';
 
 /**
@@ -85,7 +87,7 @@ function defaultSettings(zone: Zone): SettingsRecord {
  * replaces an object on every change (it copies on write), so a kept text is never stale. Paging
  * a detected list served each object's view built and serialized anew at every request (about
  * 1 ms a page of 1,000 connections, most of the emulator's time in a review of 50,000 + 50,000);
- * a page read again now costs the join of its texts.
+ * a page built again now costs the join of its texts (and one asked again, nothing: {@link ServedPages}).
  */
 function keptJson<T extends object>(view: (record: T) => unknown): (record: T) => string {
   const kept = new WeakMap<T, string>();
@@ -99,6 +101,9 @@ function keptJson<T extends object>(view: (record: T) => unknown): (record: T) =
   };
 }
 
+/** Bytes of list pages each detected list keeps ({@link ServedPages}): a listing of 200,000 scripts is 140 MB. */
+const SERVED_PAGES_BYTES = 192 * 2 ** 20;
+
 /**
  * Spec 3 and 4: only active objects unless `status` says otherwise; oldest first, then by id. With
  * `refine` (scripts and connections), the contract's filters and order apply before paging.
@@ -107,6 +112,7 @@ function listDetected<T extends DetectedRecord>(
   ctx: EmulatorContext,
   request: FastifyRequest,
   order: DetectedOrder<T>,
+  served: ServedPages,
   json: (record: T) => string,
   refine?: (query: DetectedFilterQuery) => ListRefinement<T>,
 ): Handled {
@@ -114,17 +120,18 @@ function listDetected<T extends DetectedRecord>(
   const query = parseQuery(refine ? filteredListQuery : listQuery, request.query);
   const refinement = refine?.(query);
   const hosts = refinement ? refinement.hosts : new Set((query.hosts ?? []).map((host) => host.toLowerCase()));
-  const { items, total } = order.page(
-    zone.id,
-    query.status ?? 'active',
-    hosts ?? new Set(),
-    query.page,
-    query.per_page,
-    refinement,
-  );
   return {
-    resultJson: `[${items.map(json).join(',')}]`,
-    resultInfo: pageInfo(query.page, query.per_page, items.length, total),
+    body: served.body(order.version, request.url, () => {
+      const { items, total } = order.page(
+        zone.id,
+        query.status ?? 'active',
+        hosts ?? new Set(),
+        query.page,
+        query.per_page,
+        refinement,
+      );
+      return successBody(`[${items.map(json).join(',')}]`, pageInfo(query.page, query.per_page, items.length, total));
+    }),
   };
 }
 
@@ -176,11 +183,14 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
     },
   });
 
+  const scriptPages = new ServedPages(SERVED_PAGES_BYTES);
+  const connectionPages = new ServedPages(SERVED_PAGES_BYTES);
+  const cookiePages = new ServedPages(SERVED_PAGES_BYTES);
   const scriptJson = keptJson(scriptListView);
   const connectionJson = keptJson(connectionView);
   const cookieJson = keptJson(cookieView);
   routes(app, `${PREFIX}/scripts`, {
-    GET: (request) => listDetected(ctx, request, scriptsOrder, scriptJson, refinementOf),
+    GET: (request) => listDetected(ctx, request, scriptsOrder, scriptPages, scriptJson, refinementOf),
   });
   routes(app, `${PREFIX}/scripts/:script_id`, {
     GET: (request) => ({
@@ -188,7 +198,7 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
     }),
   });
   routes(app, `${PREFIX}/connections`, {
-    GET: (request) => listDetected(ctx, request, connectionsOrder, connectionJson, refinementOf),
+    GET: (request) => listDetected(ctx, request, connectionsOrder, connectionPages, connectionJson, refinementOf),
   });
   routes(app, `${PREFIX}/connections/:connection_id`, {
     GET: (request) => ({
@@ -197,7 +207,9 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
       ),
     }),
   });
-  routes(app, `${PREFIX}/cookies`, { GET: (request) => listDetected(ctx, request, cookiesOrder, cookieJson) });
+  routes(app, `${PREFIX}/cookies`, {
+    GET: (request) => listDetected(ctx, request, cookiesOrder, cookiePages, cookieJson),
+  });
   routes(app, `${PREFIX}/cookies/:cookie_id`, {
     GET: (request) => ({
       result: cookieView(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)),
