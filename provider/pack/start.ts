@@ -7,15 +7,20 @@ import { pathToFileURL } from 'node:url';
  * its assets alone (`deserialize.js`), and that root loads the whole SDK, the Automation API's npm
  * tooling among it: about 770 modules and 0.6 s of CPU, against 0.12 s for what the pack uses
  * (bench/RESULTS.md, issue 20). So `@pulumi/policy`'s own requests for that root resolve to
- * `./pulumi-assets.ts`, which loads the assets alone; anyone else's still get the whole SDK. The
- * pack imports this module first, before `@pulumi/policy` loads.
+ * `./pulumi-assets.ts`, which loads the assets alone, and those for `@pulumi/pulumi/runtime/rpc`,
+ * of which it uses four constants, to `./pulumi-signatures.ts` (issue 30); anyone else's still get
+ * the SDK's modules. The pack imports this module first, before `@pulumi/policy` loads.
  */
-const ASSETS = pathToFileURL(require.resolve('./pulumi-assets')).href;
+const IN_PLACE_OF: ReadonlyMap<string, string> = new Map([
+  ['@pulumi/pulumi', pathToFileURL(require.resolve('./pulumi-assets')).href],
+  ['@pulumi/pulumi/runtime/rpc', pathToFileURL(require.resolve('./pulumi-signatures')).href],
+]);
 
 nodeModule.registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (specifier === '@pulumi/pulumi' && context.parentURL?.includes('/node_modules/@pulumi/policy/'))
-      return { url: ASSETS, format: 'commonjs', shortCircuit: true };
+    const url = IN_PLACE_OF.get(specifier);
+    if (url !== undefined && context.parentURL?.includes('/node_modules/@pulumi/policy/'))
+      return { url, format: 'commonjs', shortCircuit: true };
     return nextResolve(specifier, context);
   },
 });
