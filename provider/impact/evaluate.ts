@@ -95,6 +95,11 @@ export interface Detected {
   jsIntegrityScore?: number;
   /** What the service reported malicious about a connection ({@link connectionReports}); empty or absent when nothing. */
   reports?: readonly string[];
+  /**
+   * `url`'s {@link urlOrigin}, when known already: the read ahead gives the items of a page one
+   * string per origin, which the judging then hashes once (`../impact/read-ahead.ts`).
+   */
+  origin?: string;
 }
 
 /**
@@ -400,8 +405,13 @@ interface Judged {
 /** The scheme and authority of an absolute URL as written (`\\` ends it, as the URL parser reads it). */
 const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*/;
 
-function judgedUrl(url: string): Judged {
-  return { url, origin: ORIGIN.exec(url)?.[0], parsed: undefined };
+/** The scheme and authority of `url` as written, when it is absolute ({@link Judged}'s `origin`). */
+export function urlOrigin(url: string): string | undefined {
+  return ORIGIN.exec(url)?.[0];
+}
+
+function judgedUrl(item: Detected): Judged {
+  return { url: item.url, origin: item.origin ?? urlOrigin(item.url), parsed: undefined };
 }
 
 function parsedOf(item: Judged): URL | null {
@@ -891,7 +901,7 @@ export class HostKindEvaluator {
   private outcomeOf(item: Detected): Outcome | undefined {
     if (this.lastOutcome?.item === item) return this.lastOutcome.outcome;
     let outcome: Outcome | undefined;
-    const judged = item.pageUrls === undefined ? judgedUrl(item.url) : undefined;
+    const judged = item.pageUrls === undefined ? judgedUrl(item) : undefined;
     const key = judged && this.keys.of(judged);
     if (key !== undefined) {
       let onPage = this.outcomes.get(item.firstPageUrl);
@@ -994,7 +1004,7 @@ export class HostKindEvaluator {
   /** `item` parsed, and whether its verdict depends on its pages, once per item. */
   private judgedItem(item: Detected, parsed?: Judged): { judged: Judged; depends: boolean } {
     if (this.lastDepends?.item === item) return this.lastDepends;
-    const judged = parsed ?? judgedUrl(item.url);
+    const judged = parsed ?? judgedUrl(item);
     let depends = false;
     if (item.pageUrls === undefined) {
       const [page] = this.pagesOn(item);

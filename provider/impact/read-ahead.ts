@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { HttpClient } from '../client/http';
 import { DETECTED_STATUSES } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
-import type { Detected } from './evaluate';
+import { urlOrigin, type Detected } from './evaluate';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import { exportedResources } from '../stack/export';
 
@@ -58,16 +58,18 @@ export function readAheadTargets(exported: unknown): Map<string, Set<string>> {
 }
 
 /**
- * A listed item as a line's entry: [host, id, url, status, first page, last seen, score or
- * reports], its host, status and first page as indexes into the texts its page shares ({@link Line}).
+ * A listed item as a line's entry: [host, id, url, origin, status, first page, last seen, score or
+ * reports], its host, URL's origin (`urlOrigin`, -1 for none), status and first page as indexes
+ * into the texts its page shares ({@link Line}).
  */
-type Row = [number, string, string, number, number, string, number | string[] | null];
+type Row = [number, string, string, number, number, number, string, number | string[] | null];
 
 /**
- * One page as a line of its file: the hosts, statuses and first pages of its items, each once, and
- * their rows. A page's items come from few hosts and pages: read back, they share one string for
- * each, which the judging hashes once to find its host's judge and its page's outcomes, and the
- * line is a fifth shorter to write and parse (bench/RESULTS.md, issue 30).
+ * One page as a line of its file: the hosts, URL origins, statuses and first pages of its items,
+ * each once, and their rows. A page's items come from few hosts, origins and pages: read back, they
+ * share one string for each, which the judging hashes once to find its host's judge, its origin's
+ * keys and its page's outcomes, and the line is a fifth shorter to write and parse
+ * (bench/RESULTS.md, issue 30).
  */
 type Line = [string[], Row[]];
 
@@ -82,10 +84,15 @@ function lineOf(page: readonly ListedItem[]): Line {
     }
     return at;
   };
+  const origin = (url: string) => {
+    const text = urlOrigin(url);
+    return text === undefined ? -1 : index(text);
+  };
   const rows = page.map(({ host, item }): Row => [
     index(host),
     item.id,
     item.url,
+    origin(item.url),
     index(item.status),
     index(item.firstPageUrl),
     item.lastSeenAt,
@@ -95,8 +102,9 @@ function lineOf(page: readonly ListedItem[]): Line {
 }
 
 function pageOf([texts, rows]: Line): ListedItem[] {
-  return rows.map(([host, id, url, status, firstPage, lastSeenAt, extra]) => {
+  return rows.map(([host, id, url, origin, status, firstPage, lastSeenAt, extra]) => {
     const item: Detected = { id, url, status: texts[status]!, firstPageUrl: texts[firstPage]!, lastSeenAt };
+    if (origin >= 0) item.origin = texts[origin]!;
     if (typeof extra === 'number') item.jsIntegrityScore = extra;
     else if (Array.isArray(extra)) item.reports = extra;
     return { host: texts[host]!, item };
