@@ -487,12 +487,14 @@ class VerdictKeys {
       path = decodePath(url.pathname);
     }
     const matches = (i: number) => decodedPathMatches(paths[i]!, path);
-    if (paths.length > KEY_BITS) return paths.reduce((key, _, i) => key + (matches(i) ? '1' : '0'), origin);
+    const spelled = (matched: (i: number) => boolean) =>
+      paths.reduce((key, _, i) => key + (matched(i) ? '1' : '0'), origin);
+    if (paths.length > KEY_BITS) return spelled(matches);
     let bits = 0;
     for (let i = 0; i < paths.length; i++) if (matches(i)) bits |= 1 << i;
     let key = known.keys.get(bits);
     if (key === undefined) {
-      key = paths.reduce((text, _, i) => text + ((bits >> i) & 1 ? '1' : '0'), origin);
+      key = spelled((i) => ((bits >> i) & 1) === 1);
       if (known.keys.size >= VERDICTS_CACHED) known.keys.clear();
       known.keys.set(bits, key);
     }

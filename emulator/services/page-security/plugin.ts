@@ -9,6 +9,7 @@ import { newId } from '../../core/ids';
 import { successBody } from '../../core/envelope';
 import { pageInfo, pageQuery, wholeListInfo } from '../../core/pagination';
 import { routes, type Handled } from '../../core/routing';
+import { ServedPages } from '../../core/served-pages';
 import type { Collection } from '../../core/store';
 import { requireZone, type EmulatorContext, type Zone } from '../../core/tenancy';
 import { parseBody, parseQuery, pathId } from '../../core/validation';
@@ -31,7 +32,6 @@ import {
   type SettingsRecord,
 } from './records';
 import { DetectedOrder } from './detected-order';
-import { ServedPages } from '../../core/served-pages';
 import { detectedFilterShape, refinementOf, type DetectedFilterQuery, type ListRefinement } from './list-filters';
 
 /**
