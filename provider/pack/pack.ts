@@ -1,7 +1,7 @@
 import './start';
 import { PolicyPack } from '@pulumi/policy';
 import { keepStackConfig } from '../review/pack-config';
-import { warmReview } from '../review/pack-analysis';
+import { declaredResource, warmReview } from '../review/pack-analysis';
 import { PACK_POLICIES } from './policies';
 
 /**
@@ -10,7 +10,7 @@ import { PACK_POLICIES } from './policies';
  * (`pulumi preview --policy-pack <that file>`), which runs this module with node from the
  * `policy-pack/` folder, whose package.json gives the pack's version and names this module.
  */
-keepStackConfig(warmReview);
+keepStackConfig(warmReview, declaredResource);
 new PolicyPack('edgeguard', {
   description:
     "What CSP changes do to the scripts page security detected, pools left without alerts, and the payment pages' scripts against their inventory.",

@@ -3,7 +3,7 @@ import type { PolicyResource } from '@pulumi/policy';
 import { clientLayer } from '../helpers/lazy-client';
 import type { Acceptance } from '../impact/evaluate';
 import { REVIEW_PER_PAGE } from '../impact/model';
-import { stackConfigValue } from './pack-config';
+import { stackConfigValue, type Declared } from './pack-config';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
 import type * as inventoryReadAhead from '../payment/read-ahead';
 import type * as plan from './plan';
@@ -71,6 +71,23 @@ let readingAhead: readAhead.ReadAhead | undefined;
 /** The inventories' pages' scripts read ahead from the previous state, likewise. */
 let inventoriesAhead: inventoryReadAhead.InventoryReadAhead | undefined;
 
+/** The resources the program declared before the read ahead started, to tell it once it has. */
+let declaredEarly: Array<Parameters<Declared>> | undefined = [];
+
+/**
+ * Hears a resource the program declares (`keepStackConfig` of `./pack-config.ts`), for the read
+ * ahead's judging (`ReadAhead.declared` of `../impact/read-ahead.ts`); those declared before it
+ * started are kept until it has.
+ */
+export function declaredResource(urn: string, type: string, inputs: Record<string, unknown>): void {
+  if (readingAhead !== undefined) readingAhead.declared(urn, type, inputs);
+  else {
+    // What the read ahead compares, not a dynamic resource's serialized provider.
+    const { zoneId, action, expression, value, enabled } = inputs;
+    declaredEarly?.push([urn, type, { zoneId, action, expression, value, enabled }]);
+  }
+}
+
 /** Stops both read aheads and forgets them: used by the first analysis alone, their requests are counted once. */
 function disposeReadAhead(): void {
   readingAhead?.dispose();
@@ -83,11 +100,15 @@ function disposeReadAhead(): void {
  * Once the engine has configured the pack, while it runs the program: loads the review's modules
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
- * name (`../impact/read-ahead.ts`) and the scripts on the pages of its script inventories
+ * name (`../impact/read-ahead.ts`), judging a zone once read against the previous state's
+ * policies, once the program declares its resources and unless it declares one of those otherwise
+ * ({@link declaredResource}), and the scripts on the pages of its script inventories
  * (`../payment/read-ahead.ts`). Without settings to read with, or a previous state to read,
  * nothing is read ahead: the review reads at the analysis, and says what is missing.
  */
 export function warmReview(): void {
+  const early = declaredEarly ?? [];
+  declaredEarly = undefined;
   const modules = reviewModules();
   const state = previousState();
   if ('reason' in state || readingAhead !== undefined || inventoriesAhead !== undefined) return;
@@ -100,7 +121,14 @@ export function warmReview(): void {
   } catch {
     return;
   }
-  if (targets.size > 0) readingAhead = new modules.readAhead.ReadAhead(client, targets, REVIEW_PER_PAGE).start();
+  if (targets.size > 0)
+    readingAhead = new modules.readAhead.ReadAhead(
+      client,
+      targets,
+      REVIEW_PER_PAGE,
+      modules.readAhead.speculationOf(state.exported),
+    ).start();
+  for (const declaration of early) readingAhead?.declared(...declaration);
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
   process.once('exit', disposeReadAhead);

@@ -5,14 +5,12 @@ import { listPools } from '../client/load-balancing';
 import { DETECTED_STATUSES, getScript, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import {
   completePages,
-  MALICIOUS_LINES_KEPT,
   ZoneImpactEvaluator,
   type Acceptance,
-  type Baseline,
   type Detected,
   type HostKindEvaluator,
-  type LivePolicy,
 } from '../impact/evaluate';
+import { zoneOptions, zonePoliciesOf } from '../impact/zone';
 import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from '../impact/listed';
 import { headerChanges } from '../payment/headers';
 import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from '../payment/review';
@@ -34,9 +32,10 @@ import {
  * request goes through the client (`../client/`), so it gets the client's retries and errors.
  *
  * The plan, for the CSP policies of zone z (P = {@link REVIEW_PER_PAGE}):
- * - 1 request: the zone's live policies (answered whole): the baselines the proposals are compared
- *   with, the hosts' headers before the change, and, those the stack does not manage, headers that
- *   stay beside the proposed ones after it (`../impact/evaluate.ts`);
+ * - 1 request: the zone's live policies (answered whole; listed by the read ahead when it read the
+ *   zone): the baselines the proposals are compared with, the hosts' headers before the change,
+ *   and, those the stack does not manage, headers that stay beside the proposed ones after it
+ *   (`../impact/evaluate.ts`);
  * - the zone's scripts detected on the hosts those policies cover, listed once per status
  *   (`active`, `infrequent`) with the `hosts` filter and `exclude_cdn_cgi=false` (a policy that
  *   blocks a `/cdn-cgi/` script still breaks the page, though the service hides them by default):
@@ -66,10 +65,12 @@ import {
  * + MAX_PAGE_LOOKUPS + accounts + Σ_i V_i + H + R, with S_z ≤ 10 × the zone's policies ({@link ReviewRequests.bound}),
  * retries not counted. With a read ahead (`../impact/read-ahead.ts`, {@link ReviewOptions.readAhead}), a
  * zone's four listings are those it made, on the hosts of the previous state, when they cover the
- * zone's hosts (A_z ... D_z then count the items of those hosts); with an inventories' read ahead
+ * zone's hosts (A_z ... D_z then count the items of those hosts), and its judgement of them made ahead
+ * when the zone's policies are the previous state's (no script then read for its pages: none
+ * depended on them); with an inventories' read ahead
  * ({@link ReviewOptions.inventoryReadAhead}), an inventory's V_i is that of the listing made on
- * the previous state's same zone and pages, with the reads its entries then ask; R is the requests of the listings and inventory
- * readings read ahead that nothing used (0 without a read ahead, or when every one was used).
+ * the previous state's same zone and pages, with the reads its entries then ask; R is the requests of the listings, live
+ * policies' lists and inventory readings read ahead that nothing used (0 without a read ahead, or when every one was used).
  * Memory holds a page or two of each list and the bounded samples of `../impact/evaluate.ts`, whatever the
  * number of scripts and connections.
  */
@@ -144,28 +145,6 @@ export interface ReviewOptions {
   inventoryReadAhead?: InventoryReadAhead;
 }
 
-/** A live policy as the review reads it. */
-function livePolicyOf(found: PageSecurityPolicy): LivePolicy {
-  return {
-    id: found.id,
-    policy: {
-      action: found.action,
-      enabled: found.enabled === 'true',
-      expression: found.expression,
-      value: found.value,
-    },
-  };
-}
-
-function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, LivePolicy>): Baseline {
-  if (policy.replaces === 'none') return { kind: 'none' };
-  if ('unknown' in policy.replaces) return { kind: 'unknown', reason: policy.replaces.unknown };
-  const found = live.get(policy.replaces.id);
-  // Gone from the service (deleted outside the stack): the change recreates it.
-  if (found === undefined) return { kind: 'none' };
-  return { kind: 'live', ...found };
-}
-
 /** An inventory's hosts' CSP headers against the stack's policies before the change, or why they are not compared. */
 function headerChangesOf(
   review: InventoryReview,
@@ -217,34 +196,30 @@ export async function reviewService(
         ? options.acceptBlocked
         : (url) => options.acceptBlocked?.(url) ?? leftToInventory(url);
     const policies = input.policies.filter((policy) => policy.zoneId === zoneId);
-    const listedPolicies = await listPolicies(client, zoneId);
+    // The zone's live policies, listed by the read ahead when it read the zone.
+    const listedPolicies = (await options.readAhead?.livePolicies(zoneId)) ?? (await listPolicies(client, zoneId));
     livePolicies.set(zoneId, listedPolicies);
-    const live = new Map(listedPolicies.map((policy) => [policy.id, livePolicyOf(policy)]));
     made += 1;
-    const replaced = policies.flatMap(({ replaces }) =>
-      typeof replaces === 'object' && 'id' in replaces ? [replaces.id] : [],
-    );
-    const evaluator = new ZoneImpactEvaluator(
-      {
-        proposed: policies.map((policy) => ({
-          name: policy.name,
-          policy: policy.policy,
-          baseline: baselineOf(policy, live),
-        })),
-        live: [...live.values()],
-        managed: new Set([...(input.managedPolicyIds ?? []), ...replaced]),
-      },
-      {
-        ...(options.sampleSize !== undefined ? { sampleSize: options.sampleSize } : {}),
-        ...(acceptBlocked ? { scripts: { acceptBlocked } } : {}),
-        // The pack accepts blocked connections after the judging (acceptBlocked of ./impact.ts).
-        connections: { notAllowedKept: MALICIOUS_LINES_KEPT },
-      },
-    );
+    const zone = zonePoliciesOf(policies, listedPolicies, input.managedPolicyIds ?? []);
+    let evaluator = new ZoneImpactEvaluator(zone, zoneOptions(options.sampleSize, acceptBlocked));
     const hosts = [...evaluator.hosts];
     const zoneTerms = ['1'];
 
-    if (hosts.length > 0) {
+    const readAhead = hosts.length > 0 ? await options.readAhead?.take(zoneId, hosts) : undefined;
+    const judgedAhead =
+      readAhead && (await options.readAhead!.judgedAhead(zoneId, zone, options.sampleSize, acceptBlocked));
+    if (readAhead !== undefined && judgedAhead !== undefined) {
+      // Judged once read, while the engine ran the program, against the same policies (../impact/read-ahead.ts).
+      evaluator = judgedAhead;
+      for (const kind of ['scripts', 'connections'] as const) {
+        for (const status of DETECTED_STATUSES) {
+          const kept = ReadAhead.listing(readAhead, kind, status);
+          made += kept.requests;
+          listPages += kept.requests;
+          zoneTerms.push(`${kept.requests} (${kept.count} ${status} ${kind}, read ahead and judged ahead)`);
+        }
+      }
+    } else if (hosts.length > 0) {
       // Page reads run beside the listings, a few at a time; the four listings (two kinds, two
       // statuses) run side by side. The verdicts do not depend on the order items are judged in.
       const reads = new Set<Promise<void>>();
@@ -287,7 +262,6 @@ export async function reviewService(
         return undefined;
       };
       const what = (kind: DetectedKind, status: DetectedStatus) => `${status} ${kind}`;
-      const readAhead = await options.readAhead?.take(zoneId, hosts);
       const listing = async (kind: DetectedKind, status: DetectedStatus): Promise<string> => {
         if (readAhead !== undefined) {
           // Read while the program ran (./read-ahead.ts): judged from its pages.

@@ -92,6 +92,9 @@ test('deployed and unchanged: the nightly review passes, every script authorized
   expect(section).toContain(
     '- CspPolicy `checkout-enforce` (allow on `checkout.example.com`) allows exactly what the inventory authorizes (`script-src`).',
   );
+  // The program declared the zone's policy as it was: the pack judged the zone while the engine ran
+  // the program's resources, and the review took that judgement (provider/impact/read-ahead.ts).
+  expect(run.json.requests.plan).toContain('active scripts, read ahead and judged ahead)');
   expect(run.json.requests.made).toBeLessThanOrEqual(run.json.requests.bound);
 }, 120_000);
 
@@ -158,6 +161,8 @@ test('a change that re-pins the script to its new version passes, and the report
   propose(REPLACED);
   const run = await runReview(engine);
   expect(run.code).toBe(0);
+  // The policy's value, made from the inventory's sources, is the same: judged ahead.
+  expect(run.json.requests.plan).toContain('active scripts, read ahead and judged ahead)');
   expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([]);
   const [inventory] = run.json.inventories;
   expect(inventory.changes.repinned).toEqual([

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { clientFrom } from '../../../provider/client/shared';
 import { reviewService, type ReviewInput } from '../../../provider/review/plan';
 import { type PolicyUnderReview } from '../../../provider/impact/model';
-import { ReadAhead, readAheadTargets } from '../../../provider/impact/read-ahead';
+import { ReadAhead, readAheadTargets, speculationOf } from '../../../provider/impact/read-ahead';
+import { ZoneImpactEvaluator } from '../../../provider/impact/evaluate';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -13,6 +14,9 @@ import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '..
  * the hosts the previous state names, read before the proposed policies are known, give the same
  * review as the listings read at the analysis, with no request of the review's own; a read ahead
  * on other hosts, or one that failed, is not used, and its requests are counted and in the bound.
+ * With the previous state's policies (a speculation), it judges a zone's items once they are read and
+ * the program has declared the zone's policies as they were, and the review takes that judgement
+ * when its policies are those, and only then.
  */
 
 let emu: TestEmulator;
@@ -27,19 +31,26 @@ afterAll(async () => emu.close());
 const CHECKOUT = 'checkout.example.com';
 const ACCOUNT = 'account.example.com';
 
-/** A zone with scripts and connections on two hosts, and a third host not in the previous state. */
-async function newZone(): Promise<string> {
+/**
+ * A zone with scripts and connections on two hosts, and a third host not in the previous state;
+ * with `overHttp`, a script over http whose verdict depends on the page it runs on.
+ */
+async function newZone(overHttp = true): Promise<string> {
   const zone = randomBytes(16).toString('hex');
   await emu.seed({ zones: [{ id: zone, name: 'example.com', account_id: ACCOUNT_ID }] });
   const on = (host: string) => ({ zone_id: zone, host, first_page_url: `https://${host}/page` });
   await emu.seed({
     scripts: [
-      {
-        // Over http: mixed content on the https page, blocked by the policies on the http one.
-        ...on(CHECKOUT),
-        url: 'http://static.example.org/js/app.js',
-        page_urls: [`https://${CHECKOUT}/page`, `http://${CHECKOUT}/old`],
-      },
+      ...(overHttp
+        ? [
+            {
+              // Over http: mixed content on the https page, blocked by the policies on the http one.
+              ...on(CHECKOUT),
+              url: 'http://static.example.org/js/app.js',
+              page_urls: [`https://${CHECKOUT}/page`, `http://${CHECKOUT}/old`],
+            },
+          ]
+        : []),
       { ...on(CHECKOUT), url: 'https://js.stripe.com/v3/elements.js', js_integrity_score: 60 },
       { ...on(CHECKOUT), url: 'https://cdn.example.net/a.js', js_integrity_score: 50 },
       { ...on(CHECKOUT), url: 'https://cdn.example.net/rare.js', status: 'infrequent' },
@@ -185,9 +196,10 @@ test('a review of a host the previous state does not name lists it, and counts t
   reading.dispose();
   expect(await listings(mark, zone)).toEqual(await listingsOfPlain());
   expect(ahead.policies).toEqual(plain.policies);
-  expect(readRequests).toBe(5);
-  expect(ahead.requests.made).toBe(plain.requests.made + readRequests);
-  expect(ahead.requests.bound).toBe(plain.requests.bound + readRequests);
+  // The zone's live policies, which the review used as its own list of them, and five listings it did not use.
+  expect(readRequests).toBe(6);
+  expect(ahead.requests.made).toBe(plain.requests.made + readRequests - 1);
+  expect(ahead.requests.bound).toBe(plain.requests.bound + readRequests - 1);
   expect(ahead.requests.plan).toContain("; 5 (listings read ahead on the previous state's hosts and not used)");
   expect(ahead.requests.made).toBeLessThanOrEqual(ahead.requests.bound);
 
@@ -208,9 +220,231 @@ test('a read ahead that failed is not used: the review lists, and counts what th
   reading.dispose();
   expect((await listings(mark, zone)).length).toBeGreaterThan(0);
   expect(ahead.policies).toEqual(plain.policies);
-  // Four listings, each refused at its first page.
-  expect(ahead.requests.made).toBe(plain.requests.made + 4);
-  expect(ahead.requests.bound).toBe(plain.requests.bound + 4);
+  // The list of the live policies and four listings, each refused at its first page.
+  expect(ahead.requests.made).toBe(plain.requests.made + 5);
+  expect(ahead.requests.bound).toBe(plain.requests.bound + 5);
+});
+
+describe("judged ahead, against the previous state's policies, unless the program declares them otherwise (issue 30)", () => {
+  const TYPE = 'pulumi-nodejs:dynamic/edgeguard:CspPolicy';
+  const URN = `urn:pulumi:dev::p::${TYPE}::${CHECKOUT}`;
+  const declared = (host: string, value: string) => ({
+    action: 'allow' as const,
+    expression: `http.host eq "${host}"`,
+    value,
+    enabled: true,
+  });
+  /** The inputs the engine gives the pack's `Analyze` for the checkout's policy declared as `value`. */
+  const inputs = (zone: string, value = VALUE) => ({
+    zoneId: zone,
+    description: 'checkout',
+    ...declared(CHECKOUT, value),
+    __provider: 'serialized provider',
+  });
+  /** A zone whose checkout policy is live and in the previous state, and the review's input when the change leaves it as `value`. */
+  async function managedZone(overHttp: boolean, value = VALUE) {
+    const zone = await newZone(overHttp);
+    const created = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+      body: { description: 'checkout', ...declared(CHECKOUT, VALUE) },
+    });
+    expect(created.status).toBe(200);
+    const policyId = created.body.result.id as string;
+    const state = {
+      deployment: {
+        resources: [
+          {
+            urn: URN,
+            type: TYPE,
+            inputs: { zoneId: zone, description: 'checkout', ...declared(CHECKOUT, VALUE) },
+            outputs: { zoneId: zone.toUpperCase(), expression: `http.host eq "${CHECKOUT}"`, policyId },
+          },
+        ],
+      },
+    };
+    const review: ReviewInput = {
+      policies: [
+        {
+          key: URN,
+          name: CHECKOUT,
+          zoneId: zone,
+          policy: { ...declared(CHECKOUT, value) },
+          replaces: { id: policyId },
+        },
+      ],
+      managedPolicyIds: [policyId],
+      migrations: [],
+      notifications: [],
+    };
+    return { zone, state, review };
+  }
+  /** Judged items, counted from the zone evaluators' `judge` calls. */
+  const judgedItems = () => jest.spyOn(ZoneImpactEvaluator.prototype, 'judge');
+  /** Its judging ahead, a page per turn of the event loop. */
+  const judging = () => new Promise((resolve) => setTimeout(resolve, 50));
+  /**
+   * A read ahead of `state`, told `declarations` (URN, type, inputs) before or after it has read
+   * its zone, and let run until it has read and judged what it would judge ahead.
+   */
+  async function judgedAhead(
+    state: unknown,
+    declarations: Array<[string, string, Record<string, unknown>]>,
+    when: 'before' | 'after' = 'before',
+  ): Promise<ReadAhead> {
+    const reading = new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start();
+    if (when === 'before') for (const declaration of declarations) reading.declared(...declaration);
+    await reading.unusedRequests();
+    if (when === 'after') for (const declaration of declarations) reading.declared(...declaration);
+    await judging();
+    return reading;
+  }
+
+  afterEach(() => jest.restoreAllMocks());
+
+  /** Another resource of the program: its inputs are not read. */
+  const OTHER: [string, string, Record<string, unknown>] = [
+    'urn:pulumi:dev::p::pulumi-nodejs:dynamic/edgeguard:ScriptInventory::checkout',
+    'pulumi-nodejs:dynamic/edgeguard:ScriptInventory',
+    {},
+  ];
+  const judgedAheadCases: Array<
+    [string, (zone: string) => Array<[string, string, Record<string, unknown>]>, 'before' | 'after']
+  > = [
+    ['another resource declared, the policy not yet', () => [OTHER], 'before'],
+    ['declared as it was, before the zone is read', (zone) => [[URN, TYPE, inputs(zone)]], 'before'],
+    ['declared as it was, after the zone is read', (zone) => [[URN, TYPE, inputs(zone)]], 'after'],
+  ];
+  for (const [what, declarations, when] of judgedAheadCases) {
+    test(`${what}: the review takes the judgement made ahead, the same, with the same requests`, async () => {
+      const { zone, state, review } = await managedZone(false);
+      const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+      const judge = judgedItems();
+      const reading = await judgedAhead(state, declarations(zone), when);
+      // Every item of the policy's host judged before the review was asked for, once.
+      const ahead = judge.mock.calls.length;
+      expect(ahead).toBe(plain.policies[0]!.scripts.judged + plain.policies[0]!.connections.judged);
+      const mark = emu.mark();
+      const review2 = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+      reading.dispose();
+      // Nothing judged again, nothing listed by the review: not the policies, not an item (it reads
+      // the pages of the violation it shows).
+      expect(judge.mock.calls.length).toBe(ahead);
+      expect(
+        (await emu.requests(mark)).filter(
+          (request) => request.path.endsWith('/policies') || request.query.page !== undefined,
+        ),
+      ).toEqual([]);
+      expect(review2.policies).toEqual(plain.policies);
+      // The stripe script is blocked; the malicious one too, no violation for that.
+      expect(review2.policies[0]!.scripts.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
+      expect(review2.requests.made).toBe(plain.requests.made);
+      expect(review2.requests.bound).toBe(plain.requests.bound);
+      expect(review2.requests.plan).toBe(
+        plain.requests.plan.replace(
+          / (active|infrequent) (scripts|connections)\)/g,
+          ' $1 $2, read ahead and judged ahead)',
+        ),
+      );
+    });
+  }
+
+  const notAhead: Array<[string, (zone: string) => Array<[string, string, Record<string, unknown>]>]> = [
+    ['nothing declared (the program has not begun)', () => []],
+    [
+      "only the stack's own resource declared (the program's code has not run yet)",
+      () => [['urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev', 'pulumi:pulumi:Stack', {}]],
+    ],
+    ['the policy declared with another value', (zone) => [[URN, TYPE, inputs(zone, "script-src 'self'")]]],
+    ['the policy disabled', (zone) => [[URN, TYPE, { ...inputs(zone), enabled: false }]]],
+    [
+      'the policy declared as it was, and a policy of the zone the previous state does not have',
+      (zone) => [
+        [URN, TYPE, inputs(zone)],
+        [
+          `${URN}-new`,
+          'edgeguard:index:CspPolicy',
+          { ...inputs(zone.toUpperCase()), expression: 'http.host eq "new.example.com"' },
+        ],
+      ],
+    ],
+  ];
+  for (const [what, declarations] of notAhead) {
+    test(`${what} before the zone is read: nothing judged ahead; the review judges what was read`, async () => {
+      const { zone, state, review } = await managedZone(false);
+      const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+      const judge = judgedItems();
+      const reading = await judgedAhead(state, declarations(zone));
+      expect(judge).not.toHaveBeenCalled();
+      const review2 = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+      reading.dispose();
+      expect(review2.policies).toEqual(plain.policies);
+      expect(review2.requests.plan).toContain(', read ahead)');
+      expect(review2.requests.plan).not.toContain('judged ahead');
+    });
+  }
+
+  test('the policy declared otherwise once the zone was judged: the review judges it again', async () => {
+    const { zone, state, review } = await managedZone(false);
+    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+    const judge = judgedItems();
+    // The program begins with another resource; the policy, declared otherwise, comes once the zone is judged.
+    const reading = await judgedAhead(state, [OTHER]);
+    reading.declared(URN, TYPE, inputs(zone, "script-src 'self'"));
+    const ahead = judge.mock.calls.length;
+    expect(ahead).toBe(plain.policies[0]!.scripts.judged + plain.policies[0]!.connections.judged);
+    const review2 = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    reading.dispose();
+    expect(judge.mock.calls.length).toBe(2 * ahead);
+    expect(review2.policies).toEqual(plain.policies);
+    expect(review2.requests.plan).toContain(', read ahead)');
+    expect(review2.requests.plan).not.toContain('judged ahead');
+  });
+
+  test('a changed policy the review is given: judged again from what was read, not from the judgement made ahead', async () => {
+    const changed = "script-src 'self'; connect-src api.stripe.com";
+    const { state, review } = await managedZone(false, changed);
+    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+    // Judged ahead as it was, though the review is given another value: the key tells them apart.
+    const judge = judgedItems();
+    const reading = await judgedAhead(state, [OTHER]);
+    const judgedFirst = judge.mock.calls.length;
+    expect(judgedFirst).toBe(plain.policies[0]!.scripts.judged + plain.policies[0]!.connections.judged);
+    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    reading.dispose();
+    expect(judge.mock.calls.length).toBe(2 * judgedFirst);
+    expect(ahead.policies).toEqual(plain.policies);
+    // 'self' alone blocks the CDN's two scripts too: not what the policy judged ahead allowed.
+    expect(ahead.policies[0]!.scripts.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
+    expect(ahead.requests.plan).toContain(', read ahead)');
+    expect(ahead.requests.plan).not.toContain('judged ahead');
+  });
+
+  test('a blocked script the review accepts: judged again, accepted; one it does not: the judgement made ahead', async () => {
+    const { zone, state, review } = await managedZone(false);
+    for (const [accepted, judgedAheadUsed] of [
+      ['https://js.stripe.com/v3/elements.js', false],
+      ['https://nothing.example/none.js', true],
+    ] as const) {
+      const acceptBlocked = (url: string) => (url === accepted ? 'reviewed' : undefined);
+      const plain = await reviewService(client(), review, { perPage: PER_PAGE, acceptBlocked });
+      const reading = await judgedAhead(state, [[URN, TYPE, inputs(zone)]]);
+      const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading, acceptBlocked });
+      reading.dispose();
+      expect(ahead.policies).toEqual(plain.policies);
+      expect(ahead.policies[0]!.scripts.violations.blocks).toBe(judgedAheadUsed ? 1 : 0);
+      expect(ahead.requests.plan.includes('judged ahead')).toBe(judgedAheadUsed);
+    }
+  });
+
+  test('a script whose verdict depends on its pages ends the judging ahead: the review reads its pages', async () => {
+    const { zone, state, review } = await managedZone(true);
+    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+    const reading = await judgedAhead(state, [[URN, TYPE, inputs(zone)]]);
+    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    reading.dispose();
+    expect(ahead.policies).toEqual(plain.policies);
+    expect(ahead.requests.plan).toContain(', read ahead)');
+    expect(ahead.requests.plan).not.toContain('judged ahead');
+  });
 });
 
 test('the read ahead leaves nothing on disk, even before it ends; dispose closes its files', async () => {
