@@ -298,6 +298,13 @@ describe("judged ahead, against the previous state's policies, unless the progra
     return reading;
   }
 
+  /** The review judged the zone itself, from what was read, as a review without the read ahead did. */
+  function judgedByTheReview(review: Awaited<ReturnType<typeof reviewService>>, plain: typeof review): void {
+    expect(review.policies).toEqual(plain.policies);
+    expect(review.requests.plan).toContain(', read ahead)');
+    expect(review.requests.plan).not.toContain('judged ahead');
+  }
+
   afterEach(() => jest.restoreAllMocks());
 
   /** Another resource of the program: its inputs are not read. */
@@ -376,46 +383,46 @@ describe("judged ahead, against the previous state's policies, unless the progra
       expect(judge).not.toHaveBeenCalled();
       const review2 = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
       reading.dispose();
-      expect(review2.policies).toEqual(plain.policies);
-      expect(review2.requests.plan).toContain(', read ahead)');
-      expect(review2.requests.plan).not.toContain('judged ahead');
+      judgedByTheReview(review2, plain);
     });
+  }
+
+  /**
+   * `review` of a zone judged ahead (the program begun with another resource), then judged again by
+   * the review, `between` run in between: every item judged twice, and the review as one without
+   * the read ahead.
+   */
+  async function judgedAheadThenAgain(
+    state: unknown,
+    review: ReviewInput,
+    between: (reading: ReadAhead) => void = () => undefined,
+  ): Promise<Awaited<ReturnType<typeof reviewService>>> {
+    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+    const judge = judgedItems();
+    const reading = await judgedAhead(state, [OTHER]);
+    between(reading);
+    const ahead = judge.mock.calls.length;
+    expect(ahead).toBe(plain.policies[0]!.scripts.judged + plain.policies[0]!.connections.judged);
+    const again = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    reading.dispose();
+    expect(judge.mock.calls.length).toBe(2 * ahead);
+    judgedByTheReview(again, plain);
+    return again;
   }
 
   test('the policy declared otherwise once the zone was judged: the review judges it again', async () => {
     const { zone, state, review } = await managedZone(false);
-    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
-    const judge = judgedItems();
-    // The program begins with another resource; the policy, declared otherwise, comes once the zone is judged.
-    const reading = await judgedAhead(state, [OTHER]);
-    reading.declared(URN, TYPE, inputs(zone, "script-src 'self'"));
-    const ahead = judge.mock.calls.length;
-    expect(ahead).toBe(plain.policies[0]!.scripts.judged + plain.policies[0]!.connections.judged);
-    const review2 = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
-    reading.dispose();
-    expect(judge.mock.calls.length).toBe(2 * ahead);
-    expect(review2.policies).toEqual(plain.policies);
-    expect(review2.requests.plan).toContain(', read ahead)');
-    expect(review2.requests.plan).not.toContain('judged ahead');
+    await judgedAheadThenAgain(state, review, (reading) =>
+      reading.declared(URN, TYPE, inputs(zone, "script-src 'self'")),
+    );
   });
 
   test('a changed policy the review is given: judged again from what was read, not from the judgement made ahead', async () => {
-    const changed = "script-src 'self'; connect-src api.stripe.com";
-    const { state, review } = await managedZone(false, changed);
-    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
     // Judged ahead as it was, though the review is given another value: the key tells them apart.
-    const judge = judgedItems();
-    const reading = await judgedAhead(state, [OTHER]);
-    const judgedFirst = judge.mock.calls.length;
-    expect(judgedFirst).toBe(plain.policies[0]!.scripts.judged + plain.policies[0]!.connections.judged);
-    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
-    reading.dispose();
-    expect(judge.mock.calls.length).toBe(2 * judgedFirst);
-    expect(ahead.policies).toEqual(plain.policies);
+    const { state, review } = await managedZone(false, "script-src 'self'; connect-src api.stripe.com");
+    const again = await judgedAheadThenAgain(state, review);
     // 'self' alone blocks the CDN's two scripts too: not what the policy judged ahead allowed.
-    expect(ahead.policies[0]!.scripts.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
-    expect(ahead.requests.plan).toContain(', read ahead)');
-    expect(ahead.requests.plan).not.toContain('judged ahead');
+    expect(again.policies[0]!.scripts.violations).toEqual({ blocks: 3, maliciousAllowed: 0 });
   });
 
   test('a blocked script the review accepts: judged again, accepted; one it does not: the judgement made ahead', async () => {
@@ -441,9 +448,7 @@ describe("judged ahead, against the previous state's policies, unless the progra
     const reading = await judgedAhead(state, [[URN, TYPE, inputs(zone)]]);
     const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
     reading.dispose();
-    expect(ahead.policies).toEqual(plain.policies);
-    expect(ahead.requests.plan).toContain(', read ahead)');
-    expect(ahead.requests.plan).not.toContain('judged ahead');
+    judgedByTheReview(ahead, plain);
   });
 });
 
