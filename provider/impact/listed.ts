@@ -6,7 +6,7 @@ import {
   type JudgedConnection,
   type JudgedScript,
 } from '../client/page-security';
-import { connectionReports, type Detected } from './evaluate';
+import { connectionReports, type Detected, type HostKindEvaluator, type ZoneImpactEvaluator } from './evaluate';
 
 /**
  * The detected lists as the review reads them: spec 2.3's scripts and 2.4's connections of a
@@ -23,6 +23,20 @@ export type DetectedStatus = (typeof DETECTED_STATUSES)[number];
 export interface ListedItem {
   host: string;
   item: Detected;
+}
+
+/**
+ * The judge of a listed item of `kind` on `host` (as the list gives it, else lowercased), or
+ * `undefined` when none of the zone's policies covers the host: the review's judging and the read
+ * ahead's alike.
+ */
+export function listedJudge(
+  evaluator: ZoneImpactEvaluator,
+  kind: DetectedKind,
+  host: string,
+): HostKindEvaluator | undefined {
+  const fetched = kind === 'scripts' ? 'script' : 'connection';
+  return evaluator.judge(fetched, host) ?? evaluator.judge(fetched, host.toLowerCase());
 }
 
 /** A listed script as the review judges it. */

@@ -5,7 +5,7 @@ import type { HttpClient } from '../client/http';
 import { DETECTED_STATUSES, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
 import { urlOrigin, ZoneImpactEvaluator, type Acceptance, type Detected, type ZonePolicies } from './evaluate';
-import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { detectedPages, listedJudge, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
 import type { PolicyUnderReview } from './model';
 import { zoneKey, zoneOptions, zonePoliciesOf } from './zone';
 import { exportedResources, resourceOf, stackPolicies, stackPolicyIds } from '../stack/export';
@@ -246,8 +246,6 @@ interface ZoneRead {
   /** The judging of its items, once read, unless a policy of the zone was declared otherwise first. */
   judged: JudgedAhead | undefined;
 }
-
-const FETCH_KIND = { scripts: 'script', connections: 'connection' } as const;
 
 /** The type token of a stack's own resource. */
 const STACK_TYPE = 'pulumi:pulumi:Stack';
@@ -541,8 +539,7 @@ function declaredAs(expected: PolicyUnderReview, inputs: Readonly<Record<string,
  */
 function judgePage(judged: JudgedAhead, kind: DetectedKind, page: readonly ListedItem[]): void {
   for (const { host, item } of page) {
-    const judge =
-      judged.evaluator.judge(FETCH_KIND[kind], host) ?? judged.evaluator.judge(FETCH_KIND[kind], host.toLowerCase());
+    const judge = listedJudge(judged.evaluator, kind, host);
     if (judge === undefined) continue;
     if (kind === 'scripts' && judge.dependsOnPages(item)) {
       judged.ended = `the verdict on ${item.url} depends on its pages`;

@@ -11,7 +11,7 @@ import {
   type HostKindEvaluator,
 } from '../impact/evaluate';
 import { zoneOptions, zonePoliciesOf } from '../impact/zone';
-import { detectedPages, type DetectedKind, type DetectedStatus, type ListedItem } from '../impact/listed';
+import { detectedPages, listedJudge, type DetectedKind, type DetectedStatus, type ListedItem } from '../impact/listed';
 import { headerChanges } from '../payment/headers';
 import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from '../payment/review';
 import type { ManagedPolicy } from '../stack/export';
@@ -240,10 +240,9 @@ export async function reviewService(
         listPages += requests;
         return `${requests} (${count} ${what})`;
       };
-      const fetchKind = { scripts: 'script', connections: 'connection' } as const;
       /** Judges one listed item; a promise when the page reads in flight must be waited for first. */
       const judgeListed = (kind: DetectedKind, { host, item }: ListedItem): Promise<unknown> | undefined => {
-        const judge = evaluator.judge(fetchKind[kind], host) ?? evaluator.judge(fetchKind[kind], host.toLowerCase());
+        const judge = listedJudge(evaluator, kind, host);
         if (judge === undefined) return undefined;
         if (kind === 'scripts' && lookupsLeft > 0 && judge.dependsOnPages(item)) {
           lookupsLeft -= 1;
