@@ -13,6 +13,7 @@ import {
 import {
   ApiBudget,
   budgetReport,
+  type CallBudget,
   Pacer,
   pollIntervalFloorMs,
   rateLimitWaitAllowanceMs,
@@ -68,7 +69,7 @@ export interface HttpOptions {
    * Clients of one credential must share one (the process's clients do: `shared.ts`). Default:
    * a budget of this client alone, on its `sleep` and `now`, telling its wait on stderr.
    */
-  budget?: ApiBudget;
+  budget?: CallBudget;
   /** Replaces the process-wide pool (tests, benchmarks). */
   dispatcher?: Dispatcher;
   /** Replaces the real sleep (tests of the policy). */
@@ -146,7 +147,8 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly pacer: Pacer;
-  private readonly budget: ApiBudget;
+  /** The API budget that paces this client's calls ({@link HttpOptions.budget}). */
+  readonly budget: CallBudget;
   private readonly maxRateLimitWaitMs: number | undefined;
 
   constructor(
@@ -211,12 +213,13 @@ export class HttpClient {
    * iterator. With `prefetch`, the next page is asked for as soon as a page arrives, while its items
    * are being consumed, so the service's time and the caller's overlap (one request ahead, never
    * past the last page; a caller that stops early leaves at most that one unused). Default: a page
-   * is asked for when the caller reaches it.
+   * is asked for when the caller reaches it. With `firstPage`, the pages before it are not asked
+   * for: the rest of a list another reader began.
    */
   async *pages<S extends z.ZodType>(
     spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>,
     perPage: number,
-    options: { prefetch?: boolean } = {},
+    options: { prefetch?: boolean; firstPage?: number } = {},
   ): AsyncGenerator<Array<z.output<S>>> {
     const fetch = (page: number) => {
       const answer = this.send({ ...spec, method: 'GET', query: { ...spec.query, page, per_page: perPage } });
@@ -224,8 +227,9 @@ export class HttpClient {
       answer.catch(() => undefined);
       return answer;
     };
-    let next = fetch(1);
-    for (let page = 1; ; page++) {
+    const first = options.firstPage ?? 1;
+    let next = fetch(first);
+    for (let page = first; ; page++) {
       const answer = await next;
       const info = answer.resultInfo;
       const last = !info || page >= info.total_pages || answer.result.length === 0;

@@ -218,6 +218,19 @@ export interface BudgetTicket {
 }
 
 /**
+ * What paces a client's calls under its credential's API limit: an {@link ApiBudget}, or a
+ * worker thread's relay to its process's (`budget-relay.ts`).
+ */
+export interface CallBudget {
+  /** The limit the service reported last, or {@link DEFAULT_API_POLICY} before any report. */
+  readonly policy: ApiPolicy;
+  /** Waits until a call fits the budget, then counts it as sent. */
+  take(): Promise<BudgetTicket>;
+  /** Says, once, that a call waits `ms` for the API limit. */
+  waiting(ms: number): void;
+}
+
+/**
  * Reports in a window differ by the rounding of `t` (a second) and the time answers take; a report
  * more than this later than the known reset is of a later window (or a block).
  */
@@ -231,7 +244,7 @@ const NOTICE_AFTER_MS = 1_000;
  * comment on the API limit. The process's clients of one credential share one
  * (`HttpOptions.budget`), so what one learns paces them all.
  */
-export class ApiBudget {
+export class ApiBudget implements CallBudget {
   private view: BudgetView | undefined;
   /** Counts the windows seen, so an answer to a call sent in an earlier one is known for stale. */
   private epoch = 0;

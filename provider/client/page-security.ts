@@ -297,7 +297,7 @@ export function judgedScriptPages(
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
-  options: { prefetch?: boolean } = {},
+  options: { prefetch?: boolean; firstPage?: number } = {},
 ): AsyncGenerator<JudgedScript[]> {
   return http.pages(scriptList(zoneId, params, judgedScriptSchema), perPage, options);
 }
@@ -337,7 +337,7 @@ export function judgedConnectionPages(
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
-  options: { prefetch?: boolean } = {},
+  options: { prefetch?: boolean; firstPage?: number } = {},
 ): AsyncGenerator<JudgedConnection[]> {
   return http.pages(connectionList(zoneId, params, judgedConnectionSchema), perPage, options);
 }

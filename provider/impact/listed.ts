@@ -65,8 +65,9 @@ function seenConnection(connection: JudgedConnection): Detected {
 
 /**
  * The items of one kind and status detected on `hosts` of the zone, a page of `perPage` at a time,
- * each next page asked for while the current one is judged. Those under `/cdn-cgi/` included, which
- * the service leaves out unless asked: a policy that blocks one still breaks the page.
+ * each next page asked for while the current one is judged, from `firstPage` on (default the
+ * first). Those under `/cdn-cgi/` included, which the service leaves out unless asked: a policy
+ * that blocks one still breaks the page.
  */
 export async function* detectedPages(
   client: HttpClient,
@@ -75,13 +76,15 @@ export async function* detectedPages(
   status: DetectedStatus,
   hosts: readonly string[],
   perPage: number,
+  firstPage = 1,
 ): AsyncGenerator<ListedItem[]> {
   const params = { status, hosts, excludeCdnCgi: false };
+  const options = { prefetch: true, firstPage };
   if (kind === 'scripts') {
-    for await (const page of judgedScriptPages(client, zoneId, params, perPage, { prefetch: true }))
+    for await (const page of judgedScriptPages(client, zoneId, params, perPage, options))
       yield page.map((script) => ({ host: script.host, item: seenScript(script) }));
   } else {
-    for await (const page of judgedConnectionPages(client, zoneId, params, perPage, { prefetch: true }))
+    for await (const page of judgedConnectionPages(client, zoneId, params, perPage, options))
       yield page.map((connection) => ({ host: connection.host, item: seenConnection(connection) }));
   }
 }

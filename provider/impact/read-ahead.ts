@@ -4,8 +4,10 @@ import * as path from 'node:path';
 import type { HttpClient } from '../client/http';
 import { DETECTED_STATUSES, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import { parsePolicyExpression } from '../../rules/expression';
-import { urlOrigin, ZoneImpactEvaluator, type Acceptance, type Detected, type ZonePolicies } from './evaluate';
+import { ZoneImpactEvaluator, type Acceptance, type ZonePolicies } from './evaluate';
 import { detectedPages, listedJudge, type DetectedKind, type DetectedStatus, type ListedItem } from './listed';
+import { FileListing, type ReadListing } from './listing-file';
+import { builtListingThread, ListingThread, type ListingSpec } from './listing-thread';
 import type { PolicyUnderReview } from './model';
 import { zoneKey, zoneOptions, zonePoliciesOf } from './zone';
 import { exportedResources, resourceOf, stackPolicies, stackPolicyIds } from '../stack/export';
@@ -22,8 +24,10 @@ import { exportedResources, resourceOf, stackPolicies, stackPolicyIds } from '..
  * policies; a change to a policy's value, the usual one, keeps both. So once the engine has
  * configured the pack, it lists the scripts and connections of those hosts (the plan's listings,
  * `./plan.ts`), and keeps them in files of its own, a page per line, so that memory holds one page
- * whatever the number of items (and nothing on disk once they are open: {@link FileListing}). The
- * review of a zone then judges from those files when they cover
+ * whatever the number of items (and nothing on disk once they are open: {@link FileListing}). It
+ * lists in a thread of the lowest priority (`./listing-thread.ts`), so that the program, which
+ * type-checks itself meanwhile, keeps the cores, and takes over what that thread has not read
+ * once the review needs it. The review of a zone then judges from those files when they cover
  * its hosts, and lists the service itself otherwise; listings no review used are counted in the
  * requests and stated in the bound. The zone's live policies are listed first, for the review to
  * use as its own list of them.
@@ -84,15 +88,6 @@ export function speculationOf(exported: unknown): Speculation {
   return { policies, managedPolicyIds: [...stackPolicyIds(exported).values()] };
 }
 
-/** One listing read ahead: its items, page by page from its file, and the requests it took. */
-export interface ReadListing {
-  count: number;
-  /** List requests made: one per page, at least one. */
-  requests: number;
-  /** The items' pages, in the order the service listed them. */
-  pages(): Iterable<ListedItem[]>;
-}
-
 /** What the previous state names: per zone, the hosts of its CSP policies. */
 export type ReadAheadTargets = ReadonlyMap<string, ReadonlySet<string>>;
 
@@ -113,100 +108,6 @@ export function readAheadTargets(exported: unknown): Map<string, Set<string>> {
     targets.set(zone, (targets.get(zone) ?? new Set()).add(parsed.value.hostname));
   }
   return targets;
-}
-
-/**
- * A listed item as a line's entry: [host, id, url, origin, status, first page, last seen, score or
- * reports], its host, URL's origin (`urlOrigin`, -1 for none), status and first page as indexes
- * into the texts its page shares ({@link Line}).
- */
-type Row = [number, string, string, number, number, number, string, number | string[] | null];
-
-/**
- * One page as a line of its file: the hosts, URL origins, statuses and first pages of its items,
- * each once, and their rows. A page's items come from few hosts, origins and pages: read back, they
- * share one string for each, which the judging hashes once to find its host's judge, its origin's
- * keys and its page's outcomes, and the line is a fifth shorter to write and parse
- * (bench/RESULTS.md, issue 30).
- */
-type Line = [string[], Row[]];
-
-function lineOf(page: readonly ListedItem[]): Line {
-  const texts: string[] = [];
-  const indexes = new Map<string, number>();
-  const index = (text: string) => {
-    let at = indexes.get(text);
-    if (at === undefined) {
-      at = texts.push(text) - 1;
-      indexes.set(text, at);
-    }
-    return at;
-  };
-  const origin = (url: string) => {
-    const text = urlOrigin(url);
-    return text === undefined ? -1 : index(text);
-  };
-  const rows = page.map(({ host, item }): Row => [
-    index(host),
-    item.id,
-    item.url,
-    origin(item.url),
-    index(item.status),
-    index(item.firstPageUrl),
-    item.lastSeenAt,
-    item.jsIntegrityScore ?? (item.reports as string[] | undefined) ?? null,
-  ]);
-  return [texts, rows];
-}
-
-function pageOf([texts, rows]: Line): ListedItem[] {
-  return rows.map(([host, id, url, origin, status, firstPage, lastSeenAt, extra]) => {
-    const item: Detected = { id, url, status: texts[status]!, firstPageUrl: texts[firstPage]!, lastSeenAt };
-    if (origin >= 0) item.origin = texts[origin]!;
-    if (typeof extra === 'number') item.jsIntegrityScore = extra;
-    else if (Array.isArray(extra)) item.reports = extra;
-    return { host: texts[host]!, item };
-  });
-}
-
-/**
- * A listing kept in a file: a page per line, and where each line is. The file is removed from its
- * folder as soon as it is open, and read and written through its descriptor: the engine ends the
- * pack with a kill, so nothing it would clean up on its way out stays on disk.
- */
-class FileListing implements ReadListing {
-  count = 0;
-  requests = 0;
-  private readonly lines: Array<{ at: number; length: number }> = [];
-  private size = 0;
-  private fd: number | undefined;
-
-  constructor(file: string) {
-    this.fd = fs.openSync(file, 'w+', 0o600);
-    fs.rmSync(file, { force: true });
-  }
-
-  append(page: readonly ListedItem[]): void {
-    if (this.fd === undefined) return;
-    const written = fs.writeSync(this.fd, `${JSON.stringify(lineOf(page))}\n`, this.size, 'utf8');
-    this.lines.push({ at: this.size, length: written - 1 });
-    this.size += written;
-    this.count += page.length;
-  }
-
-  *pages(): Iterable<ListedItem[]> {
-    for (const { at, length } of this.lines) {
-      if (this.fd === undefined) return;
-      const buffer = Buffer.allocUnsafe(length);
-      fs.readSync(this.fd, buffer, 0, length, at);
-      yield pageOf(JSON.parse(buffer.toString('utf8')) as Line);
-    }
-  }
-
-  close(): void {
-    if (this.fd !== undefined) fs.closeSync(this.fd);
-    this.fd = undefined;
-  }
 }
 
 /** A zone's items judged once read, against its policies of the previous state. */
@@ -252,6 +153,19 @@ const STACK_TYPE = 'pulumi:pulumi:Stack';
 
 const listingKey = (kind: DetectedKind, status: DetectedStatus) => `${kind} ${status}`;
 
+/** One listing being read ahead, by the listing thread or by this one. */
+interface Reading {
+  listing: FileListing;
+  spec: ListingSpec;
+  /** Pages the listing thread asked for and did not give, once this thread took the listing over: counted as asked. */
+  askedAhead: number;
+  settled: boolean;
+  /** Ends the listing's read, with its failure if it failed; once. */
+  settle(failure?: Error): void;
+}
+
+export type { ReadListing } from './listing-file';
+
 /**
  * The listings of the zones and hosts the previous state names, read from when {@link start} is
  * called; {@link take} gives a zone's to the review that covers no other host.
@@ -261,6 +175,10 @@ export class ReadAhead {
   private disposed = false;
   /** Whether the program has begun to declare its resources ({@link declared}). */
   private declaring = false;
+  private readonly readings: Reading[] = [];
+  private pagesFromThread = 0;
+  /** The thread reading the listings, until they end or this thread takes them over ({@link hurry}). */
+  private thread: ListingThread | undefined;
 
   constructor(
     private readonly client: HttpClient,
@@ -268,11 +186,17 @@ export class ReadAhead {
     private readonly perPage: number,
     /** What to judge a zone with once read, unless the program declares it otherwise; none judged ahead without it. */
     private readonly speculation?: Speculation,
+    /**
+     * The module the listings are read by, in a thread of the lowest priority
+     * (`./listing-thread.ts`), or `false` to read them on this thread. Default: the built module,
+     * where this one is built; this thread under ts-jest, which runs the sources.
+     */
+    private readonly listingThread: string | false = builtListingThread() ?? false,
   ) {}
 
   /**
    * Starts every zone's reading: its live policies listed, and its four listings side by side,
-   * each page asked for while the last is kept; a zone read is judged against the
+   * each page asked for while the last is kept, in the listing thread; a zone read is judged against the
    * {@link Speculation}'s policies once the program declares its resources, unless it declares one
    * of those policies otherwise ({@link declared}).
    */
@@ -306,7 +230,7 @@ export class ReadAhead {
         for (const status of DETECTED_STATUSES) {
           const listing = new FileListing(path.join(dir, `${index}-${kind}-${status}`));
           zone.listings.set(listingKey(kind, status), listing);
-          reads.push(this.read(listing, zoneId, [...hosts], kind, status));
+          reads.push(this.reading(listing, { zoneId, hosts: [...hosts], kind, status }));
         }
       }
       index += 1;
@@ -325,7 +249,84 @@ export class ReadAhead {
     }
     // Every file is open and out of the folder: the folder goes too.
     fs.rmSync(dir, { recursive: true, force: true });
+    this.startThread();
     return this;
+  }
+
+  /** A listing to read: by the listing thread, once started, else here; settles when it has ended. */
+  private reading(listing: FileListing, spec: ListingSpec): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const reading: Reading = {
+        listing,
+        spec,
+        askedAhead: 0,
+        settled: false,
+        settle: (failure) => {
+          if (reading.settled) return;
+          reading.settled = true;
+          if (failure === undefined) resolve();
+          else reject(failure);
+        },
+      };
+      // The page being answered counts as soon as it is asked for; a failed read counts it too.
+      listing.requests = 1;
+      this.readings.push(reading);
+      if (this.listingThread === false) void this.readHere(reading);
+    });
+  }
+
+  /** Has the listing thread read every listing, each page kept as it comes; this thread reads them if it cannot start. */
+  private startThread(): void {
+    if (this.listingThread === false || this.readings.length === 0) return;
+    const readings = this.readings;
+    try {
+      this.thread = new ListingThread(
+        this.listingThread,
+        this.client.settings,
+        this.client.budget,
+        this.perPage,
+        readings.map((reading) => reading.spec),
+        {
+          page: (index, bytes, items) => {
+            const { listing, settled } = readings[index]!;
+            if (settled || this.disposed) return;
+            this.pagesFromThread += 1;
+            listing.appendLine(bytes, items);
+            listing.requests = listing.pagesKept + 1;
+          },
+          end: (index) => {
+            const reading = readings[index]!;
+            reading.listing.requests = reading.listing.pagesKept;
+            reading.settle();
+          },
+          failed: (index, message) => readings[index]!.settle(new Error(message)),
+          stopped: () => this.hurry(),
+        },
+      );
+    } catch {
+      for (const reading of readings) void this.readHere(reading);
+    }
+  }
+
+  /**
+   * Takes the listings the thread has not ended over, on this thread, each from the page after the
+   * last it gave: the review needs them now, and a thread of the lowest priority may wait long on
+   * a busy machine. The calls the thread made and gave no page for (asked ahead, or given too
+   * late) are counted as asked, one to each listing taken over, the rest to the first.
+   */
+  private hurry(): void {
+    const thread = this.thread;
+    if (thread === undefined) return;
+    this.thread = undefined;
+    thread.stop();
+    const taken = this.readings.filter((reading) => !reading.settled);
+    let unanswered = Math.max(0, thread.requests - this.pagesFromThread);
+    for (const reading of taken) {
+      reading.askedAhead = Math.min(1, unanswered);
+      unanswered -= reading.askedAhead;
+    }
+    if (taken.length > 0) taken[0]!.askedAhead += unanswered;
+    for (const reading of taken) void this.readHere(reading, reading.listing.pagesKept + 1);
   }
 
   /**
@@ -406,21 +407,22 @@ export class ReadAhead {
     return judged;
   }
 
-  private async read(
-    listing: FileListing,
-    zoneId: string,
-    hosts: string[],
-    kind: DetectedKind,
-    status: DetectedStatus,
-  ): Promise<void> {
-    // The page being answered counts as soon as it is asked for; a failed read counts it too.
-    listing.requests = 1;
-    for await (const page of detectedPages(this.client, zoneId, kind, status, hosts, this.perPage)) {
-      if (this.disposed) return;
-      listing.append(page);
-      listing.requests += 1;
+  /** Reads a listing on this thread, from `firstPage` on: a request per page, the one being answered counted. */
+  private async readHere(reading: Reading, firstPage = 1): Promise<void> {
+    const { listing, spec } = reading;
+    const { zoneId, kind, status, hosts } = spec;
+    listing.requests = listing.pagesKept + reading.askedAhead + 1;
+    try {
+      for await (const page of detectedPages(this.client, zoneId, kind, status, hosts, this.perPage, firstPage)) {
+        if (this.disposed) break;
+        listing.append(page);
+        listing.requests += 1;
+      }
+      if (!this.disposed) listing.requests = listing.pagesKept + reading.askedAhead;
+      reading.settle();
+    } catch (error) {
+      reading.settle(error as Error);
     }
-    listing.requests = Math.max(1, Math.ceil(listing.count / this.perPage));
   }
 
   /**
@@ -456,6 +458,7 @@ export class ReadAhead {
     if (this.disposed || read === undefined) return undefined;
     try {
       // Read to its end: its judging ahead may not have started yet.
+      this.hurry();
       const [listed] = await Promise.all([read.live, read.done]);
       this.judgeOnceRead(read, listed);
     } catch {
@@ -483,6 +486,7 @@ export class ReadAhead {
     if (this.disposed || zone === undefined || zone.taken || !hosts.every((host) => zone.hosts.has(host)))
       return undefined;
     zone.taken = true;
+    this.hurry();
     try {
       await zone.done;
     } catch {
@@ -498,8 +502,22 @@ export class ReadAhead {
     return listings.get(listingKey(kind, status))!;
   }
 
+  /** Pages the listing thread has given (the others were read on this thread). */
+  get threadPages(): number {
+    return this.pagesFromThread;
+  }
+
+  /**
+   * Settles once every listing has ended, read by the listing thread or this one, failed or not,
+   * without taking them over ({@link hurry}): what a review given them now would get.
+   */
+  async ended(): Promise<void> {
+    await Promise.allSettled([...this.zones.values()].map((zone) => zone.done));
+  }
+
   /** The list requests no review used, once their reads have ended: the listings of the zones no review took, and their live policies' lists. */
   async unusedRequests(): Promise<number> {
+    this.hurry();
     let requests = 0;
     for (const zone of this.zones.values()) {
       if (!zone.liveUsed) requests += 1;
@@ -513,6 +531,8 @@ export class ReadAhead {
   /** Stops reading and closes the files. */
   dispose(): void {
     this.disposed = true;
+    this.thread?.stop();
+    this.thread = undefined;
     for (const zone of this.zones.values()) {
       zone.judged = undefined;
       for (const listing of zone.listings.values()) listing.close();

@@ -1,0 +1,128 @@
+import * as fs from 'node:fs';
+import { urlOrigin, type Detected } from './evaluate';
+import type { ListedItem } from './listed';
+
+/**
+ * A detected listing kept in a file, a page per line, as the review's read ahead keeps what it
+ * reads (`./read-ahead.ts`) whichever thread reads it (`./listing-thread.ts`).
+ */
+
+/** One listing read ahead: its items, page by page from its file, and the requests it took. */
+export interface ReadListing {
+  count: number;
+  /** List requests made: one per page, at least one. */
+  requests: number;
+  /** The items' pages, in the order the service listed them. */
+  pages(): Iterable<ListedItem[]>;
+}
+
+/**
+ * A listed item as a line's entry: [host, id, url, origin, status, first page, last seen, score or
+ * reports], its host, URL's origin (`urlOrigin`, -1 for none), status and first page as indexes
+ * into the texts its page shares ({@link Line}).
+ */
+type Row = [number, string, string, number, number, number, string, number | string[] | null];
+
+/**
+ * One page as a line of its file: the hosts, URL origins, statuses and first pages of its items,
+ * each once, and their rows. A page's items come from few hosts, origins and pages: read back, they
+ * share one string for each, which the judging hashes once to find its host's judge, its origin's
+ * keys and its page's outcomes, and the line is a fifth shorter to write and parse
+ * (bench/RESULTS.md, issue 30).
+ */
+type Line = [string[], Row[]];
+
+function lineOf(page: readonly ListedItem[]): Line {
+  const texts: string[] = [];
+  const indexes = new Map<string, number>();
+  const index = (text: string) => {
+    let at = indexes.get(text);
+    if (at === undefined) {
+      at = texts.push(text) - 1;
+      indexes.set(text, at);
+    }
+    return at;
+  };
+  const origin = (url: string) => {
+    const text = urlOrigin(url);
+    return text === undefined ? -1 : index(text);
+  };
+  const rows = page.map(({ host, item }): Row => [
+    index(host),
+    item.id,
+    item.url,
+    origin(item.url),
+    index(item.status),
+    index(item.firstPageUrl),
+    item.lastSeenAt,
+    item.jsIntegrityScore ?? (item.reports as string[] | undefined) ?? null,
+  ]);
+  return [texts, rows];
+}
+
+/** A page as its file keeps it: its line, with the line's end, in UTF-8. */
+export function lineBytes(page: readonly ListedItem[]): Uint8Array {
+  return encoder.encode(`${JSON.stringify(lineOf(page))}\n`);
+}
+
+const encoder = new TextEncoder();
+
+function pageOf([texts, rows]: Line): ListedItem[] {
+  return rows.map(([host, id, url, origin, status, firstPage, lastSeenAt, extra]) => {
+    const item: Detected = { id, url, status: texts[status]!, firstPageUrl: texts[firstPage]!, lastSeenAt };
+    if (origin >= 0) item.origin = texts[origin]!;
+    if (typeof extra === 'number') item.jsIntegrityScore = extra;
+    else if (Array.isArray(extra)) item.reports = extra;
+    return { host: texts[host]!, item };
+  });
+}
+
+/**
+ * A listing kept in a file: a page per line, and where each line is. The file is removed from its
+ * folder as soon as it is open, and read and written through its descriptor: the engine ends the
+ * pack with a kill, so nothing it would clean up on its way out stays on disk.
+ */
+export class FileListing implements ReadListing {
+  count = 0;
+  requests = 0;
+  private readonly lines: Array<{ at: number; length: number }> = [];
+  private size = 0;
+  private fd: number | undefined;
+
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'w+', 0o600);
+    fs.rmSync(file, { force: true });
+  }
+
+  /** Pages kept so far. */
+  get pagesKept(): number {
+    return this.lines.length;
+  }
+
+  append(page: readonly ListedItem[]): void {
+    this.appendLine(lineBytes(page), page.length);
+  }
+
+  /** Keeps a page of `items` items as {@link lineBytes} gave it. */
+  appendLine(bytes: Uint8Array, items: number): void {
+    if (this.fd === undefined) return;
+    const written = fs.writeSync(this.fd, bytes, 0, bytes.length, this.size);
+    this.lines.push({ at: this.size, length: written - 1 });
+    this.size += written;
+    this.count += items;
+  }
+
+  *pages(): Iterable<ListedItem[]> {
+    for (const { at, length } of this.lines) {
+      if (this.fd === undefined) return;
+      const buffer = Buffer.allocUnsafe(length);
+      fs.readSync(this.fd, buffer, 0, length, at);
+      yield pageOf(JSON.parse(buffer.toString('utf8')) as Line);
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
