@@ -155,28 +155,38 @@ test('the thread lists at the lowest priority what this thread would, each call 
   expect(budget.policy).toEqual({ limit: LIMIT.limit, windowMs: LIMIT.windowSeconds * 1000 });
 });
 
-test('a review given what the thread read: the review that lists itself, no listing of its own', async () => {
+/**
+ * A zone read ahead by `thread` to its end, then reviewed with what was read: the review of the
+ * zone listing itself, the requests of the read ahead and of the review, and the read ahead.
+ */
+async function readThenReviewed(thread: string) {
   const zone = await newZone();
   const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
   let mark = emu.mark();
-  const reading = new ReadAhead(client(), readAheadTargets(exported(zone)), PER_PAGE, undefined, BUILT).start();
+  const reading = new ReadAhead(client(), readAheadTargets(exported(zone)), PER_PAGE, undefined, thread).start();
   await reading.ended();
   const read = await emu.requests(mark);
   mark = emu.mark();
   const ahead = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
   const review = await emu.requests(mark);
   reading.dispose();
-  // Every page came from the thread: the live policies listed on this thread, the 8 pages on the other.
-  expect(reading.threadPages).toBe(8);
+  // The live policies listed on this thread, and the 8 pages; the review listed nothing.
   expect(read).toHaveLength(1 + 8);
   expect(review.filter((request) => request.query.page !== undefined)).toEqual([]);
   expect(ahead.policies).toEqual(plain.policies);
+  expect(ahead.requests.made).toBe(plain.requests.made);
+  expect(ahead.requests.made).toBe(read.length + review.length);
+  return { ahead, reading };
+}
+
+test('a review given what the thread read: the review that lists itself, no listing of its own', async () => {
+  const { ahead, reading } = await readThenReviewed(BUILT);
+  // Every page came from the thread.
+  expect(reading.threadPages).toBe(8);
   expect(ahead.policies[0]!.scripts.judged).toBe(8);
   expect(ahead.policies[0]!.scripts.newlyBlocked?.lines.map((line) => line.url)).toEqual([
     'https://bad.example.info/x.js',
   ]);
-  expect(ahead.requests.made).toBe(plain.requests.made);
-  expect(ahead.requests.made).toBe(read.length + review.length);
 });
 
 test('the review needs the listings before the thread has ended them: the rest read here, every request counted', async () => {
@@ -197,20 +207,6 @@ test('the review needs the listings before the thread has ended them: the rest r
 });
 
 test('a thread that cannot start: this thread reads the listings', async () => {
-  const zone = await newZone();
-  const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
-  const missing = path.join(REPO, 'dist', 'no-such-listing-thread.js');
-  let mark = emu.mark();
-  const reading = new ReadAhead(client(), readAheadTargets(exported(zone)), PER_PAGE, undefined, missing).start();
-  await reading.ended();
-  const read = await emu.requests(mark);
-  mark = emu.mark();
-  const ahead = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
-  const review = await emu.requests(mark);
-  reading.dispose();
+  const { reading } = await readThenReviewed(path.join(REPO, 'dist', 'no-such-listing-thread.js'));
   expect(reading.threadPages).toBe(0);
-  expect(read).toHaveLength(1 + 8);
-  expect(review.filter((request) => request.query.page !== undefined)).toEqual([]);
-  expect(ahead.policies).toEqual(plain.policies);
-  expect(ahead.requests.made).toBe(read.length + review.length);
 });
