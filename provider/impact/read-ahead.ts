@@ -157,7 +157,7 @@ const listingKey = (kind: DetectedKind, status: DetectedStatus) => `${kind} ${st
 interface Reading {
   listing: FileListing;
   spec: ListingSpec;
-  /** Pages the listing thread asked for and did not give, once this thread took the listing over: counted as asked. */
+  /** Calls the listing thread made and gave no page for, once this thread took the listings over: counted as asked. */
   askedAhead: number;
   settled: boolean;
   /** Ends the listing's read, with its failure if it failed; once. */
@@ -312,7 +312,7 @@ export class ReadAhead {
    * Takes the listings the thread has not ended over, on this thread, each from the page after the
    * last it gave: the review needs them now, and a thread of the lowest priority may wait long on
    * a busy machine. The calls the thread made and gave no page for (asked ahead, or given too
-   * late) are counted as asked, one to each listing taken over, the rest to the first.
+   * late) are counted as asked, on the first listing taken over: the review states the sum.
    */
   private hurry(): void {
     const thread = this.thread;
@@ -320,12 +320,7 @@ export class ReadAhead {
     this.thread = undefined;
     thread.stop();
     const taken = this.readings.filter((reading) => !reading.settled);
-    let unanswered = Math.max(0, thread.requests - this.pagesFromThread);
-    for (const reading of taken) {
-      reading.askedAhead = Math.min(1, unanswered);
-      unanswered -= reading.askedAhead;
-    }
-    if (taken.length > 0) taken[0]!.askedAhead += unanswered;
+    if (taken.length > 0) taken[0]!.askedAhead = Math.max(0, thread.requests - this.pagesFromThread);
     for (const reading of taken) void this.readHere(reading, reading.listing.pagesKept + 1);
   }
 

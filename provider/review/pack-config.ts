@@ -3,6 +3,7 @@ import type { PolicyConfigSchema, StackValidationArgs } from '@pulumi/policy';
 import type * as zod from 'zod';
 import type { Acceptance } from '../impact/evaluate';
 import type { Kind } from '../impact/statements';
+import { resourceOf } from '../stack/export';
 
 /**
  * The policy pack's configuration: the stack's, so that the pack reads the service with the
@@ -110,7 +111,7 @@ export function keepStackConfig(configured?: () => void, declared?: Declared): v
         try {
           const type = call.request.getType();
           // The inputs of the CSP policies alone: a dynamic resource's hold its serialized provider.
-          const inputs = type.endsWith(':CspPolicy') ? (call.request.getProperties()?.toJavaScript() ?? {}) : {};
+          const inputs = resourceOf(type) === 'CspPolicy' ? (call.request.getProperties()?.toJavaScript() ?? {}) : {};
           declared(call.request.getUrn(), type, inputs);
         } catch {
           // Not heard: the zone is then not judged ahead, and the review judges it at the analysis.
