@@ -41,9 +41,19 @@ function baselineOf(policy: PolicyUnderReview, live: ReadonlyMap<string, LivePol
 }
 
 /**
+ * `policies` in the order a zone's are judged in: their keys' (the URNs). The engine gives the
+ * review the program's resources in the program's order, and the read ahead knows the previous
+ * state's; judged in one order, the two judge alike ({@link zoneKey}) whatever order each came in.
+ */
+export function inJudgingOrder<Policy extends Pick<PolicyUnderReview, 'key'>>(policies: readonly Policy[]): Policy[] {
+  return [...policies].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
  * The zone's policies to judge: `policies` (the stack's of the zone) against `listed` (every live
  * policy of the zone), the stack managing `managedPolicyIds` (its state's) and those the policies
- * replace; the zone's other live policies stay, headers beside the stack's.
+ * replace; the zone's other live policies stay, headers beside the stack's. The proposed policies
+ * come {@link inJudgingOrder}.
  */
 export function zonePoliciesOf(
   policies: readonly PolicyUnderReview[],
@@ -55,7 +65,7 @@ export function zonePoliciesOf(
     typeof replaces === 'object' && 'id' in replaces ? [replaces.id] : [],
   );
   return {
-    proposed: policies.map((policy) => ({
+    proposed: inJudgingOrder(policies).map((policy) => ({
       name: policy.name,
       policy: policy.policy,
       baseline: baselineOf(policy, live),

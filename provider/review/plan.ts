@@ -10,7 +10,7 @@ import {
   type Detected,
   type HostKindEvaluator,
 } from '../impact/evaluate';
-import { zoneOptions, zonePoliciesOf } from '../impact/zone';
+import { inJudgingOrder, zoneOptions, zonePoliciesOf } from '../impact/zone';
 import { detectedPages, listedJudge, type DetectedKind, type DetectedStatus, type ListedItem } from '../impact/listed';
 import { headerChanges } from '../payment/headers';
 import { leftToInventories, reviewInventory, type InventoryReview, type InventoryUnderReview } from '../payment/review';
@@ -324,8 +324,10 @@ export async function reviewService(
     if (ids.length > 0) zoneTerms.push(`${ids.length} (pages of the violations listed first)`);
     terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);
 
-    policies.forEach((policy, index) => {
-      const result = results[index]!;
+    // The results come in the order the zone's policies are judged in.
+    const judged = inJudgingOrder(policies);
+    policies.forEach((policy) => {
+      const result = results[judged.indexOf(policy)]!;
       completePages(result.scripts, result.hostname, pageUrls);
       reviews.push({
         key: policy.key,

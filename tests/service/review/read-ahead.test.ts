@@ -227,51 +227,55 @@ test('a read ahead that failed is not used: the review lists, and counts what th
 
 describe("judged ahead, against the previous state's policies, unless the program declares them otherwise (issue 30)", () => {
   const TYPE = 'pulumi-nodejs:dynamic/edgeguard:CspPolicy';
-  const URN = `urn:pulumi:dev::p::${TYPE}::${CHECKOUT}`;
+  const urnOf = (host: string) => `urn:pulumi:dev::p::${TYPE}::${host}`;
+  const URN = urnOf(CHECKOUT);
   const declared = (host: string, value: string) => ({
     action: 'allow' as const,
     expression: `http.host eq "${host}"`,
     value,
     enabled: true,
   });
-  /** The inputs the engine gives the pack's `Analyze` for the checkout's policy declared as `value`. */
-  const inputs = (zone: string, value = VALUE) => ({
+  /** The inputs the engine gives the pack's `Analyze` for the policy on `host` (the checkout's) declared as `value`. */
+  const inputs = (zone: string, value = VALUE, host = CHECKOUT) => ({
     zoneId: zone,
-    description: 'checkout',
-    ...declared(CHECKOUT, value),
+    description: host,
+    ...declared(host, value),
     __provider: 'serialized provider',
   });
-  /** A zone whose checkout policy is live and in the previous state, and the review's input when the change leaves it as `value`. */
-  async function managedZone(overHttp: boolean, value = VALUE) {
+  /**
+   * A zone whose checkout policy (and one on each of `others`) is live and in the previous state, in
+   * that order, and the review's input, in the same order, when the change leaves the checkout's as
+   * `value` and the others as they were.
+   */
+  async function managedZone(overHttp: boolean, value = VALUE, others: string[] = []) {
     const zone = await newZone(overHttp);
-    const created = await emu.api('POST', `zones/${zone}/page_security/policies`, {
-      body: { description: 'checkout', ...declared(CHECKOUT, VALUE) },
-    });
-    expect(created.status).toBe(200);
-    const policyId = created.body.result.id as string;
+    const managed = [];
+    for (const host of [CHECKOUT, ...others]) {
+      const created = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+        body: { description: host, ...declared(host, VALUE) },
+      });
+      expect(created.status).toBe(200);
+      managed.push({ host, policyId: created.body.result.id as string });
+    }
     const state = {
       deployment: {
-        resources: [
-          {
-            urn: URN,
-            type: TYPE,
-            inputs: { zoneId: zone, description: 'checkout', ...declared(CHECKOUT, VALUE) },
-            outputs: { zoneId: zone.toUpperCase(), expression: `http.host eq "${CHECKOUT}"`, policyId },
-          },
-        ],
+        resources: managed.map(({ host, policyId }) => ({
+          urn: urnOf(host),
+          type: TYPE,
+          inputs: { zoneId: zone, description: host, ...declared(host, VALUE) },
+          outputs: { zoneId: zone.toUpperCase(), expression: `http.host eq "${host}"`, policyId },
+        })),
       },
     };
     const review: ReviewInput = {
-      policies: [
-        {
-          key: URN,
-          name: CHECKOUT,
-          zoneId: zone,
-          policy: { ...declared(CHECKOUT, value) },
-          replaces: { id: policyId },
-        },
-      ],
-      managedPolicyIds: [policyId],
+      policies: managed.map(({ host, policyId }) => ({
+        key: urnOf(host),
+        name: host,
+        zoneId: zone,
+        policy: { ...declared(host, host === CHECKOUT ? value : VALUE) },
+        replaces: { id: policyId },
+      })),
+      managedPolicyIds: managed.map(({ policyId }) => policyId),
       migrations: [],
       notifications: [],
     };
@@ -353,6 +357,23 @@ describe("judged ahead, against the previous state's policies, unless the progra
       );
     });
   }
+
+  test('two policies of the zone, in the state in one order and in the review in the other: the judgement made ahead, the same', async () => {
+    const managed = await managedZone(false, VALUE, [ACCOUNT]);
+    const { zone, state } = managed;
+    // The engine gives the pack the program's resources in the program's order, which need not be the state's.
+    const review: ReviewInput = { ...managed.review, policies: [...managed.review.policies].reverse() };
+    const plain = await reviewService(client(), review, { perPage: PER_PAGE });
+    const reading = await judgedAhead(state, [
+      [urnOf(ACCOUNT), TYPE, inputs(zone, VALUE, ACCOUNT)],
+      [URN, TYPE, inputs(zone)],
+    ]);
+    const ahead = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    reading.dispose();
+    expect(ahead.policies.map((policy) => policy.name)).toEqual([ACCOUNT, CHECKOUT]);
+    expect(ahead.policies).toEqual(plain.policies);
+    expect(ahead.requests.plan).toContain('judged ahead');
+  });
 
   const notAhead: Array<[string, (zone: string) => Array<[string, string, Record<string, unknown>]>]> = [
     ['nothing declared (the program has not begun)', () => []],
