@@ -325,9 +325,9 @@ export async function reviewService(
     terms.push(`zone ${zoneId}: ${zoneTerms.join(' + ')}`);
 
     // The results come in the order the zone's policies are judged in.
-    const judged = inJudgingOrder(policies);
+    const judgingOrder = inJudgingOrder(policies);
     policies.forEach((policy) => {
-      const result = results[judged.indexOf(policy)]!;
+      const result = results[judgingOrder.indexOf(policy)]!;
       completePages(result.scripts, result.hostname, pageUrls);
       reviews.push({
         key: policy.key,
