@@ -10,11 +10,12 @@ import { reviewBenchmarks } from './review';
  * `npm run bench`: the emulator's own figures, each printed with its method. Every benchmark
  * starts a fresh emulator on a loopback port and talks to it over HTTP with one keep-alive pool.
  *
- * `node dist/bench/run.js [emulator] [provider] [engine] [review] [payment] [--resources=N[,N...]] [--rounds=N]
- * [--hostnames=N]` runs only the groups named (all by default); the flags size the engine
- * benchmarks: the sizes of the overhead benchmark (default 200,1000), its rounds at each size
- * (default 3, also the rounds of the review benchmark) and the custom hostnames of the issuance
- * benchmark (default 45).
+ * `npm run bench -- [emulator] [provider] [engine] [review] [payment] [--resources=N[,N...]] [--rounds=N]
+ * [--hostnames=N] [--list]` (`node dist/bench/run.js ...` after a build) runs only the groups named
+ * (all by default); the flags size the engine benchmarks: the sizes of the overhead benchmark
+ * (default 200,1000), its rounds at each size (default 3, also the rounds of the review and payment
+ * benchmarks) and the custom hostnames of the issuance benchmark (default 45). `--list` prints the
+ * groups and sizes the command line selects and runs nothing.
  */
 
 const GROUPS = ['emulator', 'provider', 'engine', 'review', 'payment'] as const;
@@ -24,10 +25,16 @@ function commandLine(): {
   resources: number[] | undefined;
   rounds: number | undefined;
   hostnames: number | undefined;
+  list: boolean;
 } {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { resources: { type: 'string' }, rounds: { type: 'string' }, hostnames: { type: 'string' } },
+    options: {
+      resources: { type: 'string' },
+      rounds: { type: 'string' },
+      hostnames: { type: 'string' },
+      list: { type: 'boolean' },
+    },
   });
   for (const name of positionals) {
     if (!(GROUPS as readonly string[]).includes(name))
@@ -43,6 +50,7 @@ function commandLine(): {
     resources: values.resources?.split(',').map((text) => positive('resources', text)),
     rounds: values.rounds === undefined ? undefined : positive('rounds', values.rounds),
     hostnames: values.hostnames === undefined ? undefined : positive('hostnames', values.hostnames),
+    list: values.list === true,
   };
 }
 
@@ -159,7 +167,18 @@ async function clearPools(count: number, perPage: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { groups, resources, rounds, hostnames } = commandLine();
+  const { groups, resources, rounds, hostnames, list } = commandLine();
+  if (list) {
+    const sizes = [
+      resources !== undefined ? `resources ${resources.join(',')}` : undefined,
+      rounds !== undefined ? `rounds ${rounds}` : undefined,
+      hostnames !== undefined ? `hostnames ${hostnames}` : undefined,
+    ].filter((size) => size !== undefined);
+    console.log(`groups: ${GROUPS.filter((group) => groups.has(group)).join(', ')}`);
+    console.log(`sizes: ${sizes.length > 0 ? sizes.join('; ') : 'the defaults'}`);
+    await dispatcher.close();
+    return;
+  }
   console.log(
     `EdgeGuard benchmarks — ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
   );

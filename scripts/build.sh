@@ -4,6 +4,7 @@
 # metadata), then its single executable and release archive under dist/plugin/ (skipped in about a
 # second when the bundle, schema and node are those of the last build).
 set -euo pipefail
+if [ "$#" -gt 0 ]; then echo "build.sh: takes no arguments (got: $*)" >&2; exit 2; fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tsc -p tsconfig.json
 node dist/scripts/schema.js

@@ -304,6 +304,10 @@ export function generatedPages(schema: PackageSchema, root: string = ROOT): Map<
 }
 
 if (require.main === module) {
+  if (process.argv.length > 2) {
+    process.stderr.write(`docs: takes no arguments (got: ${process.argv.slice(2).join(' ')})\n`);
+    process.exit(2);
+  }
   const schemaFile = path.join(ROOT, 'dist', 'plugin', 'schema.json');
   const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as PackageSchema;
   const pages = generatedPages(schema);

@@ -20,4 +20,10 @@ function generateSdks(outDir: string, schemaPath = path.join(ROOT, 'dist', 'plug
   execFileSync(generator, [schemaPath, outDir], { stdio: 'inherit' });
 }
 
+if (process.argv.length > 3) {
+  process.stderr.write(
+    `sdk: takes at most one argument, the output folder (got: ${process.argv.slice(2).join(' ')})\n`,
+  );
+  process.exit(2);
+}
 generateSdks(path.resolve(process.argv[2] ?? path.join(ROOT, 'sdk')));

@@ -12,6 +12,7 @@
 # It says which it did, and fails saying what to provide when neither works. The plugin is never
 # put on PATH: the engine would warn that it uses a plugin "from $PATH".
 set -euo pipefail
+if [ "$#" -gt 0 ]; then echo "setup-plugins.sh: takes no arguments (got: $*)" >&2; exit 2; fi
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 home="$root/.tools/pulumi-home"

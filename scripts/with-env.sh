@@ -3,6 +3,13 @@
 # installed. Every npm script goes through here, so a fresh clone needs nothing but bash, npm and
 # a network path to the npm registry.
 #
+#   bash scripts/with-env.sh '<command line>' [argument...]
+#
+# The arguments after the command line are appended to it, each quoted as one word, as npm appends
+# what follows `--` to a script: `npm test -- tests/unit` runs `... && bash scripts/test.sh
+# tests/unit`, and `npm run bench -- payment --rounds=3` hands `payment --rounds=3` to the
+# benchmarks. They go to the last command of the line.
+#
 # Node: the machine's own when it is 22 or newer; otherwise the pinned Node 24 from the npm
 # registry's `node-linux-<arch>` package, installed once into .tools/ (ignored by git).
 set -euo pipefail
@@ -60,4 +67,7 @@ ensure_dependencies
 export PATH="$root/node_modules/.bin:$tools/pulumi/bin:$PATH"
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_SKIP_UPDATE_CHECK=true
 cd "$root"
-exec bash -c "$1"
+command_line="${1:?usage: bash scripts/with-env.sh '<command line>' [argument...]}"
+shift
+if [ "$#" -gt 0 ]; then command_line+="$(printf ' %q' "$@")"; fi
+exec bash -c "$command_line"
