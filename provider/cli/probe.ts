@@ -3,7 +3,6 @@ import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { validateHostname } from '../../rules/hostname';
-import { shown } from '../format/escape';
 import { probeMarkdown, probeSummaryText, stagingText } from '../format/probe-markdown';
 import { PLUGIN_VERSION } from '../plugin/version';
 import { judgePage, pageUrl, probeExitStatus, probeReport } from '../payment/probe';
@@ -119,7 +118,8 @@ function parse(argv: string[]): Arguments | 'help' {
 }
 
 async function probe(args: Arguments): Promise<number> {
-  const say = (message: string) => sayAs('edgeguard-probe')(shown(masked(message)));
+  // The summary is lines of the probe's own, each page's and inventory's name escaped in it.
+  const say = (message: string) => sayAs('edgeguard-probe')(masked(message));
   // Before the stack and the service: without a browser nothing can be probed.
   const executable = findBrowser(args.browser);
   const staging = { resolve: args.resolveGiven, insecure: args.insecure };

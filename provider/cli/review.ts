@@ -7,13 +7,14 @@ import { renderMarkdown } from '../format/review-markdown';
 import { DEFAULT_POLICY_CONFIG, reviewStack } from '../review/review-stack';
 import { jsonText, shown } from '../format/escape';
 import { reviewSarif } from '../format/sarif';
-import { couldNotBeDone, relayEngine, runTool, sayAs, writeOutput } from './runner';
+import { checkOneStdout, couldNotBeDone, relayEngine, runTool, sayAs, writeOutput } from './runner';
 
 /**
  * `edgeguard-review`: the review report of a pull request (issue 9, item 3). Runs `pulumi preview`
  * of the project with EdgeGuard's policy pack and writes what it found as Markdown (`--markdown`,
  * for a CI job to post as a comment), JSON (`--json`) and the violations as SARIF (`--sarif`, for
- * code scanning). `-` for any means stdout, and the preview's own output then goes to stderr.
+ * code scanning). `-` for one of them means stdout (at most one: two documents on one stream could
+not be read apart), and the preview's own output then goes to stderr.
  * Exit status: 0 no mandatory violation, 1 at least one, 2 the review could not be done (the
  * reason on stderr), 3 with `--fail-on-drift`: the refresh found a change made outside the stack
  * and there is no mandatory violation (a nightly job's failure; 1 and 2 win).
@@ -31,6 +32,7 @@ stack's edgeguard:* configuration, and writes the review:
   --fail-on-drift       with --refresh: exit 3 when something changed outside the stack
   --policy-config FILE  the pack's configuration: enforcement levels and accepted scripts
                         (default: ${DEFAULT_POLICY_CONFIG} in DIR, when it exists)
+At most one output may be -.
 Exit status: 0 no mandatory policy violation, 1 at least one, 2 the review could not be done,
 3 drift found with --fail-on-drift and no mandatory policy violation.`;
 
@@ -65,6 +67,7 @@ function parse(argv: string[]): Arguments | 'help' {
   if (values.help) return 'help';
   // Without a refresh there is nothing to fail on: a job that asks for it without one is misconfigured.
   if (values['fail-on-drift'] && !values.refresh) throw new Error('--fail-on-drift needs --refresh');
+  checkOneStdout({ markdown: values.markdown, json: values.json, sarif: values.sarif });
   const cwd = path.resolve(values.cwd ?? '.');
   const fallbackConfig = path.join(cwd, DEFAULT_POLICY_CONFIG);
   const policyConfig = values['policy-config'] ?? (fs.existsSync(fallbackConfig) ? fallbackConfig : undefined);

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { shown, shownLines } from '../format/escape';
+import { OwnMessageError, shown, shownLines } from '../format/escape';
 
 /**
  * The one runner of the package's tools (`edgeguard-review`, `-audit`, `-probe`, `-csp`, `-import`,
@@ -27,13 +27,23 @@ export interface Tool<Arguments> {
   failure: { status: number; message: (error: unknown) => string };
 }
 
-/** The failure of a tool whose `work` (`review` in "the review could not be done") could not be done: exit 2, with `reasonOf` the reason. */
+/**
+ * The failure of a tool whose `work` (`review` in "the review could not be done") could not be
+ * done: exit 2, with `reasonOf` the reason. The package's own words ({@link OwnMessageError}: what is
+ * missing and how to get it) keep their lines; any other reason may quote the service or the
+ * engine, and is shown on one line, nothing in it a terminal acts on.
+ */
 export function couldNotBeDone(
   work: string,
   reasonOf: (error: unknown) => string = (error) => (error as Error).message,
 ): Tool<unknown>['failure'] {
-  // The reason may quote the service or the engine: one line, nothing a terminal acts on.
-  return { status: 2, message: (error) => `the ${work} could not be done: ${shown(reasonOf(error))}` };
+  return {
+    status: 2,
+    message: (error) => {
+      const reason = reasonOf(error);
+      return `the ${work} could not be done: ${error instanceof OwnMessageError ? shownLines(reason) : shown(reason)}`;
+    },
+  };
 }
 
 /** The failure of a tool for which a throw is a bug: exit `status`, with the error's stack. */

@@ -43,6 +43,16 @@ export function shownLines(text: string): string {
   return text.replace(HIDDEN_BUT_NEWLINE, escapeOf);
 }
 
+/**
+ * An error whose message is the package's own words, written in lines for a person to read (what
+ * is missing and how to get it), with any data in it escaped ({@link shown}) where it was put in.
+ * The tools print it with its lines ({@link shownLines}); the message of any other error may quote
+ * the service, a page or the engine, and is shown on one line.
+ */
+export class OwnMessageError extends Error {
+  override name = 'OwnMessageError';
+}
+
 // ---- Markdown ----
 
 /**

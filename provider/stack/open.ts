@@ -1,4 +1,7 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { LocalWorkspace, Stack, type ProjectSettings, type PulumiCommand } from '@pulumi/pulumi/automation';
+import { OwnMessageError } from '../format/escape';
 
 /**
  * The stack a tool works on, as `edgeguard-review` and `edgeguard-audit` take it: the Pulumi
@@ -31,8 +34,46 @@ export class StackSelectionError extends Error {
   override name = 'StackSelectionError';
 }
 
-/** Selects the stack at `location`; a {@link StackSelectionError} when none is named or selected. */
+/**
+ * No `pulumi` on PATH, when no engine is given: what is missing and how to get it, in lines, rather
+ * than the Automation API's `code: -2 ... spawn pulumi ENOENT`.
+ */
+export class PulumiMissingError extends OwnMessageError {
+  override name = 'PulumiMissingError';
+  constructor() {
+    super(
+      [
+        'the Pulumi CLI is missing: no `pulumi` on PATH, and the stack is read and previewed through it.',
+        'Install it (https://www.pulumi.com/docs/iac/download-install/), for instance with',
+        '  curl -fsSL https://get.pulumi.com | sh',
+        'and put the folder that holds `pulumi` (~/.pulumi/bin with that script) on PATH.',
+      ].join('\n'),
+    );
+  }
+}
+
+/** Whether an executable file `name` is in a folder of PATH, as a spawn of `name` finds it. */
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir !== '')
+    .some((dir) => {
+      try {
+        const file = path.join(dir, name);
+        fs.accessSync(file, fs.constants.X_OK);
+        return fs.statSync(file).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
+ * Selects the stack at `location`; a {@link StackSelectionError} when none is named or selected, a
+ * {@link PulumiMissingError} when no engine is given and none is on PATH.
+ */
 export async function openStack(location: StackLocation): Promise<OpenedStack> {
+  if (location.pulumiCommand === undefined && !onPath('pulumi')) throw new PulumiMissingError();
   const workspace = await LocalWorkspace.create({
     workDir: location.workDir,
     ...(location.envVars ? { envVars: location.envVars } : {}),

@@ -6,15 +6,18 @@ import {
   markdownCode,
   markdownFence,
   markdownText,
+  OwnMessageError,
   sarifText,
   shown,
   shownLines,
 } from '../../../provider/format/escape';
+import { couldNotBeDone } from '../../../provider/cli/runner';
 
 /**
  * The one function per output kind that every formatter and tool shows data through
  * (provider/format/escape.ts, issue 31, item 3), with exact expectations; markdown-it renders the
- * Markdown ones as a forge would, to show that what they write renders as the text itself.
+ * Markdown ones as a forge would, to show that what they write renders as the text itself. And the
+ * tools' runner (provider/cli/runner.ts): what keeps its lines on stderr and what does not.
  */
 
 const md = new MarkdownIt({ html: true, linkify: true });
@@ -75,4 +78,23 @@ test('JSON: the same value read back, with no raw character a terminal acts on',
   const json = jsonText(value);
   expect(JSON.parse(json)).toEqual(value);
   expect(json).toBe('{\n  "url": "a\\u001b\\u009b\\u2028\\u202e\\n\\""\n}');
+});
+
+test("a tool's failure: its own words keep their lines; a reason that may quote the service or the engine is one line", () => {
+  const failure = couldNotBeDone('review');
+  expect(failure.status).toBe(2);
+  // The package's words, lines kept; the data put in them was escaped there, and a hidden character
+  // that reached them anyway is still an escape.
+  const url = 'https://cdn.example.com/x.js\nedgeguard-review: no mandatory policy violation';
+  expect(failure.message(new OwnMessageError(`something is missing: ${shown(url)}\nget it with\u001b[2K this`))).toBe(
+    'the review could not be done: something is missing: https://cdn.example.com/x.js\\nedgeguard-review: no mandatory policy violation\nget it with\\x1b[2K this',
+  );
+  // Any other error: one line, as the service or the engine may have written it.
+  expect(
+    failure.message(new Error('HTTP 401: [10000] bad token\nedgeguard-review: no mandatory policy violation')),
+  ).toBe('the review could not be done: HTTP 401: [10000] bad token\\nedgeguard-review: no mandatory policy violation');
+  // With a tool's own reading of the reason (the audit's and the probe's), the same rule.
+  const audit = couldNotBeDone('audit', (error) => `pulumi: ${(error as Error).message}`);
+  expect(audit.message(new OwnMessageError('a\nb'))).toBe('the audit could not be done: pulumi: a\nb');
+  expect(audit.message(new Error('a\nb'))).toBe('the audit could not be done: pulumi: a\\nb');
 });
