@@ -627,7 +627,35 @@ export function authorizingEntry(inventory: ScriptInventory, scriptUrl: string):
   const index = indexOf(inventory);
   const exact = index.urls.get(matchKey('url', address));
   if (exact !== undefined) return exact;
-  return index.prefixes.get(address.origin)?.find((entry) => address.path.startsWith(entry.address.path));
+  return index.prefixes.get(address.origin)?.find((entry) => isUnderPrefix(entry.address, address));
+}
+
+/** A URL reduced to what the prefix rule compares: its origin and its percent-decoded path. */
+export type PrefixAddress = Pick<ScriptAddress, 'origin' | 'path'>;
+
+/**
+ * The origin and percent-decoded path of the absolute URL `text`, as {@link isUnderPrefix} compares
+ * them; `undefined` when it is no URL, or one without an origin (`data:`, `blob:`).
+ */
+export function prefixAddressOf(text: string): PrefixAddress | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  return url.origin === 'null' ? undefined : { origin: url.origin, path: decodePath(url.pathname) };
+}
+
+/**
+ * The one prefix rule of the package: an inventory's prefix entries, and the scripts and
+ * connections the review's configuration accepts by prefix. A URL is under a prefix when both have
+ * the same origin (scheme, host and port, so `https://cdn.example.com` is no prefix of
+ * `https://cdn.example.com.evil.net/x.js`) and the URL's path starts with the prefix's, both
+ * percent-decoded.
+ */
+export function isUnderPrefix(prefix: PrefixAddress, url: PrefixAddress): boolean {
+  return url.origin === prefix.origin && url.path.startsWith(prefix.path);
 }
 
 /**

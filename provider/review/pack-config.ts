@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { PolicyConfigSchema, StackValidationArgs } from '@pulumi/policy';
 import type * as zod from 'zod';
+import type * as inventoryRules from '../../rules/inventory';
 import type { Acceptance } from '../impact/evaluate';
 import type { Kind } from '../impact/statements';
 import { resourceOf } from '../stack/export';
@@ -160,6 +161,8 @@ export function acceptanceOf(args: StackValidationArgs, kind: Kind): Acceptance 
   // Not at the pack's start: the review's modules load it with the client (reviewModules of ./pack-analysis.ts).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { z } = require('zod') as typeof zod;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { isUnderPrefix, prefixAddressOf } = require('../../rules/inventory') as typeof inventoryRules;
   const item = z.union([
     z.object({ url: z.string().min(1), reason: z.string().min(1) }).strict(),
     z.object({ prefix: z.string().min(1), reason: z.string().min(1) }).strict(),
@@ -168,6 +171,25 @@ export function acceptanceOf(args: StackValidationArgs, kind: Kind): Acceptance 
     string,
     AcceptedItem[]
   >;
-  const entries = config[ACCEPTED_KEY[kind]] ?? [];
-  return (url) => entries.find((entry) => ('url' in entry ? url === entry.url : url.startsWith(entry.prefix)))?.reason;
+  const entries = (config[ACCEPTED_KEY[kind]] ?? []).map((entry, index) => {
+    if ('url' in entry) return entry;
+    // The inventory's prefix rule: the same origin, then the path (not the text: a prefix
+    // https://cdn.example.com does not accept https://cdn.example.com.evil.net/x.js).
+    const prefix = prefixAddressOf(entry.prefix);
+    if (prefix === undefined)
+      throw new Error(
+        `${ACCEPTED_KEY[kind]}[${index}].prefix: ${JSON.stringify(entry.prefix)} is not an absolute URL with a host; write it as https://cdn.example.com/js/`,
+      );
+    if (!prefix.path.endsWith('/'))
+      throw new Error(
+        `${ACCEPTED_KEY[kind]}[${index}].prefix: ${JSON.stringify(entry.prefix)} does not end in "/": a prefix covers whole path segments (write ${entry.prefix}/, or make it a url entry)`,
+      );
+    return { prefix, reason: entry.reason };
+  });
+  return (url) => {
+    const address = prefixAddressOf(url);
+    return entries.find((entry) =>
+      'url' in entry ? url === entry.url : address !== undefined && isUnderPrefix(entry.prefix, address),
+    )?.reason;
+  };
 }

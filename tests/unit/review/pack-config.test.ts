@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { AnalyzeRequest } from '@pulumi/pulumi/proto/analyzer_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import { keepStackConfig } from '../../../provider/review/pack-config';
+import type { StackValidationArgs } from '@pulumi/policy';
+import { ACCEPTED_KEY, acceptanceOf, keepStackConfig } from '../../../provider/review/pack-config';
 
 /**
  * The pack hears the CSP policies the program declares (`keepStackConfig` of
@@ -97,4 +98,45 @@ test('another resource is heard without its inputs; a hearing that throws leaves
     [null, 'answer'],
     [null, 'answer'],
   ]);
+});
+
+describe("the accepted scripts and connections of a policy's configuration (acceptanceOf)", () => {
+  const accepting = (kind: 'scripts' | 'connections', items: unknown[]) =>
+    acceptanceOf({ getConfig: () => ({ [ACCEPTED_KEY[kind]]: items }) } as unknown as StackValidationArgs, kind);
+
+  test.each(['scripts', 'connections'] as const)(
+    '%s: a prefix accepts what is under it by origin and path, as the inventory does, not by text',
+    (kind) => {
+      const accepted = accepting(kind, [
+        { prefix: 'https://cdn.example.com', reason: 'our CDN' },
+        { prefix: 'https://api.example.com/v1/', reason: 'our API' },
+        { url: 'https://pay.example.com/sdk.js', reason: 'the payment SDK' },
+      ]);
+      expect(accepted('https://cdn.example.com/x.js')).toBe('our CDN');
+      expect(accepted('https://cdn.example.com/')).toBe('our CDN');
+      // Another host whose name begins with the prefix's, another port, another scheme.
+      expect(accepted('https://cdn.example.com.evil.net/x.js')).toBeUndefined();
+      expect(accepted('https://cdn.example.com:8443/x.js')).toBeUndefined();
+      expect(accepted('http://cdn.example.com/x.js')).toBeUndefined();
+      // A path prefix covers whole segments, percent-decoded.
+      expect(accepted('https://api.example.com/v1/pay')).toBe('our API');
+      expect(accepted('https://api.example.com/v1%2Fpay')).toBe('our API');
+      expect(accepted('https://api.example.com/v10/pay')).toBeUndefined();
+      expect(accepted('https://pay.example.com/sdk.js')).toBe('the payment SDK');
+      expect(accepted('https://pay.example.com/sdk.js.evil.net')).toBeUndefined();
+      expect(accepted('not a url')).toBeUndefined();
+    },
+  );
+
+  test('a prefix that is no URL, or that ends inside a path segment, is refused naming the entry', () => {
+    expect(() => accepting('scripts', [{ prefix: 'cdn.example.com', reason: 'r' }])).toThrow(
+      'acceptedScripts[0].prefix: "cdn.example.com" is not an absolute URL with a host',
+    );
+    expect(() =>
+      accepting('connections', [
+        { url: 'https://a.example.com/', reason: 'r' },
+        { prefix: 'https://api.example.com/v1', reason: 'r' },
+      ]),
+    ).toThrow('acceptedConnections[1].prefix: "https://api.example.com/v1" does not end in "/"');
+  });
 });
