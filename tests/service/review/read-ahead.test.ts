@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clientFrom } from '../../../provider/client/shared';
+import { listPolicies } from '../../../provider/client/page-security';
+import { zonePoliciesOf } from '../../../provider/impact/zone';
 import { reviewService, type ReviewInput } from '../../../provider/review/plan';
 import { type PolicyUnderReview } from '../../../provider/impact/model';
 import { ReadAhead, readAheadTargets, speculationOf } from '../../../provider/impact/read-ahead';
@@ -460,6 +462,41 @@ describe("judged ahead, against the previous state's policies, unless the progra
       expect(ahead.policies).toEqual(plain.policies);
       expect(ahead.policies[0]!.scripts.violations.blocks).toBe(judgedAheadUsed ? 1 : 0);
       expect(ahead.requests.plan.includes('judged ahead')).toBe(judgedAheadUsed);
+    }
+  });
+
+  test('a zone that differs only in a live policy the stack does not manage: not the judgement made ahead', async () => {
+    const { zone, state, review } = await managedZone(false);
+    // Two read aheads, each judging the zone ahead as it is now, the checkout's policy declared as it was.
+    const readings = [0, 1].map(() => {
+      const reading = new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start();
+      reading.declared(URN, TYPE, inputs(zone));
+      return reading;
+    });
+    try {
+      for (const reading of readings) await reading.unusedRequests();
+      const before = await listPolicies(client(), zone);
+      // Then a policy made outside the stack, on the checkout's host: its header is enforced beside the stack's.
+      const unmanaged = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+        body: { description: 'made in the dashboard', ...declared(CHECKOUT, "script-src 'self'") },
+      });
+      expect(unmanaged.status).toBe(200);
+      const after = await listPolicies(client(), zone);
+      expect(after).toHaveLength(before.length + 1);
+      const zoneOf = (listed: typeof before) => zonePoliciesOf(review.policies, listed, review.managedPolicyIds ?? []);
+      // The two zones differ in nothing but that live policy.
+      expect({ ...zoneOf(after), live: [] }).toEqual({ ...zoneOf(before), live: [] });
+      const taken = await Promise.all(
+        [before, after].map(async (listed, index) => {
+          const reading = readings[index]!;
+          expect(await reading.take(zone, [CHECKOUT])).toBeDefined();
+          return (await reading.judgedAhead(zone, zoneOf(listed), undefined, undefined)) !== undefined;
+        }),
+      );
+      // The zone as it was judged ahead: taken; with the unmanaged policy: judged again.
+      expect(taken).toEqual([true, false]);
+    } finally {
+      for (const reading of readings) reading.dispose();
     }
   });
 
