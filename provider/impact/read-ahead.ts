@@ -176,6 +176,8 @@ export class ReadAhead {
   /** Whether the program has begun to declare its resources ({@link declared}). */
   private declaring = false;
   private readonly readings: Reading[] = [];
+  /** Each zone's read, then its judging ahead started if it may start then: settles, never rejects. */
+  private readonly readThenJudged: Array<Promise<void>> = [];
   private pagesFromThread = 0;
   /** The thread reading the listings, until they end or this thread takes them over ({@link hurry}). */
   private thread: ListingThread | undefined;
@@ -241,9 +243,11 @@ export class ReadAhead {
       });
       // A failure is the review's to report, where it is awaited; until then it is not unhandled.
       zone.done.catch(() => undefined);
-      Promise.all([live, zone.done]).then(
-        ([listed]) => this.judgeOnceRead(zone, listed),
-        () => undefined,
+      this.readThenJudged.push(
+        Promise.all([live, zone.done]).then(
+          ([listed]) => this.judgeOnceRead(zone, listed),
+          () => undefined,
+        ),
       );
       this.zones.set(zoneId, zone);
     }
@@ -418,6 +422,16 @@ export class ReadAhead {
     } catch (error) {
       reading.settle(error as Error);
     }
+  }
+
+  /**
+   * Settles once every zone is read and judged ahead as far as the program's declarations so far let
+   * it be: its judging ahead ended, or not begun. What a caller that asks what was judged ahead waits
+   * for (the tests), rather than for some time.
+   */
+  async judgingSettled(): Promise<void> {
+    await Promise.all(this.readThenJudged);
+    await Promise.all([...this.zones.values()].map((zone) => zone.judged?.done ?? Promise.resolve()));
   }
 
   /**

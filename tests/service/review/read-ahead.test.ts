@@ -30,6 +30,16 @@ beforeAll(async () => {
 });
 afterAll(async () => emu.close());
 
+/** Every read ahead a test starts, disposed of when the test ends, passed or failed: none holds files into the next. */
+const started: ReadAhead[] = [];
+const begun = (reading: ReadAhead): ReadAhead => {
+  started.push(reading);
+  return reading;
+};
+afterEach(() => {
+  for (const reading of started.splice(0)) reading.dispose();
+});
+
 const CHECKOUT = 'checkout.example.com';
 const ACCOUNT = 'account.example.com';
 
@@ -103,7 +113,7 @@ async function listings(mark: number, zone: string): Promise<string[]> {
 }
 
 async function readAhead(zone: string, hosts: string[], token?: string): Promise<ReadAhead> {
-  const reading = new ReadAhead(client(token), readAheadTargets(exported(zone, hosts)), PER_PAGE).start();
+  const reading = begun(new ReadAhead(client(token), readAheadTargets(exported(zone, hosts)), PER_PAGE).start());
   // Let every listing end: what the review gets is then what the read ahead read.
   await reading.unusedRequests();
   return reading;
@@ -285,8 +295,6 @@ describe("judged ahead, against the previous state's policies, unless the progra
   }
   /** Judged items, counted from the zone evaluators' `judge` calls. */
   const judgedItems = () => jest.spyOn(ZoneImpactEvaluator.prototype, 'judge');
-  /** Its judging ahead, a page per turn of the event loop. */
-  const judging = () => new Promise((resolve) => setTimeout(resolve, 50));
   /**
    * A read ahead of `state`, told `declarations` (URN, type, inputs) before or after it has read
    * its zone, and let run until it has read and judged what it would judge ahead.
@@ -296,11 +304,12 @@ describe("judged ahead, against the previous state's policies, unless the progra
     declarations: Array<[string, string, Record<string, unknown>]>,
     when: 'before' | 'after' = 'before',
   ): Promise<ReadAhead> {
-    const reading = new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start();
+    const reading = begun(new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start());
     if (when === 'before') for (const declaration of declarations) reading.declared(...declaration);
     await reading.unusedRequests();
     if (when === 'after') for (const declaration of declarations) reading.declared(...declaration);
-    await judging();
+    // Its judging ahead, a page per turn of the event loop, ended (or not begun, as declared).
+    await reading.judgingSettled();
     return reading;
   }
 
@@ -469,7 +478,7 @@ describe("judged ahead, against the previous state's policies, unless the progra
     const { zone, state, review } = await managedZone(false);
     // Two read aheads, each judging the zone ahead as it is now, the checkout's policy declared as it was.
     const readings = [0, 1].map(() => {
-      const reading = new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start();
+      const reading = begun(new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start());
       reading.declared(URN, TYPE, inputs(zone));
       return reading;
     });
