@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
+import { DEFAULT_API_RATE_LIMIT } from '../../../emulator/core/rate-limit';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -18,7 +19,8 @@ let emu: TestEmulator;
 let engine: EngineStack;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ tokens: [TOKEN] });
+  // The service's API limit: the reads' pace under it is part of what is shown.
+  emu = await startTestEmulator({ tokens: [TOKEN], apiRateLimit: DEFAULT_API_RATE_LIMIT });
   engine = await engineStack({
     projectDir: PROJECT,
     emu,

@@ -6,6 +6,7 @@ import { dynamicContext } from '../../../provider/dynamic/context';
 import { resolveSettings, type Settings } from '../../../provider/settings';
 import { getSettings } from '../../helpers/client';
 import { configureProvider } from '../../helpers/provider';
+import { DEFAULT_API_RATE_LIMIT } from '../../../emulator/core/rate-limit';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 
 /**
@@ -177,8 +178,8 @@ describe('a wait on the service polls at a tenth of the budget', () => {
     expect(seen).toEqual([2_000, 4_000, 8_000, 10_000]);
   });
 
-  test('the default 1,200 per 300 s: no pause under 2.5 s', async () => {
-    const full = await startTestEmulator();
+  test("the service's 1,200 per 300 s: no pause under 2.5 s", async () => {
+    const full = await startTestEmulator({ apiRateLimit: DEFAULT_API_RATE_LIMIT });
     try {
       expect(await pauses(full)).toEqual([2_500, 5_000, 10_000, 10_000]);
     } finally {
