@@ -22,10 +22,19 @@ interface Granted {
 
 /**
  * Answers a {@link RelayedBudget} on the other end of `port` with `budget`, until the port closes,
- * calling `granted` as each call is let go. The port does not keep the process alive.
+ * calling `granted` as each call is let go. The port does not keep the process alive. When the
+ * other end goes (the thread ended or was terminated), the calls it was granted and did not settle
+ * are settled unanswered, and a call granted after is settled at once: none stays in flight, which
+ * would lower every later budget by as many calls and, before a first answer, hold every call.
  */
 export function relayBudget(port: MessagePort, budget: CallBudget, granted: () => void = () => undefined): void {
   const tickets = new Map<number, BudgetTicket>();
+  let closed = false;
+  port.on('close', () => {
+    closed = true;
+    for (const ticket of tickets.values()) ticket.settle(undefined);
+    tickets.clear();
+  });
   port.on('message', (asked: Asked) => {
     if (asked.kind === 'waiting') budget.waiting(asked.ms);
     else if (asked.kind === 'settle') {
@@ -33,6 +42,10 @@ export function relayBudget(port: MessagePort, budget: CallBudget, granted: () =
       tickets.delete(asked.id);
     } else {
       void budget.take().then((ticket) => {
+        if (closed) {
+          ticket.settle(undefined);
+          return;
+        }
         tickets.set(asked.id, ticket);
         granted();
         port.postMessage({ id: asked.id, policy: budget.policy } satisfies Granted);

@@ -242,7 +242,9 @@ const NOTICE_AFTER_MS = 1_000;
 /**
  * The API budget of one credential on one service, as this process knows it; see the module's
  * comment on the API limit. The process's clients of one credential share one
- * (`HttpOptions.budget`), so what one learns paces them all.
+ * (`HttpOptions.budget`), so what one learns paces them all. Until the service has answered once,
+ * one call goes at a time: other jobs on the credential may have spent most of the window, and the
+ * first answer says what they left.
  */
 export class ApiBudget implements CallBudget {
   private view: BudgetView | undefined;
@@ -251,6 +253,13 @@ export class ApiBudget implements CallBudget {
   private inFlight = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private told = false;
+  /** Whether a call has settled: its answer reported the budget, or said nothing of it. */
+  private answered = false;
+  private heard: () => void = () => undefined;
+  /** Settles when the first call settles: what the calls behind the process's first wait for. */
+  private readonly firstAnswer = new Promise<void>((resolve) => {
+    this.heard = resolve;
+  });
 
   /**
    * @param sleep - Waits between calls. Default: a real timer.
@@ -293,6 +302,11 @@ export class ApiBudget implements CallBudget {
 
   private async waitForRoom(): Promise<BudgetTicket> {
     for (;;) {
+      // Nothing known and a call on its way: its answer tells what the budget is.
+      if (this.view === undefined && !this.answered && this.inFlight > 0) {
+        await this.firstAnswer;
+        continue;
+      }
       const now = this.now();
       if (this.view !== undefined && now >= this.view.resetAtMs) this.newWindow(now);
       const delay = paceDelayMs(this.view, now);
@@ -313,6 +327,11 @@ export class ApiBudget implements CallBudget {
         settled = true;
         this.inFlight--;
         if (report !== undefined) this.learn(report, epoch);
+        if (!this.answered) {
+          // Without a report (a service without the limit, or no answer), nothing is paced.
+          this.answered = true;
+          this.heard();
+        }
       },
     };
   }

@@ -1,3 +1,5 @@
+import { MessageChannel } from 'node:worker_threads';
+import { RelayedBudget, relayBudget } from '../../../provider/client/budget-relay';
 import {
   ApiBudget,
   budgetReport,
@@ -7,6 +9,7 @@ import {
   pollIntervalFloorMs,
   rateLimitWaitAllowanceMs,
   type BudgetReport,
+  type CallBudget,
 } from '../../../provider/client/pacing';
 
 /** A fake clock: its sleeps move it instead of waiting, and are recorded. */
@@ -224,13 +227,49 @@ describe('the API budget', () => {
       const ticket = await budget.take();
       return { ticket, report: service.call() };
     };
+    // The process's first call, answered: 19 left.
+    const probe = await send();
+    probe.ticket.settle(probe.report);
     const first = await Promise.all(Array.from({ length: 15 }, send));
-    // The first answer says 19 left, but 14 more calls are on their way: 5 are left, not 19.
+    // The next answer says 18 left, but 14 more calls are on their way: 4 are left, not 18.
     first[0]!.ticket.settle(first[0]!.report);
     const more = await Promise.all(Array.from({ length: 10 }, send));
     expect(service.refused).toEqual([]);
     for (const call of [...first.slice(1), ...more]) call.ticket.settle(call.report);
     expect(service.refused).toEqual([]);
+  });
+
+  test("a process's first calls: one, then what its answer reports (the rest of the window, others' calls spent)", async () => {
+    const { budget, sleeps, now } = fakeBudget();
+    const service = fakeService(now);
+    // Other jobs on the credential have spent 17 of the window's 20.
+    for (let i = 0; i < 17; i++) service.call();
+    const send = async () => {
+      const ticket = await budget.take();
+      return { ticket, report: service.call() };
+    };
+    // Ten calls at once, as a provider's parallel steps make them, each answered when all are sent.
+    const calls = Array.from({ length: 10 }, send);
+    const first = await calls[0]!;
+    // The others wait for the first answer: none has been let go in the meantime.
+    let letGo = 0;
+    for (const call of calls.slice(1)) void call.then(() => (letGo += 1));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(letGo).toBe(0);
+    first.ticket.settle(first.report);
+    for (const call of await Promise.all(calls.slice(1))) call.ticket.settle(call.report);
+    expect(service.refused).toEqual([]);
+    // The two left were spent, then the rest waited for the next window.
+    expect(sleeps.length).toBeGreaterThan(0);
+  });
+
+  test('a first call that settles without a report lets the others go unpaced', async () => {
+    const { budget, sleeps } = fakeBudget();
+    const first = await budget.take();
+    const next = budget.take();
+    first.settle(undefined);
+    (await next).settle(undefined);
+    expect(sleeps).toEqual([]);
   });
 
   test('a 429 (r=0) holds every later call until the block ends', async () => {
@@ -260,5 +299,52 @@ describe('the API budget', () => {
     for (let i = 0; i < 5000; i++) (await budget.take()).settle(undefined);
     expect(sleeps).toEqual([]);
     expect(budget.policy).toEqual(DEFAULT_API_POLICY);
+  });
+});
+
+describe("a worker thread's calls, relayed to its process's budget (budget-relay.ts)", () => {
+  test('the calls a thread was granted and never settled are settled when it goes, and one granted after at once', async () => {
+    const settled: number[] = [];
+    let taken = 0;
+    let release: () => void = () => undefined;
+    let thirdAsked: () => void = () => undefined;
+    let thirdSettled: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (thirdAsked = resolve));
+    const settledLast = new Promise<void>((resolve) => (thirdSettled = resolve));
+    // The process's budget: the third call is let go only once `release` is called.
+    const budget: CallBudget = {
+      policy: DEFAULT_API_POLICY,
+      take: async () => {
+        const id = taken++;
+        if (id === 2) {
+          thirdAsked();
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+        return {
+          settle: () => {
+            settled.push(id);
+            if (id === 2) thirdSettled();
+          },
+        };
+      },
+      waiting: () => undefined,
+    };
+    const { port1, port2 } = new MessageChannel();
+    const closed = new Promise((resolve) => port1.once('close', resolve));
+    relayBudget(port1, budget);
+    const thread = new RelayedBudget(port2);
+    // Two calls granted, neither settled; a third asked for.
+    await thread.take();
+    await thread.take();
+    void thread.take();
+    await asked;
+    // The thread goes (as a terminated worker's port does).
+    port2.close();
+    await closed;
+    expect([...settled].sort()).toEqual([0, 1]);
+    // The third, granted after, is settled at once: no call stays in flight.
+    release();
+    await settledLast;
+    expect(settled).toHaveLength(3);
   });
 });
