@@ -9,8 +9,8 @@ import { resolveSettings, type Settings, type SettingsSources } from '../setting
  * with the same settings shares its keep-alive connections; one pacer for all of them, since the
  * service counts custom hostname creates per zone whoever sends them; and one API budget per
  * credential, since the service's API limit counts every call of a credential whatever its other
- * settings. A provider plugin's instance is the exception: it gets a client, a pacer and a budget
- * of its own ({@link instanceClient}).
+ * settings. A provider plugin's instance gets a client and a pacer of its own, and the budget of
+ * its credential ({@link instanceClient}).
  */
 
 /** Options of {@link clientFor} and {@link instanceClient}. */
@@ -33,18 +33,23 @@ function credentialKey(settings: Settings): string {
   return createHash('sha256').update(`${settings.baseUrl}\n${who}`).digest('hex');
 }
 
+/** The process's API budget of the credential of `settings`, made (with `options.notice`) by its first caller. */
+function budgetFor(settings: Settings, options: SharedClientOptions): ApiBudget {
+  const key = credentialKey(settings);
+  let budget = budgets.get(key);
+  if (budget === undefined) {
+    budget = new ApiBudget(undefined, undefined, options.notice);
+    budgets.set(key, budget);
+  }
+  return budget;
+}
+
 /** The process's client for `settings`. */
 export function clientFor(settings: Settings, options: SharedClientOptions = {}): HttpClient {
   const key = JSON.stringify(settings);
   let client = clients.get(key);
   if (client === undefined) {
-    const budgetKey = credentialKey(settings);
-    let budget = budgets.get(budgetKey);
-    if (budget === undefined) {
-      budget = new ApiBudget(undefined, undefined, options.notice);
-      budgets.set(budgetKey, budget);
-    }
-    client = new HttpClient(settings, { pacer, budget });
+    client = new HttpClient(settings, { pacer, budget: budgetFor(settings, options) });
     clients.set(key, client);
   }
   return client;
@@ -56,10 +61,12 @@ export function clientFrom(sources: SettingsSources = {}, options: SharedClientO
 }
 
 /**
- * A client of its own, with a pacer and an API budget of its own, for one provider instance of the
- * provider plugin: each explicit provider of a program stands for its own credential (another
- * account, or a token limited to other zones), so a window filled by one must not hold back another.
+ * A client of its own, with a pacer of its own, for one provider instance of the provider plugin,
+ * and the API budget of its credential: the service counts a credential's calls whichever instance
+ * sends them, so two instances on one token share one budget, and instances on other credentials
+ * (another account, a token limited to other zones) have theirs, a window filled by one not holding
+ * back another.
  */
 export function instanceClient(settings: Settings, options: SharedClientOptions = {}): HttpClient {
-  return new HttpClient(settings, { pacer: new Pacer(), budget: new ApiBudget(undefined, undefined, options.notice) });
+  return new HttpClient(settings, { pacer: new Pacer(), budget: budgetFor(settings, options) });
 }

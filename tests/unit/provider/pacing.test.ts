@@ -1,5 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { RelayedBudget, relayBudget } from '../../../provider/client/budget-relay';
+import { clientFor, instanceClient } from '../../../provider/client/shared';
+import { resolveSettings } from '../../../provider/settings';
 import {
   ApiBudget,
   budgetReport,
@@ -346,5 +348,22 @@ describe("a worker thread's calls, relayed to its process's budget (budget-relay
     release();
     await settledLast;
     expect(settled).toHaveLength(3);
+  });
+});
+
+describe('one API budget per credential in a process (client/shared.ts)', () => {
+  const settings = (apiToken: string) =>
+    resolveSettings({ explicit: { baseUrl: 'http://127.0.0.1:9/client/v4', apiToken }, env: {} });
+
+  test("the provider plugin's instances on one credential share its budget; on another, each its own", () => {
+    const one = instanceClient(settings('instance-token-one-0123456789'));
+    const same = instanceClient(settings('instance-token-one-0123456789'));
+    const other = instanceClient(settings('instance-token-two-0123456789'));
+    // Clients of their own (and pacers), one budget: what one learns of the credential paces both.
+    expect(same).not.toBe(one);
+    expect(same.budget).toBe(one.budget);
+    expect(other.budget).not.toBe(one.budget);
+    // The process's shared clients of that credential too.
+    expect(clientFor(settings('instance-token-one-0123456789')).budget).toBe(one.budget);
   });
 });
