@@ -109,7 +109,8 @@ export const TEST_API_RATE_LIMIT = { limit: 120_000, windowSeconds: 300 };
  * Starts an emulator for one test file. By default it has no seed, accepts {@link TEST_TOKEN},
  * and (with `fixture`) one account and zone with the fixed ids above. The API limit is on, at
  * {@link TEST_API_RATE_LIMIT}: `apiRateLimit` gives another (the service's, or a small one such as
- * `{limit: 20, windowSeconds: 4}`) or turns it `'off'`.
+ * `{limit: 20, windowSeconds: 4}`), turns it `'off'`, or, given as `undefined`, leaves the
+ * emulator's own default.
  */
 export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
   const { fixture = true, ...emulatorOptions } = options;

@@ -198,7 +198,8 @@ test('a restart on the same data directory keeps windows and blocks', async () =
 describe('the default limit', () => {
   let full: TestEmulator;
   beforeAll(async () => {
-    full = await startTestEmulator();
+    // The emulator's own default, not the tests' larger one.
+    full = await startTestEmulator({ apiRateLimit: undefined });
   });
   afterAll(async () => full.close());
 
