@@ -10,9 +10,9 @@ if [ "${1:-}" = --fix ]; then
 fi
 if [ "$#" -eq 0 ]; then set -- .; fi
 if "$fix"; then
-  prettier --write "$@"
+  prettier --write --ignore-unknown "$@"
   eslint --fix "$@"
 else
   eslint "$@"
-  prettier --check "$@"
+  prettier --check --ignore-unknown "$@"
 fi
