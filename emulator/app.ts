@@ -103,6 +103,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   // Spec 4: request bodies are JSON. Fastify would otherwise hand a text/plain body to handlers as
   // a string; without its parser such a body gets the contract's 415 like any other non-JSON one.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonOnReads(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, entries, headers } = describeError(error, request);
@@ -201,6 +202,27 @@ function describeError(error: FastifyError | ApiError, request: FastifyRequest):
     `edgeguard-emulator: internal error on ${request.method} ${request.url.split('?')[0]}: ${fastifyError.stack ?? fastifyError.message}\n`,
   );
   return one(500, ErrorCode.internal, 'internal error in the emulator');
+}
+
+/** Methods whose requests carry no body: a JSON content type without one is not an error on them. */
+const BODILESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE']);
+
+/**
+ * The vendor's examples (and its SDK) send `Content-Type: application/json` on every call, a GET or
+ * a DELETE included, with no body (issue 42). Fastify's JSON parser refuses an empty body it is
+ * told is JSON; on those methods the empty body is taken as no body, and any other is parsed as
+ * before (a PUT, POST or PATCH with an empty JSON body stays a 400 naming `body`).
+ */
+function acceptEmptyJsonOnReads(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0 && BODILESS_METHODS.has(request.method)) {
+      done(null, undefined);
+      return;
+    }
+    void parseJson(request, String(body), done);
+  });
 }
 
 function isWholeFromOne(value: unknown): boolean {
