@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { EmulatorOptions } from '../../emulator/app';
+import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT } from '../../rules/dialect';
 import type { Envelope } from '../../emulator/core/envelope';
 import type { LoggedRequest } from '../../emulator/core/request-log';
 import { startEmulator, type RunningEmulator } from '../../emulator/server';
@@ -99,10 +100,13 @@ export async function call<T = any>(method: string, url: string, options: CallOp
  * Starts an emulator for one test file. By default it has no seed, accepts {@link TEST_TOKEN},
  * and (with `fixture`) one account and zone with the fixed ids above. The service's API limit is
  * on (1,200 calls per 300 s per credential, so a file's calls must fit it as a real run's must):
- * `apiRateLimit` scales it (`{limit: 20, windowSeconds: 4}`) or turns it `'off'`.
+ * `apiRateLimit` scales it (`{limit: 20, windowSeconds: 4}`) or turns it `'off'`. `dialect: 'vendor'`
+ * serves the vendor's paths and shapes (contract, "Two dialects"); the helpers below follow it.
  */
 export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
   const { fixture = true, ...emulatorOptions } = options;
+  const dialect = emulatorOptions.dialect ?? 'spec';
+  const pageSecurity = PAGE_SECURITY_SEGMENT[dialect];
   const emulator = await startEmulator({ port: 0, tokens: [TEST_TOKEN], seed: 'none', ...emulatorOptions });
   // `api` speaks with the first token the emulator was given, so tests need not repeat it.
   const auth = { authorization: `Bearer ${emulatorOptions.tokens?.[0] ?? TEST_TOKEN}` };
@@ -142,8 +146,8 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     },
     scriptIdOf: async (zoneId, url) => {
       for (const status of ['active', 'infrequent']) {
-        const listed = await test.api('GET', `zones/${zoneId}/page_security/scripts`, {
-          query: { status, per_page: 1000 },
+        const listed = await test.api('GET', `zones/${zoneId}/${pageSecurity}/scripts`, {
+          query: { status, per_page: LIST_PAGE_BOUNDS[dialect].pageSecurity.max },
         });
         const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
           (item) => item.url === url,

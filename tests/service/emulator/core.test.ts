@@ -172,6 +172,22 @@ describe('request log', () => {
     expect(JSON.stringify(await emu.requests())).not.toContain(TEST_TOKEN);
   });
 
+  test('keeps each request body as JSON and its content type, and null for a request without them', async () => {
+    const mark = emu.mark();
+    await emu.api('PATCH', POOLS, { body: { notification_email: 'noc@example.com' }, query: { per_page: 1 } });
+    await emu.api('GET', SETTINGS);
+    await emu.api('PUT', SETTINGS, {
+      rawBody: '{"enabled": tru',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json; charset=utf-8' },
+    });
+    const entries = await emu.requests(mark);
+    expect(entries.map((e) => [e.method, e.status, e.content_type, e.body])).toEqual([
+      ['PATCH', 200, 'application/json', { notification_email: 'noc@example.com' }],
+      ['GET', 200, null, null],
+      ['PUT', 400, 'application/json; charset=utf-8', null],
+    ]);
+  });
+
   test('control calls are not logged', async () => {
     const mark = emu.mark();
     await emu.control('GET', 'clock');
