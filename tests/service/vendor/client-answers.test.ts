@@ -53,7 +53,7 @@ const CALLS: Array<{ operation: string; ids: IdForm; call: (client: HttpClient) 
         expression: 'http.host eq "example.com"',
         enabled: 'true',
         value: "script-src 'self'",
-      } as never),
+      }),
   },
   { operation: 'pageShield.policies.list', ids: 'hex', call: (c) => pageSecurity.listPolicies(c, Z) },
   { operation: 'pageShield.policies.get', ids: 'hex', call: (c) => pageSecurity.getPolicy(c, Z, ID) },
@@ -67,7 +67,7 @@ const CALLS: Array<{ operation: string; ids: IdForm; call: (client: HttpClient) 
         expression: 'http.host eq "example.com"',
         enabled: 'true',
         value: "script-src 'self'",
-      } as never),
+      }),
   },
   { operation: 'pageShield.policies.delete', ids: 'hex', call: (c) => pageSecurity.deletePolicy(c, Z, ID) },
   {
