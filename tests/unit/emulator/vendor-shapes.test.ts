@@ -1,3 +1,4 @@
+import { ACCOUNT_ID, ZONE_ID } from '../../helpers/emulator';
 import {
   loadVendorShapes,
   VENDOR_OPERATIONS,
@@ -11,8 +12,8 @@ import {
  * are the vendor SDK's declared types (npm `cloudflare` 7.1.0), generated here from its `.d.ts`.
  */
 
-const Z = 'c0000000000000000000000000000001';
-const A = 'a0000000000000000000000000000001';
+const Z = ZONE_ID;
+const A = ACCOUNT_ID;
 const ID = 'f0000000000000000000000000000001';
 const PS = `/client/v4/zones/${Z}/page_shield`;
 const POLICY = {
