@@ -222,11 +222,13 @@ export function vendorDetectedView<V extends { status: DetectedStatus }>(view: V
 
 /**
  * A cookie in the vendor's dialect: without `status` and `first_page_url` (its schema declares
- * neither on cookies), and without `max_age_attribute` when it has none (a number there, not nullable).
+ * neither on cookies), without `max_age_attribute` when it has none (a number there, not nullable),
+ * and a `third_party` cookie as `unknown` (the vendor's types are `first_party` and `unknown`).
  */
 export function vendorCookieView(record: CookieRecord) {
   const { status: _status, first_page_url: _first, max_age_attribute: maxAge, ...rest } = cookieView(record);
-  return maxAge === null ? rest : { ...rest, max_age_attribute: maxAge };
+  const view = { ...rest, type: record.type === 'first_party' ? 'first_party' : 'unknown' };
+  return maxAge === null ? view : { ...view, max_age_attribute: maxAge };
 }
 
 /** Spec 2.6 on the wire. */

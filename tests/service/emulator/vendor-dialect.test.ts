@@ -28,7 +28,10 @@ beforeAll(async () => {
       { zone_id: ZONE_ID, url: 'https://cdn.example.com/b.js', status: 'infrequent' },
     ],
     connections: [{ zone_id: ZONE_ID, url: 'https://collect.example.com/c' }],
-    cookies: [{ zone_id: ZONE_ID, name: 'session', max_age_attribute: null }],
+    cookies: [
+      { zone_id: ZONE_ID, name: 'session', max_age_attribute: null },
+      { zone_id: ZONE_ID, name: 'tracker', type: 'third_party', max_age_attribute: 3600 },
+    ],
     pools: [
       { account_id: ACCOUNT_ID, id: POOL_A, name: 'eu-west', notification_email: 'noc@example.com' },
       { account_id: ACCOUNT_ID, id: POOL_B, name: 'us-east', notification_email: 'noc@example.com' },
@@ -61,7 +64,7 @@ describe('page security at the vendor path', () => {
     expect(wrong.body.errors[0].message).toMatch(/^enabled: must be a JSON boolean/);
   });
 
-  test('lists show no status (the vendor declares none) and still filter by it; a cookie has no first_page_url nor a null max_age_attribute', async () => {
+  test('lists show no status (the vendor declares none) and still filter by it; a cookie has no first_page_url nor a null max_age_attribute, and a third-party one is of type unknown', async () => {
     const active = await emu.api('GET', `${PS}/scripts`);
     expect(active.body.result.map((s: any) => s.url)).toEqual(['https://cdn.example.com/a.js']);
     expect(active.body.result[0]).not.toHaveProperty('status');
@@ -74,9 +77,11 @@ describe('page security at the vendor path', () => {
     expect(connections.body.result).toHaveLength(1);
     expect(connections.body.result[0]).not.toHaveProperty('status');
     const cookies = await emu.api('GET', `${PS}/cookies`);
-    expect(cookies.body.result[0]).toMatchObject({ name: 'session', host: ZONE_NAME });
+    expect(cookies.body.result[0]).toMatchObject({ name: 'session', host: ZONE_NAME, type: 'first_party' });
     for (const field of ['status', 'first_page_url', 'max_age_attribute'])
       expect(cookies.body.result[0]).not.toHaveProperty(field);
+    // The vendor's cookie types are first_party and unknown.
+    expect(cookies.body.result[1]).toMatchObject({ name: 'tracker', type: 'unknown', max_age_attribute: 3600 });
   });
 
   test.each(['scripts', 'connections', 'cookies'])(

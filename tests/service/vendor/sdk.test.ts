@@ -1,4 +1,5 @@
 import Cloudflare from 'cloudflare';
+import { DEMO } from '../../../emulator/seed/demo';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { loadVendorShapes, VENDOR_SDK, type VendorShapes } from '../../helpers/vendor-shapes';
 
@@ -22,6 +23,31 @@ interface Exchange {
   body: unknown;
 }
 
+/** A fetch for the SDK that records into `exchanges` what the emulator answered, before the SDK unwraps it. */
+function recordingInto(exchanges: Exchange[]): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const text = await response.clone().text();
+    exchanges.push({
+      method: init?.method ?? 'GET',
+      url: String(input instanceof Request ? input.url : input),
+      status: response.status,
+      body: text === '' ? undefined : JSON.parse(text),
+    });
+    return response;
+  };
+}
+
+/** Every way the recorded answers break the SDK's response types of their operations. */
+function answerProblemsOf(exchanges: readonly Exchange[]): string[] {
+  return exchanges.flatMap((exchange) => {
+    const matched = shapes.match(exchange.method, new URL(exchange.url).pathname);
+    return matched
+      ? shapes.answerProblems(matched.operation.id, exchange.status, exchange.body)
+      : [`${exchange.method} ${exchange.url}: no vendor operation`];
+  });
+}
+
 let emu: TestEmulator;
 let shapes: VendorShapes;
 let sdk: Cloudflare;
@@ -42,19 +68,7 @@ beforeAll(async () => {
       { account_id: ACCOUNT_ID, id: POOL_B, name: 'us-east', notification_email: 'noc@example.com' },
     ],
   });
-  // The SDK's own fetch, recording what the emulator answered before the SDK unwraps it.
-  const recording: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    const text = await response.clone().text();
-    exchanges.push({
-      method: init?.method ?? 'GET',
-      url: String(input instanceof Request ? input.url : input),
-      status: response.status,
-      body: text === '' ? undefined : JSON.parse(text),
-    });
-    return response;
-  };
-  sdk = new Cloudflare({ apiToken: TEST_TOKEN, baseURL: emu.baseUrl, maxRetries: 0, fetch: recording });
+  sdk = new Cloudflare({ apiToken: TEST_TOKEN, baseURL: emu.baseUrl, maxRetries: 0, fetch: recordingInto(exchanges) });
 }, 120_000);
 afterAll(async () => emu?.close());
 
@@ -166,11 +180,7 @@ test(`the SDK (${VENDOR_SDK.name} ${VENDOR_SDK.version}) runs every operation Ed
     operations.add(shapes.match(entry.method, entry.path)?.operation.id ?? `${entry.method} ${entry.path}`);
     return shapes.requestProblems(entry);
   });
-  for (const exchange of exchanges) {
-    const matched = shapes.match(exchange.method, new URL(exchange.url).pathname);
-    if (!matched) problems.push(`${exchange.method} ${exchange.url}: no vendor operation`);
-    else problems.push(...shapes.answerProblems(matched.operation.id, exchange.status, exchange.body));
-  }
+  problems.push(...answerProblemsOf(exchanges));
   expect(problems).toEqual([]);
   expect([...operations].sort()).toEqual(
     shapes.operations
@@ -178,4 +188,45 @@ test(`the SDK (${VENDOR_SDK.name} ${VENDOR_SDK.version}) runs every operation Ed
       .filter((id) => id !== 'loadBalancers.pools.get' && id !== 'loadBalancers.pools.edit')
       .sort(),
   );
+});
+
+test('over the demo world, every object the SDK lists or gets is of the shape its response type declares', async () => {
+  const demo = await startTestEmulator({ dialect: 'vendor', seed: 'demo', fixture: false, apiRateLimit: 'off' });
+  try {
+    const seen: Exchange[] = [];
+    const client = new Cloudflare({
+      apiToken: TEST_TOKEN,
+      baseURL: demo.baseUrl,
+      maxRetries: 0,
+      fetch: recordingInto(seen),
+    });
+    const zone_id = DEMO.zoneId;
+    await client.pageShield.get({ zone_id });
+    for (const status of ['active', 'infrequent']) {
+      for (let page = 1; ; page++) {
+        const scripts = await client.pageShield.scripts.list({ zone_id, status, per_page: 100, page: String(page) });
+        for (const script of scripts.result) await client.pageShield.scripts.get(script.id, { zone_id });
+        const connections = await client.pageShield.connections.list({
+          zone_id,
+          status,
+          per_page: 100,
+          page: String(page),
+        });
+        for (const connection of connections.result)
+          await client.pageShield.connections.get(connection.id, { zone_id });
+        if (scripts.result.length < 100 && connections.result.length < 100) break;
+      }
+    }
+    const cookies = await client.pageShield.cookies.list({ zone_id, per_page: 100 });
+    for (const cookie of cookies.result) await client.pageShield.cookies.get(cookie.id, { zone_id });
+    await client.pageShield.policies.list({ zone_id });
+    await client.customHostnames.list({ zone_id, per_page: 50 });
+    await client.loadBalancers.pools.list({ account_id: DEMO.accountId });
+    await client.alerting.policies.list({ account_id: DEMO.accountId });
+    expect(seen.length).toBeGreaterThan(20);
+    const problems = answerProblemsOf(seen);
+    expect(problems).toEqual([]);
+  } finally {
+    await demo.close();
+  }
 });
