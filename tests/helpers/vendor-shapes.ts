@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,8 +20,9 @@ import { REPO } from './repo';
  * `rules/dialect.ts`, and its words on wildcards ("supported at the start and end of each page URL /
  * hostname") are checked here too.
  *
- * Generating the schemas costs about 15 to 20 s (one TypeScript program over the SDK's files): call
- * {@link loadVendorShapes} once per test file, in `beforeAll`.
+ * Generating the schemas costs 15 to 90 s (one TypeScript program over the SDK's files; more on a
+ * busy machine), so they are kept between runs in `.edgeguard/vendor-shapes/` ({@link generateSdkSchemas});
+ * call {@link loadVendorShapes} once per test file, in `beforeAll`.
  */
 
 /** The package and version the shapes come from. */
@@ -358,9 +360,16 @@ function aliasOf(module: string, type: string): string {
   return `${module.replace(/[^A-Za-z0-9]/g, '_')}__${type}`;
 }
 
+/** Where generated schemas are kept between runs (ignored by git), by a hash of what they are made from. */
+const CACHE_DIR = path.join(REPO, '.edgeguard', 'vendor-shapes');
+
 /**
  * JSON Schemas of the SDK's types, generated from its `.d.ts` files through one TypeScript program
- * (an entry file in a temporary folder that names each type by an alias of its module).
+ * (an entry file in a temporary folder that names each type by an alias of its module). What was
+ * generated is kept in `.edgeguard/vendor-shapes/`, under a hash of the SDK's declaration files
+ * read, the generator's version and the types asked for, so a later run (or another test file
+ * asking for the same types) reads it instead of generating again (15 to 90 s on a busy machine);
+ * any change to those inputs misses the cache and generates anew.
  */
 export function generateSdkSchemas(types: ReadonlyArray<{ module: string; type: string }>): Map<string, JsonSchema> {
   const sdk = path.join(REPO, 'node_modules', 'cloudflare');
@@ -368,6 +377,34 @@ export function generateSdkSchemas(types: ReadonlyArray<{ module: string; type: 
   if (version !== VENDOR_SDK.version) {
     throw new Error(`node_modules/cloudflare is ${version}; the vendor's shapes are read from ${VENDOR_SDK.version}`);
   }
+  const generatorVersion = (
+    JSON.parse(
+      fs.readFileSync(path.join(REPO, 'node_modules', 'ts-json-schema-generator', 'package.json'), 'utf8'),
+    ) as {
+      version: string;
+    }
+  ).version;
+  const hash = createHash('sha256').update(`${version}\0${generatorVersion}\0${JSON.stringify(types)}`);
+  for (const module of [...new Set(types.map((t) => t.module))].sort()) {
+    hash.update(fs.readFileSync(path.join(sdk, 'resources', `${module}.d.ts`)));
+  }
+  const cached = path.join(CACHE_DIR, `${hash.digest('hex').slice(0, 32)}.json`);
+  if (fs.existsSync(cached)) {
+    return new Map(Object.entries(JSON.parse(fs.readFileSync(cached, 'utf8')) as Record<string, JsonSchema>));
+  }
+  const schemas = generateUncached(sdk, types);
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  // Written whole, then renamed: a test file reading it at the same time sees it whole or not at all.
+  const partial = `${cached}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, JSON.stringify(Object.fromEntries(schemas)));
+  fs.renameSync(partial, cached);
+  return schemas;
+}
+
+function generateUncached(
+  sdk: string,
+  types: ReadonlyArray<{ module: string; type: string }>,
+): Map<string, JsonSchema> {
   const modules = [...new Set(types.map((t) => t.module))];
   const lines = modules.map(
     (module, index) =>
@@ -625,8 +662,8 @@ export class VendorShapes {
 }
 
 /**
- * The vendor's shapes of `operations` (default: all of {@link VENDOR_OPERATIONS}), generated now
- * from the SDK's declarations; about 15 to 20 s.
+ * The vendor's shapes of `operations` (default: all of {@link VENDOR_OPERATIONS}), from the SDK's
+ * declarations (generated, or read from the cache of an earlier run).
  */
 export function loadVendorShapes(operations: readonly VendorOperation[] = VENDOR_OPERATIONS): VendorShapes {
   const types = operations.flatMap((operation) => [
