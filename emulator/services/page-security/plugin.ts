@@ -20,6 +20,7 @@ import {
   cookies,
   cookieView,
   DETECTED_STATUSES,
+  VENDOR_DETECTED_STATUSES,
   policies,
   POLICY_ACTIONS,
   policyView,
@@ -62,10 +63,22 @@ function vendorSettingsBody(vendor: string) {
   return z.object({ enabled: flag, [`use_${vendor}_reporting_endpoint`]: flag, use_connection_url_path: flag });
 }
 
+/**
+ * The vendor's `status`: a comma-separated list of its statuses (`active`, `infrequent`, `inactive`,
+ * which no object here has), each checked as the spec's one value is.
+ */
+const vendorStatuses = z
+  .string({ error: 'must be given once, as a comma-separated list of statuses' })
+  .transform((text) => text.split(',').map((item) => item.trim()))
+  .pipe(z.array(choice(VENDOR_DETECTED_STATUSES, 'the status of the objects to list')).min(1));
+
 /** Spec 4: a list's query; cookies are filtered by exact `hosts` alone. */
 function listQueryOf(dialect: Dialect) {
   return pageQuery(20, LIST_PAGE_BOUNDS[dialect].pageSecurity).extend({
-    status: choice(DETECTED_STATUSES, 'the status of the objects to list').optional(),
+    status: (dialect === 'vendor'
+      ? vendorStatuses
+      : choice(DETECTED_STATUSES, 'the status of the objects to list')
+    ).optional(),
     hosts: detectedFilterShape.hosts,
   });
 }

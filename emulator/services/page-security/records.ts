@@ -8,6 +8,9 @@ import { Collection } from '../../core/store';
 /** Spec 3: the statuses of detected scripts, connections and cookies. */
 export const DETECTED_STATUSES = ['active', 'infrequent'] as const;
 
+/** The vendor's statuses of a list's `status`: the spec's and `inactive`, which no object here has. */
+export const VENDOR_DETECTED_STATUSES = [...DETECTED_STATUSES, 'inactive'] as const;
+
 /** Spec 3: `active` (the default of lists) or `infrequent`. */
 export type DetectedStatus = (typeof DETECTED_STATUSES)[number];
 

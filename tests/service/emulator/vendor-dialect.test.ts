@@ -97,6 +97,26 @@ describe('page security at the vendor path', () => {
     },
   );
 
+  test("status is the vendor's comma-separated list: active and infrequent merged in list order, inactive none, an unknown one a 400", async () => {
+    const both = await emu.api('GET', `${PS}/scripts`, { query: { status: 'infrequent,active' } });
+    expect(both.status).toBe(200);
+    expect(both.body.result.map((s: any) => s.url).sort()).toEqual([
+      'https://cdn.example.com/a.js',
+      'https://cdn.example.com/b.js',
+    ]);
+    expect(both.body.result_info).toMatchObject({ count: 2, total_count: 2 });
+    const ordered = [...both.body.result].sort((a: any, b: any) =>
+      a.first_seen_at === b.first_seen_at ? (a.id < b.id ? -1 : 1) : a.first_seen_at < b.first_seen_at ? -1 : 1,
+    );
+    expect(both.body.result).toEqual(ordered);
+    const inactive = await emu.api('GET', `${PS}/connections`, { query: { status: 'inactive' } });
+    expect(inactive.status).toBe(200);
+    expect(inactive.body.result).toEqual([]);
+    const unknown = await emu.api('GET', `${PS}/cookies`, { query: { status: 'active,deleted' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].message).toMatch(/^status\[1\]: must be one of "active", "infrequent", "inactive"/);
+  });
+
   test('the same filters as spec: page_url, hosts', async () => {
     const onCheckout = await emu.api('GET', `${PS}/scripts`, { query: { page_url: 'example.com/checkout' } });
     expect(onCheckout.body.result.map((s: any) => s.url)).toEqual(['https://cdn.example.com/a.js']);
