@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { Agent } from 'undici';
 import {
   customHostnames,
   HttpClient,
@@ -138,6 +139,8 @@ async function all<T>(items: AsyncGenerator<T>): Promise<T[]> {
 let shapes: VendorShapes;
 let server: http.Server;
 let client: HttpClient;
+/** The client's own connection pool, closed when the file ends (not the process-wide one). */
+const agent = new Agent();
 /** What the server answers to every request, whatever its path. */
 let current: GeneratedAnswer = { status: 204, body: undefined };
 /** The client's clock (ms), moved by its pauses only. */
@@ -168,10 +171,11 @@ beforeAll(async () => {
     }),
     // One attempt, and a clock of its own that a pause moves at once: the client's pacing (its API
     // budget, the custom hostnames' issuance pace) costs no real time against a server that counts nothing.
-    { maxAttempts: 1, sleep: async (ms) => void (clock += ms), now: () => clock },
+    { maxAttempts: 1, dispatcher: agent, sleep: async (ms) => void (clock += ms), now: () => clock },
   );
 }, 120_000);
 afterAll(async () => {
+  await agent.close();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 });
 
