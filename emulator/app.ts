@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { DEFAULT_VENDOR, VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../rules/limits';
+import { DEFAULT_DIALECT, DIALECT_DEFAULT_VENDOR, DIALECTS, isDialect, type Dialect } from '../rules/dialect';
+import { VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../rules/limits';
 import { OffsetClock } from './core/clock';
 import { failure } from './core/envelope';
 import { ApiError, ErrorCode } from './core/errors';
@@ -30,7 +31,12 @@ export interface EmulatorOptions {
   /** E-mail + key accepted as the alternative credentials (spec 5.2). Default: none. */
   email?: string;
   key?: string;
-  /** The spec's `<vendor>` token in field names. Default `edgeguard`. */
+  /**
+   * The dialect served (contract, "Two dialects"): `spec` (the default) or `vendor`, the vendor's
+   * own paths and shapes with the same rules, limits and filters.
+   */
+  dialect?: Dialect;
+  /** The spec's `<vendor>` token in field names. Default: the dialect's (`edgeguard` in `spec`). */
   vendor?: string;
   /** When set, the control API requires `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
@@ -73,7 +79,9 @@ export interface ConnectionCounts {
  * Builds the emulator without listening, so tests can `inject` or listen on a port of their own.
  */
 export function buildEmulator(options: EmulatorOptions = {}): Emulator {
-  const vendor = options.vendor ?? DEFAULT_VENDOR;
+  const dialect = options.dialect ?? DEFAULT_DIALECT;
+  if (!isDialect(dialect)) throw new Error(`dialect: "${String(dialect)}" must be one of ${DIALECTS.join(', ')}`);
+  const vendor = options.vendor ?? DIALECT_DEFAULT_VENDOR[dialect];
   if (!VENDOR_TOKEN_PATTERN.test(vendor)) {
     throw new Error(`vendor: "${vendor}" must be ${VENDOR_TOKEN_FORM}`);
   }
@@ -84,7 +92,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   };
   if (options.email !== undefined) credentials.email = options.email;
   if (options.key !== undefined) credentials.key = options.key;
-  const ctx: EmulatorContext = { store, clock, vendor, credentials };
+  const ctx: EmulatorContext = { store, clock, vendor, dialect, credentials };
   const rate = options.apiRateLimit ?? DEFAULT_API_RATE_LIMIT;
   if (rate !== 'off' && !(isWholeFromOne(rate.limit) && isWholeFromOne(rate.windowSeconds))) {
     throw new Error(
@@ -103,6 +111,7 @@ export function buildEmulator(options: EmulatorOptions = {}): Emulator {
   // Spec 4: request bodies are JSON. Fastify would otherwise hand a text/plain body to handlers as
   // a string; without its parser such a body gets the contract's 415 like any other non-JSON one.
   app.removeContentTypeParser('text/plain');
+  acceptEmptyJsonOnReads(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const { status, entries, headers } = describeError(error, request);
@@ -203,6 +212,27 @@ function describeError(error: FastifyError | ApiError, request: FastifyRequest):
   return one(500, ErrorCode.internal, 'internal error in the emulator');
 }
 
+/** Methods whose requests carry no body: a JSON content type without one is not an error on them. */
+const BODILESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE']);
+
+/**
+ * The vendor's examples (and its SDK) send `Content-Type: application/json` on every call, a GET or
+ * a DELETE included, with no body (issue 42). Fastify's JSON parser refuses an empty body it is
+ * told is JSON; on those methods the empty body is taken as no body, and any other is parsed as
+ * before (a PUT, POST or PATCH with an empty JSON body stays a 400 naming `body`).
+ */
+function acceptEmptyJsonOnReads(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0 && BODILESS_METHODS.has(request.method)) {
+      done(null, undefined);
+      return;
+    }
+    void parseJson(request, String(body), done);
+  });
+}
+
 function isWholeFromOne(value: unknown): boolean {
   return Number.isInteger(value) && (value as number) >= 1;
 }
@@ -240,6 +270,8 @@ function instrumentApi(
           : request.headers['x-auth-key'] !== undefined
             ? 'key'
             : 'none',
+      content_type: request.headers['content-type'] ?? null,
+      body: request.body ?? null,
     });
   };
 

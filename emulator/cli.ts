@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_VENDOR } from '../rules/limits';
+import { DEFAULT_DIALECT, DIALECTS, isDialect } from '../rules/dialect';
 import { parseApiRateLimit, type ApiRateLimit } from './core/rate-limit';
 import type { SeedDocument } from './seed/seed';
 import { startEmulator } from './server';
@@ -13,8 +13,10 @@ import { startEmulator } from './server';
  */
 
 const USAGE = `usage: edgeguard-emulator [--host 127.0.0.1] [--port 8787] [--data-dir DIR] [--token TOKEN]...
-                          [--email E --key K] [--vendor edgeguard] [--seed FILE|demo|none] [--admin-token T]
-                          [--api-rate-limit REQUESTS/SECONDS|off]`;
+                          [--email E --key K] [--dialect spec|vendor] [--vendor NAME] [--seed FILE|demo|none]
+                          [--admin-token T] [--api-rate-limit REQUESTS/SECONDS|off]
+  --dialect  the API served: spec (default) or vendor (the vendor's paths and shapes)
+  --vendor   the <vendor> token of wire field names (default: edgeguard in spec, cloudflare in vendor)`;
 
 function fail(message: string): never {
   process.stderr.write(`edgeguard-emulator: ${message}\n${USAGE}\n`);
@@ -32,7 +34,8 @@ async function main(): Promise<void> {
         token: { type: 'string', multiple: true },
         email: { type: 'string' },
         key: { type: 'string' },
-        vendor: { type: 'string', default: DEFAULT_VENDOR },
+        dialect: { type: 'string', default: DEFAULT_DIALECT },
+        vendor: { type: 'string' },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
         'api-rate-limit': { type: 'string' },
@@ -51,6 +54,8 @@ async function main(): Promise<void> {
   if (!/^\d+$/.test(values.port) || port > 65535)
     fail(`--port: "${values.port}" is not a port number (0 picks a free one)`);
   if ((values.email === undefined) !== (values.key === undefined)) fail('--email and --key go together');
+  const dialect = values.dialect;
+  if (!isDialect(dialect)) fail(`--dialect: "${dialect}" is not a dialect (one of ${DIALECTS.join(', ')})`);
 
   let apiRateLimit: ApiRateLimit | 'off' | undefined;
   if (values['api-rate-limit'] !== undefined) {
@@ -74,7 +79,8 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({
     host: values.host,
     port,
-    vendor: values.vendor,
+    dialect,
+    ...(values.vendor !== undefined ? { vendor: values.vendor } : {}),
     ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
     ...(values.token !== undefined ? { tokens: values.token } : {}),
     ...(values.email !== undefined ? { email: values.email, key: values.key! } : {}),

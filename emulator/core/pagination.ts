@@ -1,15 +1,20 @@
 import { z } from 'zod';
+import type { PageBounds } from '../../rules/dialect';
 import type { ResultInfo } from './envelope';
 import { queryInteger } from './validation';
 
 /** Largest `per_page` (and `limit`): the contract fixes 1..1000 for pools; we use it everywhere. */
 export const MAX_PER_PAGE = 1000;
 
-/** `page` and `per_page` of list endpoints; out of range is a 400 naming the parameter. */
-export function pageQuery(defaultPerPage: number) {
+/**
+ * `page` and `per_page` of list endpoints; out of range is a 400 naming the parameter. `bounds` are
+ * those of `per_page` (default 1..{@link MAX_PER_PAGE}; the vendor's dialect has its own,
+ * `LIST_PAGE_BOUNDS` of `rules/dialect.ts`).
+ */
+export function pageQuery(defaultPerPage: number, bounds: PageBounds = { min: 1, max: MAX_PER_PAGE }) {
   return z.object({
     page: queryInteger('page', 1, 1_000_000_000).optional().default(1),
-    per_page: queryInteger('per_page', 1, MAX_PER_PAGE).optional().default(defaultPerPage),
+    per_page: queryInteger('per_page', bounds.min, bounds.max).optional().default(defaultPerPage),
   });
 }
 

@@ -13,6 +13,13 @@ export interface LoggedRequest {
   duration_ms: number;
   /** Which kind of credential was presented, never the credential itself. */
   credential: 'token' | 'key' | 'none';
+  /** The request's `Content-Type` header as sent; `null` without one. */
+  content_type: string | null;
+  /**
+   * The request's JSON body as parsed; `null` without one (or when the request was refused or
+   * reset before its body was read), so a test can check afterwards what a run sent.
+   */
+  body: unknown;
 }
 
 /**

@@ -1,12 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
 import { ApiError, ErrorCode } from './errors';
-import { success, type Envelope, type ResultInfo } from './envelope';
+import { success, type ResultInfo } from './envelope';
 
 /**
  * What a handler returns: a result, or a result with `result_info` for lists; or a whole success
  * response already made (`body`, as `successBody` of `./envelope.ts` makes it), which is sent as it is.
+ * The vendor's dialect answers some deletes in shapes of its own: `noContent` (HTTP 204, no body),
+ * `bare` (that JSON value as the whole body, no envelope) and `noResult` (the envelope without
+ * `result`).
  */
-export type Handled = { result: unknown; resultInfo?: ResultInfo } | { result: unknown } | { body: Buffer };
+export type Handled =
+  | { result: unknown; resultInfo?: ResultInfo }
+  | { result: unknown }
+  | { body: Buffer }
+  | { noContent: true }
+  | { bare: unknown }
+  | { noResult: true };
 
 type Handler = (request: FastifyRequest) => Handled | Promise<Handled>;
 
@@ -30,7 +39,8 @@ export function routes(
       ...options,
       method,
       url,
-      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<Envelope<unknown> | Buffer> => {
+      // What is sent: an envelope, its bytes, the envelope without `result`, a bare JSON value or nothing (a 204).
+      handler: async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
         if (!handler) {
           throw new ApiError(
             405,
@@ -44,8 +54,14 @@ export function routes(
           );
         }
         const handled = await handler(request);
+        if ('noContent' in handled) return reply.code(204).send();
         reply.header('content-type', 'application/json; charset=utf-8');
         if ('body' in handled) return handled.body;
+        if ('bare' in handled) return handled.bare;
+        if ('noResult' in handled) {
+          const { result: _none, ...rest } = success(null);
+          return rest;
+        }
         return success(handled.result, 'resultInfo' in handled ? handled.resultInfo : undefined);
       },
     });

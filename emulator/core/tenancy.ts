@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Dialect } from '../../rules/dialect';
 import type { OffsetClock } from './clock';
 import { ApiError, ErrorCode } from './errors';
 import { sha256Hex } from './ids';
@@ -52,8 +53,13 @@ export interface CredentialConfig {
 export interface EmulatorContext {
   store: Store;
   clock: OffsetClock;
-  /** The spec's `<vendor>` token in wire field names (contract: default `edgeguard`). */
+  /**
+   * The spec's `<vendor>` token in wire field names (contract: default `edgeguard`; in the
+   * `vendor` dialect, the vendor's own name).
+   */
   vendor: string;
+  /** Which dialect of the API is served (contract, "Two dialects"): `spec` or `vendor`. */
+  dialect: Dialect;
   credentials: CredentialConfig;
 }
 

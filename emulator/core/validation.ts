@@ -16,11 +16,17 @@ function toApiError(error: z.ZodError, root: string): ApiError {
   return new ApiError(400, entries);
 }
 
-/** Parses a JSON request body; a missing body is named `body`. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+/** A request body that must be a JSON object (to merge a partial update over a record), or a 400 naming `body`. */
+export function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalidField('body', 'must be a JSON object');
   }
+  return body as Record<string, unknown>;
+}
+
+/** Parses a JSON request body; a missing body is named `body`. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  bodyObject(body);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw toApiError(parsed.error, 'body');
   return parsed.data;
@@ -39,6 +45,30 @@ export function pathId(value: unknown, name: string): string {
     throw invalidField(
       name,
       `must be 32 lowercase hexadecimal characters (got "${String(value).slice(0, 80)}")`,
+      ErrorCode.invalidZoneOrAccount,
+    );
+  }
+  return value;
+}
+
+/** The vendor's form of the ids of alert policies and webhooks: a lowercase UUID. */
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether `value` is a lowercase UUID (the vendor's ids of alert policies and webhooks). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
+
+/**
+ * An identifier in a path that may also be a UUID (the vendor's alert policies): a malformed one is
+ * HTTP 400 with code 7003, as {@link pathId}'s.
+ */
+export function pathIdOrUuid(value: unknown, name: string): string {
+  if (isUuid(value)) return value;
+  if (!isId(value)) {
+    throw invalidField(
+      name,
+      `must be 32 lowercase hexadecimal characters or a UUID (got "${String(value).slice(0, 80)}")`,
       ErrorCode.invalidZoneOrAccount,
     );
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { EmulatorOptions } from '../../emulator/app';
+import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT } from '../../rules/dialect';
 import type { Envelope } from '../../emulator/core/envelope';
 import type { LoggedRequest } from '../../emulator/core/request-log';
 import { startEmulator, type RunningEmulator } from '../../emulator/server';
@@ -110,10 +111,13 @@ export const TEST_API_RATE_LIMIT = { limit: 120_000, windowSeconds: 300 };
  * and (with `fixture`) one account and zone with the fixed ids above. The API limit is on, at
  * {@link TEST_API_RATE_LIMIT}: `apiRateLimit` gives another (the service's, or a small one such as
  * `{limit: 20, windowSeconds: 4}`), turns it `'off'`, or, given as `undefined`, leaves the
- * emulator's own default.
+ * emulator's own default. `dialect: 'vendor'` serves the vendor's paths and shapes (contract, "Two
+ * dialects"); the helpers below follow it.
  */
 export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
   const { fixture = true, ...emulatorOptions } = options;
+  const dialect = emulatorOptions.dialect ?? 'spec';
+  const pageSecurity = PAGE_SECURITY_SEGMENT[dialect];
   const emulator = await startEmulator({
     port: 0,
     tokens: [TEST_TOKEN],
@@ -159,8 +163,8 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     },
     scriptIdOf: async (zoneId, url) => {
       for (const status of ['active', 'infrequent']) {
-        const listed = await test.api('GET', `zones/${zoneId}/page_security/scripts`, {
-          query: { status, per_page: 1000 },
+        const listed = await test.api('GET', `zones/${zoneId}/${pageSecurity}/scripts`, {
+          query: { status, per_page: LIST_PAGE_BOUNDS[dialect].pageSecurity.max },
         });
         const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
           (item) => item.url === url,

@@ -16,11 +16,20 @@ import {
   customHostnames,
   customHostnameView,
   issuance,
+  vendorCustomHostnameView,
   ownershipRecordName,
   type Judgement,
   type StoredCustomHostname,
 } from './records';
-import { createBody, listQuery, parseBranding, patchBody } from './schemas';
+import {
+  createBody,
+  listQuery,
+  parseBranding,
+  patchBody,
+  vendorCreateBody,
+  vendorListQuery,
+  vendorPatchBody,
+} from './schemas';
 import { dnsLookup, evaluateCustomHostname } from './validation';
 
 /**
@@ -48,8 +57,13 @@ interface Judgements {
 
 /** Registers the custom hostname routes under `zones/:zone_id/custom_hostnames`. */
 export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorContext): void {
+  const vendorDialect = ctx.dialect === 'vendor';
   const brandingField = `${ctx.vendor}_branding`;
-  const view = ({ record, judgement }: Judged) => customHostnameView(record, judgement, ctx.vendor);
+  const brandingName = vendorDialect ? `ssl.${brandingField}` : brandingField;
+  const view = ({ record, judgement }: Judged): unknown =>
+    vendorDialect
+      ? vendorCustomHostnameView(record, judgement, ctx.vendor)
+      : customHostnameView(record, judgement, ctx.vendor);
 
   const judge = (zone: Zone, records: readonly StoredCustomHostname[], nowMs: number): Judgements => {
     const dns = dnsLookup(ctx.store.list(dnsRecords));
@@ -105,8 +119,13 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
   routes(app, '/zones/:zone_id/custom_hostnames', {
     GET: (request: FastifyRequest) => {
       const zone = requireZone(ctx, request, (request.params as ZoneParams).zone_id);
-      const query = parseQuery(listQuery, request.query);
-      const wanted = query.hostname?.toLowerCase();
+      const query: {
+        page: number;
+        per_page: number;
+        hostname?: string | undefined;
+        'hostname.exact'?: string | undefined;
+      } = parseQuery(vendorDialect ? vendorListQuery : listQuery, request.query);
+      const wanted = (query['hostname.exact'] ?? query.hostname)?.toLowerCase();
       const candidates = ctx.store
         .list(customHostnames)
         .filter((r) => r.zone_id === zone.id && (wanted === undefined || r.hostname === wanted));
@@ -119,12 +138,12 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
 
     POST: (request: FastifyRequest) => {
       const zone = requireZone(ctx, request, (request.params as ZoneParams).zone_id);
-      const body = parseBody(createBody, request.body);
-      const branding = parseBranding(request.body, brandingField);
+      const body = parseBody(vendorDialect ? vendorCreateBody : createBody, request.body);
+      const branding = parseBranding(request.body, brandingField, ctx.dialect);
       if (body.hostname.length > COMMON_NAME_LIMIT && !branding) {
         throw invalidField(
           'hostname',
-          `"${body.hostname}" is ${body.hostname.length} characters long, over the ${COMMON_NAME_LIMIT}-character limit of a certificate Common Name (RFC 5280); set ${brandingField} to true to put a shared service hostname in the Common Name and this hostname in the Subject Alternative Name`,
+          `"${body.hostname}" is ${body.hostname.length} characters long, over the ${COMMON_NAME_LIMIT}-character limit of a certificate Common Name (RFC 5280); set ${brandingName} to true to put a shared service hostname in the Common Name and this hostname in the Subject Alternative Name`,
           ErrorCode.hostnameTooLong,
         );
       }
@@ -188,7 +207,7 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
       const params = request.params as HostnameParams;
       const zone = requireZone(ctx, request, params.zone_id);
       const record = existing(zone, params.custom_hostname_id);
-      const { ssl } = parseBody(patchBody, request.body);
+      const { ssl } = parseBody(vendorDialect ? vendorPatchBody : patchBody, request.body);
       const nowMs = ctx.clock.nowMs();
       refuseExpired(zone, record, nowMs);
       // Spec 3/4: an edit restarts validation, so what was validated (or seen moved) is forgotten.
@@ -213,7 +232,8 @@ export function registerCustomHostnames(app: FastifyInstance, ctx: EmulatorConte
       const record = existing(zone, params.custom_hostname_id);
       refuseExpired(zone, record, ctx.clock.nowMs());
       ctx.store.write((tx) => tx.delete(customHostnames, record.id));
-      return { result: { id: record.id } };
+      // The vendor answers a custom hostname's delete with a bare `{id}`, no envelope.
+      return vendorDialect ? { bare: { id: record.id } } : { result: { id: record.id } };
     },
   });
 }

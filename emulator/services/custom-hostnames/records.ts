@@ -116,6 +116,30 @@ export function customHostnameView(
   };
 }
 
+/**
+ * The record in the vendor's dialect: `ssl.<vendor>_branding` in place of the top-level field, and
+ * the statuses of its schema, which has no `caa_error`: a hostname whose CAA records forbid the CA
+ * is `pending` with `ssl.status` `pending_validation`, and the reason in `ssl.validation_errors`.
+ */
+export function vendorCustomHostnameView(record: StoredCustomHostname, judgement: Judgement, vendor: string) {
+  const view = customHostnameView(record, judgement, vendor);
+  const caa = judgement.status === 'caa_error';
+  return {
+    id: view.id,
+    hostname: view.hostname,
+    status: caa ? 'pending' : view.status,
+    verification_errors: view.verification_errors,
+    ssl: {
+      ...view.ssl,
+      status: view.ssl.status === 'caa_error' ? 'pending_validation' : view.ssl.status,
+      [`${vendor}_branding`]: record.branding,
+      ...(caa ? { validation_errors: judgement.verificationErrors.map((message) => ({ message })) } : {}),
+    },
+    ownership_verification: view.ownership_verification,
+    created_at: view.created_at,
+  };
+}
+
 /** List order of the contract: creation time, ties broken by id, so paging is stable. */
 export function byCreationThenId(a: StoredCustomHostname, b: StoredCustomHostname): number {
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;

@@ -52,6 +52,11 @@ export function parseBulkWindow(query: unknown): PageWindow {
   return { start: (page - 1) * perPage, size: perPage, page, perPage };
 }
 
+/** The window of a whole list of `count` pools, on one page (the vendor's bulk PATCH, which has no paging). */
+export function wholeWindow(count: number): PageWindow {
+  return { start: 0, size: count, page: 1, perPage: Math.max(count, 1) };
+}
+
 /** `result_info` of a page of `count` items out of `totalCount`. */
 export function windowInfo(window: PageWindow, count: number, totalCount: number): ResultInfo {
   return {

@@ -6,13 +6,13 @@ import { wholeListInfo } from '../../core/pagination';
 import { routes } from '../../core/routing';
 import { requireAccount, type EmulatorContext } from '../../core/tenancy';
 import { parseBody, pathId } from '../../core/validation';
-import { parseBulkWindow, windowInfo } from './paging';
+import { parseBulkWindow, wholeWindow, windowInfo } from './paging';
 import { accountPools, notificationEmailSchema, pools, poolView, type StoredPool } from './records';
 
 /**
  * Load-balancing pools at account level (spec 2.7, 4 "Load balancing pool operations", 8): the
- * list, the bulk PATCH that migrates legacy `notification_email` recipients one page at a time,
- * and GET/PATCH of one pool.
+ * list, the bulk PATCH that migrates legacy `notification_email` recipients one page at a time
+ * (every pool at once in the vendor's dialect, whose PATCH has no paging), and GET/PATCH of one pool.
  */
 
 type AccountParams = { account_id: string };
@@ -28,6 +28,7 @@ function withEmail(pool: StoredPool, email: string, now: string): StoredPool | u
 
 /** Registers the pool routes under the API prefix. */
 export function registerLoadBalancing(app: FastifyInstance, ctx: EmulatorContext): void {
+  const vendorDialect = ctx.dialect === 'vendor';
   const findPool = (accountId: string, rawPoolId: unknown): StoredPool => {
     const poolId = pathId(rawPoolId, 'pool_id');
     const pool = ctx.store.get(pools, poolId);
@@ -43,9 +44,10 @@ export function registerLoadBalancing(app: FastifyInstance, ctx: EmulatorContext
     },
     PATCH: (request) => {
       const account = requireAccount(ctx, request, (request.params as AccountParams).account_id);
-      const window = parseBulkWindow(request.query);
-      const { notification_email: email } = parseBody(emailBody, request.body);
       const all = accountPools(ctx.store, account.id);
+      // The vendor's bulk PATCH declares no paging: it acts on every pool of the account at once.
+      const window = vendorDialect ? wholeWindow(all.length) : parseBulkWindow(request.query);
+      const { notification_email: email } = parseBody(emailBody, request.body);
       const now = isoTime(ctx.clock.nowMs());
       const after = all
         .slice(window.start, window.start + window.size)

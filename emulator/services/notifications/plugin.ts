@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isoTime } from '../../core/clock';
 import { ErrorCode, notFound } from '../../core/errors';
@@ -5,14 +6,16 @@ import { newId } from '../../core/ids';
 import { wholeListInfo } from '../../core/pagination';
 import { routes } from '../../core/routing';
 import { requireAccount, type EmulatorContext } from '../../core/tenancy';
-import { pathId } from '../../core/validation';
+import { bodyObject, pathId, pathIdOrUuid } from '../../core/validation';
 import { parsePolicyBody } from './policy-body';
 import { alertPolicies, alertPolicyView, type StoredAlertPolicy } from './records';
 
 /**
  * Account-level notification policies (spec 6; contract "Account-level notifications"): list,
  * create, get, full update and delete. Create and update answer `{id}` only, as the vendor does,
- * so a client reads the policy back.
+ * so a client reads the policy back. In the vendor's dialect, new ids are UUIDs (as the vendor's
+ * are; a seeded 32-hex id stays reachable), an update takes any of the fields over the policy's,
+ * and a delete answers the envelope without `result`.
  */
 
 type AccountParams = { account_id: string };
@@ -25,10 +28,17 @@ function byNameThenId(a: StoredAlertPolicy, b: StoredAlertPolicy): number {
   return 0;
 }
 
+/** The fields of a stored policy that a body sets: what the vendor's partial update starts from. */
+function alertPolicyFields(policy: StoredAlertPolicy): Record<string, unknown> {
+  const { name, description, enabled, alert_type: alertType, mechanisms, filters } = policy;
+  return { name, description, enabled, alert_type: alertType, mechanisms, filters };
+}
+
 /** Registers the policy routes under the API prefix. */
 export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext): void {
+  const vendorDialect = ctx.dialect === 'vendor';
   const findPolicy = (accountId: string, rawPolicyId: unknown): StoredAlertPolicy => {
-    const policyId = pathId(rawPolicyId, 'policy_id');
+    const policyId = vendorDialect ? pathIdOrUuid(rawPolicyId, 'policy_id') : pathId(rawPolicyId, 'policy_id');
     const policy = ctx.store.get(alertPolicies, policyId);
     if (!policy || policy.account_id !== accountId)
       throw notFound('alert policy', policyId, ErrorCode.alertPolicyNotFound);
@@ -47,9 +57,9 @@ export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext
     },
     POST: (request) => {
       const account = requireAccount(ctx, request, (request.params as AccountParams).account_id);
-      const input = parsePolicyBody(ctx.store, account.id, request.body);
+      const input = parsePolicyBody(ctx.store, account.id, request.body, ctx.dialect);
       const now = isoTime(ctx.clock.nowMs());
-      const id = newId();
+      const id = vendorDialect ? randomUUID() : newId();
       ctx.store.write((tx) =>
         tx.put(alertPolicies, id, { id, ...input, created: now, modified: now, account_id: account.id }),
       );
@@ -67,7 +77,8 @@ export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext
       const params = request.params as PolicyParams;
       const account = requireAccount(ctx, request, params.account_id);
       const existing = findPolicy(account.id, params.policy_id);
-      const input = parsePolicyBody(ctx.store, account.id, request.body);
+      const given = vendorDialect ? { ...alertPolicyFields(existing), ...bodyObject(request.body) } : request.body;
+      const input = parsePolicyBody(ctx.store, account.id, given, ctx.dialect);
       const updated: StoredAlertPolicy = {
         id: existing.id,
         ...input,
@@ -83,7 +94,7 @@ export function registerNotifications(app: FastifyInstance, ctx: EmulatorContext
       const account = requireAccount(ctx, request, params.account_id);
       const existing = findPolicy(account.id, params.policy_id);
       ctx.store.write((tx) => tx.delete(alertPolicies, existing.id));
-      return { result: { id: existing.id } };
+      return vendorDialect ? { noResult: true } : { result: { id: existing.id } };
     },
   });
 }

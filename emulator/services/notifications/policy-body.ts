@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import type { Dialect } from '../../../rules/dialect';
 import { expecting, quotedList, shown } from '../../../rules/zod';
 import { ApiError, ErrorCode } from '../../core/errors';
 import type { Store } from '../../core/store';
-import { emailSchema, parseBody } from '../../core/validation';
+import { emailSchema, isUuid, parseBody } from '../../core/validation';
 import { pools } from '../load-balancing/records';
 import { ALERT_TYPES, type HealthAlertFilters, type Mechanisms, type PolicyInput } from './records';
 
@@ -31,6 +32,11 @@ const address = z
 const hexId = z
   .string(expecting('32 lowercase hexadecimal characters'))
   .regex(/^[0-9a-f]{32}$/, 'must be 32 lowercase hexadecimal characters');
+
+/** The vendor's webhook ids are UUIDs; its dialect accepts them beside the 32-hex form. */
+const webhookIdOrUuid = z
+  .string(expecting('32 lowercase hexadecimal characters or a UUID'))
+  .refine((id) => /^[0-9a-f]{32}$/.test(id) || isUuid(id), 'must be 32 lowercase hexadecimal characters or a UUID');
 
 /** Spec 2.8: the filters of `load_balancing_health_alert`, and no others. */
 const HEALTH_ALERT_FILTER_KEYS: ReadonlySet<string> = new Set(['pool_id', 'new_health', 'event_source']);
@@ -80,23 +86,28 @@ const healthAlertFilters = z
     { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   );
 
-const mechanisms = z.object(
-  {
-    email: z
-      .array(
-        z.object({ id: address }, expecting('an object like {"id": "ops@example.com"}')),
-        expecting('an array of {"id": "<address>"}'),
-      )
-      .optional(),
-    webhooks: z
-      .array(
-        z.object({ id: hexId }, expecting('an object like {"id": "<webhook id>"}')),
-        expecting('an array of {"id": "<webhook id>"}'),
-      )
-      .optional(),
-  },
-  expecting('an object of delivery mechanisms, like {"email": [{"id": "ops@example.com"}]}'),
-);
+function mechanismsOf(dialect: Dialect) {
+  return z.object(
+    {
+      email: z
+        .array(
+          z.object({ id: address }, expecting('an object like {"id": "ops@example.com"}')),
+          expecting('an array of {"id": "<address>"}'),
+        )
+        .optional(),
+      webhooks: z
+        .array(
+          z.object(
+            { id: dialect === 'vendor' ? webhookIdOrUuid : hexId },
+            expecting('an object like {"id": "<webhook id>"}'),
+          ),
+          expecting('an array of {"id": "<webhook id>"}'),
+        )
+        .optional(),
+    },
+    expecting('an object of delivery mechanisms, like {"email": [{"id": "ops@example.com"}]}'),
+  );
+}
 
 const alertTypeOnly = z.object({
   alert_type: z.enum(
@@ -105,25 +116,33 @@ const alertTypeOnly = z.object({
   ),
 });
 
-const healthAlertBody = z.object({
-  name: z
-    .string(expecting('a string'))
-    .max(256, 'must be at most 256 characters')
-    .refine((name) => name.trim().length > 0, 'must not be empty'),
-  description: z.string(expecting('a string')).optional().default(''),
-  enabled: z.boolean(expecting('true or false')),
-  mechanisms,
-  filters: healthAlertFilters,
-});
+const healthAlertBodyOf = (dialect: Dialect) =>
+  z.object({
+    name: z
+      .string(expecting('a string'))
+      .max(256, 'must be at most 256 characters')
+      .refine((name) => name.trim().length > 0, 'must not be empty'),
+    description: z.string(expecting('a string')).optional().default(''),
+    enabled: z.boolean(expecting('true or false')),
+    mechanisms: mechanismsOf(dialect),
+    filters: healthAlertFilters,
+  });
+
+const HEALTH_ALERT_BODIES = { spec: healthAlertBodyOf('spec'), vendor: healthAlertBodyOf('vendor') };
 
 /**
- * Parses a create/update body for `accountId`: a 400 naming the field path otherwise, including
+ * Parses a create/update body for `accountId` (in the vendor's dialect a webhook id may be a UUID): a 400 naming the field path otherwise, including
  * `filters.pool_id[i]` for a pool that does not exist in the account (an alert on it could never
  * fire, so accepting it would hide a typo).
  */
-export function parsePolicyBody(store: Store, accountId: string, body: unknown): PolicyInput {
+export function parsePolicyBody(
+  store: Store,
+  accountId: string,
+  body: unknown,
+  dialect: Dialect = 'spec',
+): PolicyInput {
   const { alert_type: alertType } = parseBody(alertTypeOnly, body);
-  const parsed = parseBody(healthAlertBody, body);
+  const parsed = parseBody(HEALTH_ALERT_BODIES[dialect], body);
   const unknownPools = parsed.filters.pool_id.flatMap((id, index) =>
     store.get(pools, id)?.account_id === accountId
       ? []

@@ -83,21 +83,25 @@ export class DetectedOrder<T extends DetectedRecord> {
    */
   page(
     zoneId: string,
-    status: DetectedStatus,
+    status: DetectedStatus | readonly string[],
     hosts: ReadonlySet<string>,
     page: number,
     perPage: number,
     refinement?: Refinement<T>,
   ): DetectedPage<T> {
-    const lists =
+    // Several statuses (the vendor's comma-separated `status`) are merged as several hosts are; a
+    // status no object has (its `inactive`) has no list.
+    const statuses = typeof status === 'string' ? [status] : [...new Set(status)].sort();
+    const lists = statuses.flatMap((one) =>
       hosts.size === 0
-        ? [this.sorted(`${zoneId}\u0000${status}`)]
-        : [...hosts].map((host) => this.sorted(`${zoneId}\u0000${status}\u0000${host}`));
+        ? [this.sorted(`${zoneId}\u0000${one}`)]
+        : [...hosts].map((host) => this.sorted(`${zoneId}\u0000${one}\u0000${host}`)),
+    );
     const start = (page - 1) * perPage;
     if (lists.length === 1 && refinement?.keep === undefined && refinement?.compare === undefined) {
       return { items: lists[0]!.slice(start, start + perPage), total: lists[0]!.length };
     }
-    const key = `${zoneId}\u0000${status}\u0000${[...hosts].sort().join(',')}\u0000${refinement?.key ?? ''}`;
+    const key = `${zoneId}\u0000${statuses.join(',')}\u0000${[...hosts].sort().join(',')}\u0000${refinement?.key ?? ''}`;
     let merge = this.merges.get(key);
     if (merge?.version !== this.changes) {
       if (this.merges.size >= MERGES_KEPT) this.merges.clear();

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../../rules/dialect';
 import { parseCspValue } from '../../../rules/csp';
 import { parsePolicyExpression } from '../../../rules/expression';
 import { choice, expecting, policyDescriptionField, ruleField } from '../../../rules/zod';
@@ -12,13 +13,14 @@ import { routes, type Handled } from '../../core/routing';
 import { ServedPages } from '../../core/served-pages';
 import type { Collection } from '../../core/store';
 import { requireZone, type EmulatorContext, type Zone } from '../../core/tenancy';
-import { parseBody, parseQuery, pathId } from '../../core/validation';
+import { bodyObject, parseBody, parseQuery, pathId } from '../../core/validation';
 import {
   connections,
   connectionView,
   cookies,
   cookieView,
   DETECTED_STATUSES,
+  VENDOR_DETECTED_STATUSES,
   policies,
   POLICY_ACTIONS,
   policyView,
@@ -27,8 +29,14 @@ import {
   scripts,
   settings,
   settingsView,
+  vendorCookieView,
+  vendorDetectedView,
+  vendorPolicyView,
+  VENDOR_POLICY_ACTIONS,
+  type ConnectionRecord,
   type DetectedRecord,
   type PolicyRecord,
+  type ScriptRecord,
   type SettingsRecord,
 } from './records';
 import { DetectedOrder } from './detected-order';
@@ -37,10 +45,11 @@ import { detectedFilterShape, refinementOf, type DetectedFilterQuery, type ListR
 /**
  * Page security (spec 2.2 to 2.6, 4; contract "Page security"): the zone's settings, the scripts,
  * connections and cookies it detected (read-only here; they come from seeds), and CSP policies.
- * Every operation requires an API token (spec 5.3).
+ * Every operation requires an API token (spec 5.3). In the vendor's dialect (contract, "Two
+ * dialects") the path segment is `page_shield`, lists are bounded to its `per_page`, policies show
+ * `enabled` as a boolean, take its actions and partial updates and are deleted with a 204, and the
+ * objects show only the fields its schema declares; the rules and filters are the same.
  */
-
-const PREFIX = '/zones/:zone_id/page_security';
 
 type Params = Record<string, string | undefined>;
 
@@ -48,28 +57,64 @@ const settingsBody = z.object({
   enabled: z.boolean(expecting('a JSON boolean, true or false')),
 });
 
+/** The vendor's settings body: each of its three flags optional (its `PageShieldUpdateParams`). */
+function vendorSettingsBody(vendor: string) {
+  const flag = z.boolean(expecting('a JSON boolean, true or false')).optional();
+  return z.object({ enabled: flag, [`use_${vendor}_reporting_endpoint`]: flag, use_connection_url_path: flag });
+}
+
+/**
+ * The vendor's `status`: a comma-separated list of its statuses (`active`, `infrequent`, `inactive`,
+ * which no object here has), each checked as the spec's one value is.
+ */
+const vendorStatuses = z
+  .string({ error: 'must be given once, as a comma-separated list of statuses' })
+  .transform((text) => text.split(',').map((item) => item.trim()))
+  .pipe(z.array(choice(VENDOR_DETECTED_STATUSES, 'the status of the objects to list')).min(1));
+
 /** Spec 4: a list's query; cookies are filtered by exact `hosts` alone. */
-const listQuery = pageQuery(20).extend({
-  status: choice(DETECTED_STATUSES, 'the status of the objects to list').optional(),
-  hosts: detectedFilterShape.hosts,
-});
+function listQueryOf(dialect: Dialect) {
+  return pageQuery(20, LIST_PAGE_BOUNDS[dialect].pageSecurity).extend({
+    status: (dialect === 'vendor'
+      ? vendorStatuses
+      : choice(DETECTED_STATUSES, 'the status of the objects to list')
+    ).optional(),
+    hosts: detectedFilterShape.hosts,
+  });
+}
 
-/** Contract: the lists of scripts and connections take the vendor's filters too. */
-const filteredListQuery = listQuery.extend(detectedFilterShape);
+/** The queries of a dialect: a list's, and (contract) the scripts' and connections' with the vendor's filters too. */
+function listQueriesOf(dialect: Dialect) {
+  const list = listQueryOf(dialect);
+  return { list, filtered: list.extend(detectedFilterShape) };
+}
 
-/** Spec 2.6 / contract: the create body, which PUT takes whole as well. */
-const policyBody = z.object({
-  description: policyDescriptionField(),
-  action: choice(POLICY_ACTIONS, 'the policy action'),
-  expression: ruleField(parsePolicyExpression, 'the requests the policy covers, as in http.host eq "shop.example.com"'),
-  enabled: z
-    .union([z.enum(['true', 'false']), z.boolean()], expecting('"true" or "false", as a string or a JSON boolean'))
-    .optional()
-    .transform((enabled): PolicyRecord['enabled'] =>
-      enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false',
+const LIST_QUERIES: Record<Dialect, ReturnType<typeof listQueriesOf>> = {
+  spec: listQueriesOf('spec'),
+  vendor: listQueriesOf('vendor'),
+};
+
+/** Spec 2.6 / contract: the create body, which PUT takes whole as well (in `vendor`, over the policy). */
+function policyBodyOf(dialect: Dialect) {
+  return z.object({
+    description: policyDescriptionField(),
+    action:
+      dialect === 'vendor'
+        ? choice(VENDOR_POLICY_ACTIONS, 'the policy action')
+        : choice(POLICY_ACTIONS, 'the policy action'),
+    expression: ruleField(
+      parsePolicyExpression,
+      'the requests the policy covers, as in http.host eq "shop.example.com"',
     ),
-  value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
-});
+    enabled: z
+      .union([z.enum(['true', 'false']), z.boolean()], expecting('"true" or "false", as a string or a JSON boolean'))
+      .optional()
+      .transform((enabled): PolicyRecord['enabled'] =>
+        enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false',
+      ),
+    value: ruleField(parseCspValue, "the CSP directive, as in script-src 'self' cdn.example.com"),
+  });
+}
 
 /** Spec 2.2: the settings of a zone never written. */
 function defaultSettings(zone: Zone): SettingsRecord {
@@ -117,7 +162,8 @@ function listDetected<T extends DetectedRecord>(
   refine?: (query: DetectedFilterQuery) => ListRefinement<T>,
 ): Handled {
   const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
-  const query = parseQuery(refine ? filteredListQuery : listQuery, request.query);
+  const queries = LIST_QUERIES[ctx.dialect];
+  const query = parseQuery(refine ? queries.filtered : queries.list, request.query);
   const refinement = refine?.(query);
   const hosts = refinement ? refinement.hosts : new Set((query.hosts ?? []).map((host) => host.toLowerCase()));
   return {
@@ -164,6 +210,10 @@ function getPolicy(ctx: EmulatorContext, request: FastifyRequest): PolicyRecord 
 
 /** Registers the page security routes on `app` (mounted under the API prefix). */
 export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext): void {
+  const vendorDialect = ctx.dialect === 'vendor';
+  const PREFIX = `/zones/:zone_id/${PAGE_SECURITY_SEGMENT[ctx.dialect]}`;
+  const policyBody = policyBodyOf(ctx.dialect);
+  const showPolicy = (record: PolicyRecord): unknown => (vendorDialect ? vendorPolicyView(record) : policyView(record));
   const scriptsOrder = new DetectedOrder(ctx.store, scripts);
   const connectionsOrder = new DetectedOrder(ctx.store, connections);
   const cookiesOrder = new DetectedOrder(ctx.store, cookies);
@@ -175,8 +225,21 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
     },
     PUT: (request) => {
       const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
-      const { enabled } = parseBody(settingsBody, request.body);
       const current = ctx.store.get(settings, zone.id) ?? defaultSettings(zone);
+      if (vendorDialect) {
+        // The vendor's update: any of its three flags, the others kept; the answer is the whole settings.
+        const body = parseBody(vendorSettingsBody(ctx.vendor), request.body) as Record<string, boolean | undefined>;
+        const updated: SettingsRecord = {
+          ...current,
+          enabled: body.enabled ?? current.enabled,
+          use_reporting_endpoint: body[`use_${ctx.vendor}_reporting_endpoint`] ?? current.use_reporting_endpoint,
+          use_connection_url_path: body.use_connection_url_path ?? current.use_connection_url_path,
+          updated_at: isoTime(ctx.clock.nowMs()),
+        };
+        ctx.store.write((tx) => tx.put(settings, zone.id, updated));
+        return { result: settingsView(updated, ctx.vendor) };
+      }
+      const { enabled } = parseBody(settingsBody, request.body);
       const updated: SettingsRecord = { ...current, enabled, updated_at: isoTime(ctx.clock.nowMs()) };
       ctx.store.write((tx) => tx.put(settings, zone.id, updated));
       return { result: { enabled: updated.enabled, updated_at: updated.updated_at } };
@@ -186,15 +249,24 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
   const scriptPages = new ServedPages(SERVED_PAGES_BYTES);
   const connectionPages = new ServedPages(SERVED_PAGES_BYTES);
   const cookiePages = new ServedPages(SERVED_PAGES_BYTES);
-  const scriptJson = keptJson(scriptListView);
-  const connectionJson = keptJson(connectionView);
-  const cookieJson = keptJson(cookieView);
+  const scriptJson = keptJson(
+    vendorDialect ? (record: ScriptRecord) => vendorDetectedView(scriptListView(record)) : scriptListView,
+  );
+  const connectionJson = keptJson(
+    vendorDialect ? (record: ConnectionRecord) => vendorDetectedView(connectionView(record)) : connectionView,
+  );
+  const cookieJson = keptJson(vendorDialect ? vendorCookieView : cookieView);
+  const scriptDetail = (record: ScriptRecord) =>
+    vendorDialect ? vendorDetectedView(scriptDetailView(record)) : scriptDetailView(record);
+  const connectionDetail = (record: ConnectionRecord) =>
+    vendorDialect ? vendorDetectedView(connectionView(record)) : connectionView(record);
+  const cookieDetail = vendorDialect ? vendorCookieView : cookieView;
   routes(app, `${PREFIX}/scripts`, {
     GET: (request) => listDetected(ctx, request, scriptsOrder, scriptPages, scriptJson, refinementOf),
   });
   routes(app, `${PREFIX}/scripts/:script_id`, {
     GET: (request) => ({
-      result: scriptDetailView(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)),
+      result: scriptDetail(getDetected(ctx, request, scripts, 'script_id', 'script', ErrorCode.scriptNotFound)),
     }),
   });
   routes(app, `${PREFIX}/connections`, {
@@ -202,7 +274,7 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
   });
   routes(app, `${PREFIX}/connections/:connection_id`, {
     GET: (request) => ({
-      result: connectionView(
+      result: connectionDetail(
         getDetected(ctx, request, connections, 'connection_id', 'connection', ErrorCode.connectionNotFound),
       ),
     }),
@@ -212,7 +284,7 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
   });
   routes(app, `${PREFIX}/cookies/:cookie_id`, {
     GET: (request) => ({
-      result: cookieView(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)),
+      result: cookieDetail(getDetected(ctx, request, cookies, 'cookie_id', 'cookie', ErrorCode.cookieNotFound)),
     }),
   });
 
@@ -220,29 +292,32 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
     GET: (request) => {
       const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
       const list = ctx.store.list(policies).filter((policy) => policy.zone_id === zone.id);
-      return { result: list.map(policyView), resultInfo: wholeListInfo(list.length) };
+      return { result: list.map(showPolicy), resultInfo: wholeListInfo(list.length) };
     },
     POST: (request) => {
       const zone = requireZone(ctx, request, (request.params as Params).zone_id, { tokenOnly: true });
       const body = parseBody(policyBody, request.body);
       const record: PolicyRecord = { zone_id: zone.id, id: newId(), ...body };
       ctx.store.write((tx) => tx.put(policies, record.id, record));
-      return { result: policyView(record) };
+      return { result: showPolicy(record) };
     },
   });
   routes(app, `${PREFIX}/policies/:policy_id`, {
-    GET: (request) => ({ result: policyView(getPolicy(ctx, request)) }),
+    GET: (request) => ({ result: showPolicy(getPolicy(ctx, request)) }),
     PUT: (request) => {
       const current = getPolicy(ctx, request);
-      const body = parseBody(policyBody, request.body);
+      // The vendor's update takes any of the fields (its `PolicyUpdateParams`), the others kept.
+      const given = vendorDialect ? { ...policyView(current), ...bodyObject(request.body) } : request.body;
+      const body = parseBody(policyBody, given);
       const record: PolicyRecord = { zone_id: current.zone_id, id: current.id, ...body };
       ctx.store.write((tx) => tx.put(policies, record.id, record));
-      return { result: policyView(record) };
+      return { result: showPolicy(record) };
     },
     DELETE: (request) => {
       const current = getPolicy(ctx, request);
       ctx.store.write((tx) => tx.delete(policies, current.id));
-      return { result: { id: current.id } };
+      // The vendor answers a policy's delete with 204 and no body.
+      return vendorDialect ? { noContent: true } : { result: { id: current.id } };
     },
   });
 }

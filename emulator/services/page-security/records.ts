@@ -8,6 +8,9 @@ import { Collection } from '../../core/store';
 /** Spec 3: the statuses of detected scripts, connections and cookies. */
 export const DETECTED_STATUSES = ['active', 'infrequent'] as const;
 
+/** The vendor's statuses of a list's `status`: the spec's and `inactive`, which no object here has. */
+export const VENDOR_DETECTED_STATUSES = [...DETECTED_STATUSES, 'inactive'] as const;
+
 /** Spec 3: `active` (the default of lists) or `infrequent`. */
 export type DetectedStatus = (typeof DETECTED_STATUSES)[number];
 
@@ -87,12 +90,15 @@ export interface CookieRecord {
 /** Spec 2.6 actions. */
 export const POLICY_ACTIONS = ['log', 'allow'] as const;
 
+/** The vendor's actions (SDK 7.1.0 adds `add_reporting_directives`), accepted in its dialect. */
+export const VENDOR_POLICY_ACTIONS = [...POLICY_ACTIONS, 'add_reporting_directives'] as const;
+
 /** Spec 2.6: a CSP policy. `expression` and `value` are kept exactly as sent. */
 export interface PolicyRecord {
   zone_id: string;
   id: string;
   description: string;
-  action: (typeof POLICY_ACTIONS)[number];
+  action: (typeof VENDOR_POLICY_ACTIONS)[number];
   expression: string;
   /** Contract: always the string form on the wire. */
   enabled: 'true' | 'false';
@@ -208,6 +214,26 @@ export function cookieView(record: CookieRecord) {
   };
 }
 
+/**
+ * A script or connection in the vendor's dialect: without `status`, which its schema does not
+ * declare on them (the lists still filter by it).
+ */
+export function vendorDetectedView<V extends { status: DetectedStatus }>(view: V): Omit<V, 'status'> {
+  const { status: _status, ...rest } = view;
+  return rest;
+}
+
+/**
+ * A cookie in the vendor's dialect: without `status` and `first_page_url` (its schema declares
+ * neither on cookies), without `max_age_attribute` when it has none (a number there, not nullable),
+ * and a `third_party` cookie as `unknown` (the vendor's types are `first_party` and `unknown`).
+ */
+export function vendorCookieView(record: CookieRecord) {
+  const { status: _status, first_page_url: _first, max_age_attribute: maxAge, ...rest } = cookieView(record);
+  const view = { ...rest, type: record.type === 'first_party' ? 'first_party' : 'unknown' };
+  return maxAge === null ? view : { ...view, max_age_attribute: maxAge };
+}
+
 /** Spec 2.6 on the wire. */
 export function policyView(record: PolicyRecord) {
   return {
@@ -218,4 +244,9 @@ export function policyView(record: PolicyRecord) {
     enabled: record.enabled,
     value: record.value,
   };
+}
+
+/** A policy in the vendor's dialect: `enabled` as the JSON boolean its schema declares. */
+export function vendorPolicyView(record: PolicyRecord) {
+  return { ...policyView(record), enabled: record.enabled === 'true' };
 }

@@ -80,6 +80,28 @@ test('refuses a bad flag with exit code 2 and the usage', async () => {
   expect(stderr).toMatch(/usage: edgeguard-emulator/);
 });
 
+test('--dialect vendor serves the vendor paths and token; an unknown dialect exits 2 naming the flag', async () => {
+  const child = await start(['--dialect', 'vendor', '--seed', 'none']);
+  try {
+    const zones = { accounts: [{ id: ACCOUNT }], zones: [{ id: ZONE, name: 'cli.example', account_id: ACCOUNT }] };
+    expect(
+      (await call('POST', `${child.baseUrl.replace('/client/v4', '/__emulator')}/seed`, { body: zones })).status,
+    ).toBe(200);
+    const settings = await call('GET', `${child.baseUrl}/zones/${ZONE}/page_shield`, { headers: auth });
+    expect(settings.status).toBe(200);
+    expect(settings.body.result).toHaveProperty('use_cloudflare_reporting_endpoint', true);
+    expect((await call('GET', `${child.baseUrl}/zones/${ZONE}/page_security`, { headers: auth })).status).toBe(404);
+  } finally {
+    child.process.kill('SIGTERM');
+    await exited(child);
+  }
+  const bad = spawn(process.execPath, [BIN, '--port', '0', '--dialect', 'cloud']);
+  let stderr = '';
+  bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  expect(await new Promise((resolve) => bad.on('exit', resolve))).toBe(2);
+  expect(stderr).toMatch(/--dialect: "cloud" is not a dialect \(one of spec, vendor\)/);
+});
+
 test('a new data directory gets the demo seed; a restarted one keeps its state instead', async () => {
   const dataDir = tempDir();
   const first = await start(['--data-dir', dataDir]);

@@ -89,6 +89,28 @@ describe('envelope and routing', () => {
     expect(await settingsEnabled()).toBe(before);
   });
 
+  test.each([
+    ['with Content-Length: 0', ''],
+    ['with no body at all', undefined],
+  ])(
+    "a GET or DELETE saying Content-Type: application/json %s is served (the vendor's examples send it on every call)",
+    async (_name, raw) => {
+      const headers = { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' };
+      const got = await emu.api('GET', SETTINGS, { headers, ...(raw === undefined ? {} : { rawBody: raw }) });
+      expect(got.status).toBe(200);
+      expect(got.body.result.enabled).toEqual(expect.any(Boolean));
+      const created = await emu.api('POST', `zones/${ZONE_ID}/page_security/policies`, {
+        body: { description: '', action: 'log', expression: 'http.host eq "example.com"', value: "script-src 'self'" },
+      });
+      expect(created.status).toBe(200);
+      const policy = `zones/${ZONE_ID}/page_security/policies/${created.body.result.id}`;
+      const deleted = await emu.api('DELETE', policy, { headers, ...(raw === undefined ? {} : { rawBody: raw }) });
+      expect(deleted.status).toBe(200);
+      expect(deleted.body.result).toEqual({ id: created.body.result.id });
+      expect((await emu.api('GET', policy)).status).toBe(404);
+    },
+  );
+
   test('a malformed zone id is 400 code 7003; an unknown one 404 code 7003', async () => {
     const malformed = await emu.api('GET', 'zones/not-hex/page_security');
     expect(malformed.status).toBe(400);
@@ -148,6 +170,22 @@ describe('request log', () => {
     ]);
     expect(entries[0]!.seq).toBe(mark + 1);
     expect(JSON.stringify(await emu.requests())).not.toContain(TEST_TOKEN);
+  });
+
+  test('keeps each request body as JSON and its content type, and null for a request without them', async () => {
+    const mark = emu.mark();
+    await emu.api('PATCH', POOLS, { body: { notification_email: 'noc@example.com' }, query: { per_page: 1 } });
+    await emu.api('GET', SETTINGS);
+    await emu.api('PUT', SETTINGS, {
+      rawBody: '{"enabled": tru',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json; charset=utf-8' },
+    });
+    const entries = await emu.requests(mark);
+    expect(entries.map((e) => [e.method, e.status, e.content_type, e.body])).toEqual([
+      ['PATCH', 200, 'application/json', { notification_email: 'noc@example.com' }],
+      ['GET', 200, null, null],
+      ['PUT', 400, 'application/json; charset=utf-8', null],
+    ]);
   });
 
   test('control calls are not logged', async () => {

@@ -10,6 +10,8 @@ const entry = (path: string) => ({
   time: '2026-11-25T00:00:00.000Z',
   duration_ms: 1,
   credential: 'token' as const,
+  content_type: null,
+  body: null,
 });
 
 function logOf(capacity: number, count: number): RequestLog {
