@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HttpClient } from './http';
+import { reported } from './reading';
 
 /**
  * Load-balancing pools at account level (spec 2.7, 4; contract "Load balancing pools"): the list,
@@ -7,14 +8,21 @@ import type { HttpClient } from './http';
  * Only the fields the migration needs are modelled, as in the spec.
  */
 
-/** A pool as the API returns it (contract: `id`, `name`, `notification_email`, `created_on`, `modified_on`). */
+/** A text field the vendor declares optional: absent (or null) reads as `""`. */
+const optionalText = reported(z.string()).transform((value) => value ?? '');
+
+/**
+ * A pool as the API returns it (contract: `id`, `name`, `notification_email`, `created_on`,
+ * `modified_on`). The vendor's schema declares every field of a pool optional: an absent text
+ * reads as `""` (for `notification_email`, spec 2.7's "none"), absent times stay absent.
+ */
 export const poolSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** Spec 2.7: the legacy recipient of health alerts; `""` means none. */
-  notification_email: z.string(),
-  created_on: z.string(),
-  modified_on: z.string(),
+  id: optionalText,
+  name: optionalText,
+  /** Spec 2.7: the legacy recipient of health alerts; `""` (or absent) means none. */
+  notification_email: optionalText,
+  created_on: reported(z.string()),
+  modified_on: reported(z.string()),
 });
 
 /** A load-balancing pool. */

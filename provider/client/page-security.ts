@@ -1,6 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { HttpClient } from './http';
+import { deletedSchema, type HttpClient } from './http';
+import { reported, type Known } from './reading';
+
+export { reported, type Known } from './reading';
 
 /**
  * The page security API (spec 2.2 to 2.6 and 4; contract "Page security"): the zone's settings,
@@ -89,24 +92,41 @@ export async function updateSettings(
 
 // ---- Detected scripts, connections and cookies (spec 2.3 to 2.5) ----
 
-/** Spec 2.3: the six scores of a script's version, each absent on plans without it. */
-export const scoresShape = {
-  js_integrity_score: z.number().int().optional(),
-  obfuscation_score: z.number().int().optional(),
-  dataflow_score: z.number().int().optional(),
-  malware_score: z.number().int().optional(),
-  cryptomining_score: z.number().int().optional(),
-  magecart_score: z.number().int().optional(),
-};
+/** Spec 2.3: the six scores of a script's version. */
+export const SCORE_FIELDS = [
+  'js_integrity_score',
+  'obfuscation_score',
+  'dataflow_score',
+  'malware_score',
+  'cryptomining_score',
+  'magecart_score',
+] as const;
 
-/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time. */
+/** Spec 2.3: the six scores of a script's version, each absent on plans without it, as EdgeGuard writes them. */
+export const scoresShape = Object.fromEntries(
+  SCORE_FIELDS.map((field) => [field, z.number().int().optional()]),
+) as Record<(typeof SCORE_FIELDS)[number], z.ZodOptional<z.ZodNumber>>;
+
+/** Spec 2.3 as read: the scores, each absent or null on plans without it (vendor: `number | null`). */
+const readScoresShape = Object.fromEntries(SCORE_FIELDS.map((field) => [field, reported(z.number())])) as Record<
+  (typeof SCORE_FIELDS)[number],
+  ReturnType<typeof reported<z.ZodNumber>>
+>;
+
+/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time (vendor: nullable). */
 const planDependentShape = {
-  hash: z.string().optional(),
-  ...scoresShape,
-  fetched_at: z.string().optional(),
+  hash: reported(z.string()),
+  ...readScoresShape,
+  fetched_at: reported(z.string()),
 };
 
-/** Spec 2.3 and 2.4: what scripts and connections share. */
+/** A list of strings the vendor may leave out: absent reads as empty. */
+const stringList = z.array(z.string()).optional().default([]);
+
+/**
+ * Spec 2.3 and 2.4: what scripts and connections share. The vendor's schema requires `id`, `url`,
+ * the times, `host` and `url_contains_cdn_cgi_path`; the rest may be absent.
+ */
 const detectedUrlShape = {
   id: z.string(),
   url: z.string(),
@@ -114,11 +134,14 @@ const detectedUrlShape = {
   first_seen_at: z.string(),
   last_seen_at: z.string(),
   host: z.string(),
-  domain_reported_malicious: z.boolean(),
-  url_reported_malicious: z.boolean(),
-  first_page_url: z.string(),
-  /** Spec 3: `active` or `infrequent`; other statuses are not shown, so any string is kept. */
-  status: z.string(),
+  /** Absent reads as not reported (`false`). */
+  domain_reported_malicious: z.boolean().optional().default(false),
+  /** Absent reads as not reported (`false`). */
+  url_reported_malicious: z.boolean().optional().default(false),
+  /** The vendor may leave it out. */
+  first_page_url: reported(z.string()),
+  /** Spec 3: `active` or `infrequent`; other statuses are not shown, so any string is kept. The vendor does not declare it. */
+  status: reported(z.string()),
   url_contains_cdn_cgi_path: z.boolean(),
 };
 
@@ -137,10 +160,13 @@ export const scriptVersionSchema = z.object(planDependentShape);
 /** One version of a script (spec 2.3 `versions[]`). */
 export type ScriptVersion = z.output<typeof scriptVersionSchema>;
 
-/** Spec 2.3: the single-script response, which adds `page_urls` and `versions`. */
+/**
+ * Spec 2.3: the single-script response, which adds `page_urls` and `versions`. The vendor may leave
+ * `page_urls` out and answer `versions` null: both read as empty.
+ */
 export const scriptDetailSchema = scriptSchema.extend({
-  page_urls: z.array(z.string()),
-  versions: z.array(scriptVersionSchema),
+  page_urls: stringList,
+  versions: z.preprocess((value) => value ?? [], z.array(scriptVersionSchema)),
 });
 /** A script with the pages it was seen on and its versions (spec 2.3). */
 export type ScriptDetail = z.output<typeof scriptDetailSchema>;
@@ -148,8 +174,8 @@ export type ScriptDetail = z.output<typeof scriptDetailSchema>;
 /** Spec 2.4. */
 export const connectionSchema = z.object({
   ...detectedUrlShape,
-  malicious_domain_categories: z.array(z.string()),
-  malicious_url_categories: z.array(z.string()),
+  malicious_domain_categories: stringList,
+  malicious_url_categories: stringList,
 });
 /** A detected outgoing connection (spec 2.4). */
 export type Connection = z.output<typeof connectionSchema>;
@@ -182,24 +208,34 @@ export const judgedConnectionSchema = connectionSchema.pick({
 });
 export type JudgedConnection = z.output<typeof judgedConnectionSchema>;
 
-/** Spec 2.5, plus the `status` spec 3 gives cookies (absent from table 2.5, hence optional). */
+/**
+ * Spec 2.5, plus the `status` spec 3 gives cookies (absent from table 2.5, hence optional). The
+ * vendor requires `id`, `type`, `name`, `host` and the times; the attributes may be absent, and it
+ * declares no `first_page_url` nor `status`.
+ */
 export const cookieSchema = z.object({
   id: z.string(),
+  /** `first_party` or `unknown` at the vendor; any other value is kept. */
   type: z.string(),
   name: z.string(),
   host: z.string(),
-  domain_attribute: z.string(),
-  expires_attribute: z.string(),
-  http_only_attribute: z.boolean(),
-  max_age_attribute: z.number().int().nullable(),
-  path_attribute: z.string(),
-  same_site_attribute: z.string(),
-  secure_attribute: z.boolean(),
+  domain_attribute: reported(z.string()),
+  expires_attribute: reported(z.string()),
+  http_only_attribute: reported(z.boolean()),
+  /** Null or absent when the cookie has none. */
+  max_age_attribute: z
+    .number()
+    .nullish()
+    .transform((value) => value ?? null),
+  path_attribute: reported(z.string()),
+  /** `lax`, `strict` or `none` at the vendor; any other value is kept. */
+  same_site_attribute: reported(z.string()),
+  secure_attribute: reported(z.boolean()),
   first_seen_at: z.string(),
   last_seen_at: z.string(),
-  first_page_url: z.string(),
-  page_urls: z.array(z.string()),
-  status: z.string().optional(),
+  first_page_url: reported(z.string()),
+  page_urls: stringList,
+  status: reported(z.string()),
 });
 /** A detected cookie (spec 2.5). */
 export type Cookie = z.output<typeof cookieSchema>;
@@ -386,25 +422,44 @@ export async function getCookie(http: HttpClient, zoneId: string, cookieId: stri
 
 /** Spec 2.6 actions: `log` reports what the value does not allow, `allow` blocks it. */
 export const POLICY_ACTIONS = ['log', 'allow'] as const;
+/** An action EdgeGuard knows how to judge. */
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** Whether `action` is one EdgeGuard judges (spec 2.6), not one the vendor added since (`add_reporting_directives`). */
+export function isKnownAction(action: string): action is PolicyAction {
+  return (POLICY_ACTIONS as readonly string[]).includes(action);
+}
 
 /** The fields of a policy that its create and update send (spec 2.6). */
-const policyBodySchema = z.object({
+type PolicyBody = {
+  description: string;
+  action: PolicyAction;
+  expression: string;
+  /** The spec's string form; the vendor dialect sends it as a JSON boolean. */
+  enabled: 'true' | 'false';
+  value: string;
+};
+/**
+ * Spec 2.6 as returned. `enabled` travels as the string `"true"` or `"false"` in the spec and as a
+ * JSON boolean at the vendor: both read as the string form. `action` is kept as it came, a value
+ * EdgeGuard does not know included ({@link isKnownAction}). Fields beyond these are kept, so that a
+ * field the `CspPolicy` runtime describes reaches it without a change here.
+ */
+export const pageSecurityPolicySchema = z.looseObject({
+  id: z.string(),
   description: z.string(),
-  action: z.enum(POLICY_ACTIONS),
+  action: z.string().transform((action): Known<PolicyAction> => action),
   expression: z.string(),
-  enabled: z.enum(['true', 'false']),
+  enabled: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .transform((enabled) => String(enabled) as 'true' | 'false'),
   value: z.string(),
 });
-/**
- * Spec 2.6 as returned; `enabled` travels as the string `"true"` or `"false"`. Fields beyond these
- * are kept, so that a field the `CspPolicy` runtime describes reaches it without a change here.
- */
-export const pageSecurityPolicySchema = z.looseObject({ id: z.string(), ...policyBodySchema.shape });
 /** A CSP policy (spec 2.6). */
 export type PageSecurityPolicy = z.output<typeof pageSecurityPolicySchema>;
 
 /** Body of the policy create (spec 4), which the update takes whole (contract). */
-export type PageSecurityPolicyCreateParams = z.output<typeof policyBodySchema>;
+export type PageSecurityPolicyCreateParams = PolicyBody;
 /** Body of the policy update: the full create body (contract). */
 export type PageSecurityPolicyUpdateParams = PageSecurityPolicyCreateParams;
 
@@ -477,12 +532,13 @@ export async function updatePolicy(
   return answer.result;
 }
 
-/** DELETE a policy; the answer is `{id}` (contract). */
+/** DELETE a policy; the answer is `{id}` (contract), or HTTP 204 with no body (the vendor's). */
 export async function deletePolicy(http: HttpClient, zoneId: string, policyId: string): Promise<void> {
   await http.send({
     operation: 'delete CSP policy',
     method: 'DELETE',
     path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
-    result: z.object({ id: z.string() }),
+    result: deletedSchema,
+    acknowledgement: true,
   });
 }

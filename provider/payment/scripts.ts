@@ -229,8 +229,8 @@ export async function listScriptsOnPages(
       for await (const script of listScripts(client, zoneId, { ...query, status }, PER_PAGE, { prefetch: true })) {
         signal?.throwIfAborted();
         listed += 1;
-        const first = placed(onPages, [script.first_page_url]);
-        if (first.pages.length > 0) found.push({ script, ...first });
+        const first = placed(onPages, script.first_page_url !== undefined ? [script.first_page_url] : []);
+        if (first.pages.length > 0) found.push({ script: { ...script, status: script.status ?? status }, ...first });
         else elsewhere.push(script.id);
       }
     } catch (error) {
@@ -333,7 +333,7 @@ export function judgePaymentScripts(read: readonly ScriptOnPages[], inventory: S
     return {
       id: script.id,
       url: script.url,
-      status: script.status,
+      status: script.status ?? 'active',
       firstSeenAt: script.first_seen_at,
       lastSeenAt: script.last_seen_at,
       ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),

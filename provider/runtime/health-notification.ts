@@ -150,8 +150,9 @@ function outputsOf(accountId: string, policy: AlertPolicy): HealthNotificationOu
     emails: sortedSet((policy.mechanisms.email ?? []).map((mechanism) => mechanism.id)),
     webhookIds: sortedSet((policy.mechanisms.webhooks ?? []).map((mechanism) => mechanism.id)),
     notificationId: policy.id,
-    created: policy.created,
-    modified: policy.modified,
+    // The vendor may leave them out: `""` then.
+    created: policy.created ?? '',
+    modified: policy.modified ?? '',
   };
 }
 
