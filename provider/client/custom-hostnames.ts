@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LIST_PAGE_BOUNDS } from '../../rules/dialect';
+import { dialectOf } from '../settings';
 import { deletedSchema, type HttpClient, type PollOptions } from './http';
 import { reported, type Known } from './reading';
 
@@ -149,6 +151,32 @@ export function customHostnameSchema(vendor: string) {
     });
 }
 
+/**
+ * The `ssl` of a create or an edit in the dialect's shape: in the spec, `certificate_authority: ""`
+ * lets the service choose (2.9); the vendor's enum has no `""`, so there the field is left out,
+ * which lets it choose. Fields left out of `ssl` stay out.
+ */
+function wireSsl(http: HttpClient, ssl: Partial<CustomHostnameSsl>): Record<string, string> {
+  const { certificate_authority: ca } = ssl;
+  const keepCa = ca !== undefined && (ca !== '' || dialectOf(http.settings) === 'spec');
+  return {
+    ...(ssl.method !== undefined ? { method: ssl.method } : {}),
+    ...(ssl.type !== undefined ? { type: ssl.type } : {}),
+    ...(keepCa ? { certificate_authority: ca } : {}),
+  };
+}
+
+/**
+ * The page size of the custom hostname list: `perPage` in the spec dialect, within the vendor's
+ * bounds (5 to 50) in `vendor`.
+ */
+function hostnamePageSize(http: HttpClient, perPage: number): number {
+  const dialect = dialectOf(http.settings);
+  if (dialect === 'spec') return perPage;
+  const { min, max } = LIST_PAGE_BOUNDS[dialect].customHostnames;
+  return Math.min(max, Math.max(min, perPage));
+}
+
 function collectionPath(zoneId: string): string {
   return `zones/${encodeURIComponent(zoneId)}/custom_hostnames`;
 }
@@ -169,11 +197,13 @@ export async function createCustomHostname(
   zoneId: string,
   params: CustomHostnameCreateParams,
 ): Promise<CustomHostname> {
-  const body = {
-    hostname: params.hostname,
-    ssl: { method: params.ssl.method, type: params.ssl.type, certificate_authority: params.ssl.certificate_authority },
-    [`${http.settings.vendor}_branding`]: params.branding ?? false,
-  };
+  const branding = { [`${http.settings.vendor}_branding`]: params.branding ?? false };
+  const ssl = wireSsl(http, params.ssl);
+  // The contract's branding is a top-level field; the vendor reads it under `ssl` (SDK 7.1.0).
+  const body =
+    dialectOf(http.settings) === 'spec'
+      ? { hostname: params.hostname, ssl, ...branding }
+      : { hostname: params.hostname, ssl: { ...ssl, ...branding } };
   const answer = await http.send({
     operation: 'create custom hostname',
     method: 'POST',
@@ -212,10 +242,11 @@ export function listCustomHostnames(
     {
       operation: 'list custom hostnames',
       path: collectionPath(zoneId),
-      query: { hostname: params.hostname },
+      // The contract's exact match is `hostname`; the vendor's SDK lists it as `hostname.exact`.
+      query: { [dialectOf(http.settings) === 'spec' ? 'hostname' : 'hostname.exact']: params.hostname },
       result: z.array(customHostnameSchema(http.settings.vendor)),
     },
-    perPage,
+    hostnamePageSize(http, perPage),
   );
 }
 
@@ -243,15 +274,7 @@ export async function editCustomHostname(
     operation: 'edit custom hostname',
     method: 'PATCH',
     path: itemPath(zoneId, customHostnameId),
-    body: {
-      ssl: {
-        ...(params.ssl.method !== undefined ? { method: params.ssl.method } : {}),
-        ...(params.ssl.type !== undefined ? { type: params.ssl.type } : {}),
-        ...(params.ssl.certificate_authority !== undefined
-          ? { certificate_authority: params.ssl.certificate_authority }
-          : {}),
-      },
-    },
+    body: { ssl: wireSsl(http, params.ssl) },
     result: customHostnameSchema(http.settings.vendor),
   });
   return answer.result;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { dialectOf } from '../settings';
+import { EdgeGuardError } from './errors';
 import type { HttpClient } from './http';
 import { reported } from './reading';
 
@@ -38,10 +40,13 @@ export interface PoolBulkEditParams {
   accountId: string;
   /** `""` removes the legacy recipient (spec 4); otherwise an e-mail address. */
   notificationEmail: string;
-  /** 1-based page of the list order (name ascending). */
-  page: number;
-  /** Pools per page, 1..1000 (contract). Without paging the API edits only the first 25 (spec 8). */
-  perPage: number;
+  /**
+   * 1-based page of the list order (name ascending), with {@link perPage}: the spec dialect's
+   * paging. The vendor's bulk edit declares no paging and edits every pool: leave both out there.
+   */
+  page?: number;
+  /** Pools per page, 1..1000 (contract). Without paging the spec's API edits only the first 25 (spec 8). */
+  perPage?: number;
 }
 
 const poolsPath = (accountId: string) => `accounts/${accountId}/load_balancers/pools`;
@@ -58,10 +63,19 @@ export async function listPools(http: HttpClient, params: PoolListParams): Promi
 }
 
 /**
- * Sets `notification_email` on one page of pools and returns the pools of that page as they are
+ * Sets `notification_email` on one page of pools (in the vendor dialect, on every pool) and returns the pools of that page as they are
  * after the edit. Safe to repeat (the retry policy may): it sets a value rather than changing one.
  */
 export async function bulkEditPools(http: HttpClient, params: PoolBulkEditParams): Promise<Pool[]> {
+  if (dialectOf(http.settings) === 'vendor') {
+    if (params.page !== undefined || params.perPage !== undefined)
+      throw new EdgeGuardError(
+        "the vendor's bulk edit of pools declares no paging: it edits every pool in one request",
+      );
+    // Its body declares `notification_email` as `""` only (SDK 7.1.0): the edit removes, never sets.
+    if (params.notificationEmail !== '')
+      throw new EdgeGuardError('the vendor\'s bulk edit of pools can only remove notification_email ("")');
+  }
   const answer = await http.send({
     operation: 'bulk edit load-balancing pools',
     method: 'PATCH',

@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../rules/dialect';
+import { dialectOf } from '../settings';
+import { EdgeGuardError } from './errors';
 import { deletedSchema, type HttpClient } from './http';
 import { reported, type Known } from './reading';
 
@@ -12,8 +15,24 @@ export { reported, type Known } from './reading';
  * (spec 2.2), which is given a vendor-neutral name so that callers never build it.
  */
 
-function zonePath(zoneId: string, rest = ''): string {
-  return `zones/${encodeURIComponent(zoneId)}/page_security${rest}`;
+/** A path of page security: `zones/{zone_id}/<segment>`, the segment the dialect's (`page_security`, `page_shield`). */
+function zonePath(http: HttpClient, zoneId: string, rest = ''): string {
+  return `zones/${encodeURIComponent(zoneId)}/${PAGE_SECURITY_SEGMENT[dialectOf(http.settings)]}${rest}`;
+}
+
+/**
+ * The page size a list of page security asks for: `perPage` in the spec dialect (as always); within
+ * the dialect's bounds in `vendor` (`LIST_PAGE_BOUNDS`: 1 to 100), where a caller that pages by
+ * offsets asks for {@link pageSecurityPageSize} itself so the two agree.
+ */
+function perPageOf(http: HttpClient, perPage: number): number {
+  return dialectOf(http.settings) === 'spec' ? perPage : pageSecurityPageSize(dialectOf(http.settings), perPage);
+}
+
+/** `wanted` within the page bounds of page security's lists in `dialect` (`LIST_PAGE_BOUNDS`). */
+export function pageSecurityPageSize(dialect: Dialect, wanted: number): number {
+  const { min, max } = LIST_PAGE_BOUNDS[dialect].pageSecurity;
+  return Math.min(max, Math.max(min, wanted));
 }
 
 // ---- Settings (spec 2.2) ----
@@ -68,7 +87,7 @@ export async function getSettings(http: HttpClient, zoneId: string): Promise<Pag
   const answer = await http.send({
     operation: 'get page security settings',
     method: 'GET',
-    path: zonePath(zoneId),
+    path: zonePath(http, zoneId),
     result: pageSecuritySettingsSchema(http.settings.vendor),
   });
   return answer.result;
@@ -83,7 +102,7 @@ export async function updateSettings(
   const answer = await http.send({
     operation: 'update page security settings',
     method: 'PUT',
-    path: zonePath(zoneId),
+    path: zonePath(http, zoneId),
     body: { enabled: params.enabled },
     result: settingsUpdateResultSchema,
   });
@@ -150,6 +169,8 @@ export const scriptSchema = z.object({
   ...detectedUrlShape,
   /** Spec 2.3: "present in some responses". */
   malicious_url_categories: z.array(z.string()).optional(),
+  /** The pages it was seen on: the single script's (spec 2.3), which the vendor's lists may give too. */
+  page_urls: reported(z.array(z.string())),
   ...planDependentShape,
 });
 /** A detected script (spec 2.3). Scores are absent on plans without them. */
@@ -291,12 +312,29 @@ function commaSeparated(value: string | readonly string[] | undefined): string |
   return text === '' ? undefined : text;
 }
 
-function detectedQuery(params: FilteredListParams): Record<string, string | undefined> {
+/**
+ * In `vendor`, a pattern of `page_url` or `hosts` takes `*` only at its start or its end (the
+ * vendor's words: "wildcards are supported at the start and end"): one elsewhere is refused here,
+ * saying which, rather than sent for the service to read as it will.
+ */
+function patternsOf(http: HttpClient, parameter: string, value: string | readonly string[] | undefined) {
+  const text = commaSeparated(value);
+  if (text === undefined || dialectOf(http.settings) === 'spec') return text;
+  for (const pattern of text.split(',')) {
+    if (pattern.slice(1, -1).includes('*'))
+      throw new EdgeGuardError(
+        `${parameter} pattern ${JSON.stringify(pattern)} has a * inside it; the vendor's API takes * only at the start or the end of a pattern`,
+      );
+  }
+  return text;
+}
+
+function detectedQuery(http: HttpClient, params: FilteredListParams): Record<string, string | undefined> {
   const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
   return {
     status: params.status,
-    hosts: commaSeparated(params.hosts),
-    page_url: commaSeparated(params.pageUrl),
+    hosts: patternsOf(http, 'hosts', params.hosts),
+    page_url: patternsOf(http, 'page_url', params.pageUrl),
     urls: commaSeparated(params.urls),
     exclude_urls: commaSeparated(params.excludeUrls),
     exclude_cdn_cgi: flag(params.excludeCdnCgi),
@@ -306,10 +344,10 @@ function detectedQuery(params: FilteredListParams): Record<string, string | unde
   };
 }
 
-const scriptList = <S extends z.ZodType>(zoneId: string, params: ScriptListParams, item: S) => ({
+const scriptList = <S extends z.ZodType>(http: HttpClient, zoneId: string, params: ScriptListParams, item: S) => ({
   operation: 'list page security scripts',
-  path: zonePath(zoneId, '/scripts'),
-  query: detectedQuery(params),
+  path: zonePath(http, zoneId, '/scripts'),
+  query: detectedQuery(http, params),
   result: z.array(item),
 });
 
@@ -317,25 +355,26 @@ const scriptList = <S extends z.ZodType>(zoneId: string, params: ScriptListParam
  * Every script of the zone matching `params`, `perPage` per request; with `prefetch`, each next
  * page is asked for while the current one is consumed (`HttpClient.paginate`).
  */
-export function listScripts(
+export async function* listScripts(
   http: HttpClient,
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
   options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Script> {
-  return http.paginate(scriptList(zoneId, params, scriptSchema), perPage, options);
+  // A generator, so that a request refused before it is sent fails where the list is read.
+  yield* http.paginate(scriptList(http, zoneId, params, scriptSchema), perPageOf(http, perPage), options);
 }
 
 /** The pages of {@link listScripts}, each as an array (`HttpClient.pages`), with a judgement's fields ({@link judgedScriptSchema}). */
-export function judgedScriptPages(
+export async function* judgedScriptPages(
   http: HttpClient,
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
   options: { prefetch?: boolean; firstPage?: number } = {},
 ): AsyncGenerator<JudgedScript[]> {
-  return http.pages(scriptList(zoneId, params, judgedScriptSchema), perPage, options);
+  yield* http.pages(scriptList(http, zoneId, params, judgedScriptSchema), perPageOf(http, perPage), options);
 }
 
 /** GET one script, with `page_urls` and `versions`. */
@@ -343,39 +382,44 @@ export async function getScript(http: HttpClient, zoneId: string, scriptId: stri
   const answer = await http.send({
     operation: 'get page security script',
     method: 'GET',
-    path: zonePath(zoneId, `/scripts/${encodeURIComponent(scriptId)}`),
+    path: zonePath(http, zoneId, `/scripts/${encodeURIComponent(scriptId)}`),
     result: scriptDetailSchema,
   });
   return answer.result;
 }
 
-const connectionList = <S extends z.ZodType>(zoneId: string, params: ConnectionListParams, item: S) => ({
+const connectionList = <S extends z.ZodType>(
+  http: HttpClient,
+  zoneId: string,
+  params: ConnectionListParams,
+  item: S,
+) => ({
   operation: 'list page security connections',
-  path: zonePath(zoneId, '/connections'),
-  query: detectedQuery(params),
+  path: zonePath(http, zoneId, '/connections'),
+  query: detectedQuery(http, params),
   result: z.array(item),
 });
 
 /** Every connection of the zone matching `params`, `perPage` per request; `prefetch` as for {@link listScripts}. */
-export function listConnections(
+export async function* listConnections(
   http: HttpClient,
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
   options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Connection> {
-  return http.paginate(connectionList(zoneId, params, connectionSchema), perPage, options);
+  yield* http.paginate(connectionList(http, zoneId, params, connectionSchema), perPageOf(http, perPage), options);
 }
 
 /** The pages of {@link listConnections}, each as an array (`HttpClient.pages`), with a judgement's fields ({@link judgedConnectionSchema}). */
-export function judgedConnectionPages(
+export async function* judgedConnectionPages(
   http: HttpClient,
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
   options: { prefetch?: boolean; firstPage?: number } = {},
 ): AsyncGenerator<JudgedConnection[]> {
-  return http.pages(connectionList(zoneId, params, judgedConnectionSchema), perPage, options);
+  yield* http.pages(connectionList(http, zoneId, params, judgedConnectionSchema), perPageOf(http, perPage), options);
 }
 
 /** GET one connection. */
@@ -383,27 +427,42 @@ export async function getConnection(http: HttpClient, zoneId: string, connection
   const answer = await http.send({
     operation: 'get page security connection',
     method: 'GET',
-    path: zonePath(zoneId, `/connections/${encodeURIComponent(connectionId)}`),
+    path: zonePath(http, zoneId, `/connections/${encodeURIComponent(connectionId)}`),
     result: connectionSchema,
   });
   return answer.result;
 }
 
+/**
+ * The cookie list's query: only the parameters the list declares. `status` (spec 4) is sent in the
+ * spec dialect; the vendor's cookie list has none (its cookies have no status), so there `active`
+ * (what the spec returns by default) is left out and another status refused, saying so.
+ */
+function cookieQuery(http: HttpClient, params: CookieListParams): Record<string, string | undefined> {
+  const hosts = patternsOf(http, 'hosts', params.hosts);
+  if (dialectOf(http.settings) === 'spec') return { status: params.status, hosts };
+  if (params.status !== undefined && params.status !== 'active')
+    throw new EdgeGuardError(
+      `the vendor's cookie list has no status filter, so the ${JSON.stringify(params.status)} cookies cannot be listed apart: list them without status`,
+    );
+  return { hosts };
+}
+
 /** Every cookie of the zone matching `params`, `perPage` per request. */
-export function listCookies(
+export async function* listCookies(
   http: HttpClient,
   zoneId: string,
   params: CookieListParams,
   perPage: number,
 ): AsyncGenerator<Cookie> {
-  return http.paginate(
+  yield* http.paginate(
     {
       operation: 'list page security cookies',
-      path: zonePath(zoneId, '/cookies'),
-      query: detectedQuery(params),
+      path: zonePath(http, zoneId, '/cookies'),
+      query: cookieQuery(http, params),
       result: z.array(cookieSchema),
     },
-    perPage,
+    perPageOf(http, perPage),
   );
 }
 
@@ -412,7 +471,7 @@ export async function getCookie(http: HttpClient, zoneId: string, cookieId: stri
   const answer = await http.send({
     operation: 'get page security cookie',
     method: 'GET',
-    path: zonePath(zoneId, `/cookies/${encodeURIComponent(cookieId)}`),
+    path: zonePath(http, zoneId, `/cookies/${encodeURIComponent(cookieId)}`),
     result: cookieSchema,
   });
   return answer.result;
@@ -463,12 +522,26 @@ export type PageSecurityPolicyCreateParams = PolicyBody;
 /** Body of the policy update: the full create body (contract). */
 export type PageSecurityPolicyUpdateParams = PageSecurityPolicyCreateParams;
 
+/**
+ * The body of a policy's create or update, in the dialect's shape: `enabled` as the string `"true"`
+ * or `"false"` in the spec (2.6), as a JSON boolean at the vendor.
+ */
+function policyBody(http: HttpClient, params: PageSecurityPolicyCreateParams): Record<string, unknown> {
+  return {
+    description: params.description,
+    action: params.action,
+    expression: params.expression,
+    enabled: dialectOf(http.settings) === 'vendor' ? params.enabled === 'true' : params.enabled,
+    value: params.value,
+  };
+}
+
 /** GET the zone's policies; the list is answered whole (contract: one page). */
 export async function listPolicies(http: HttpClient, zoneId: string): Promise<PageSecurityPolicy[]> {
   const answer = await http.send({
     operation: 'list CSP policies',
     method: 'GET',
-    path: zonePath(zoneId, '/policies'),
+    path: zonePath(http, zoneId, '/policies'),
     result: z.array(pageSecurityPolicySchema),
   });
   return answer.result;
@@ -479,7 +552,7 @@ export async function getPolicy(http: HttpClient, zoneId: string, policyId: stri
   const answer = await http.send({
     operation: 'get CSP policy',
     method: 'GET',
-    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    path: zonePath(http, zoneId, `/policies/${encodeURIComponent(policyId)}`),
     result: pageSecurityPolicySchema,
   });
   return answer.result;
@@ -498,8 +571,9 @@ export async function createPolicy(
   const answer = await http.send({
     operation: 'create CSP policy',
     method: 'POST',
-    path: zonePath(zoneId, '/policies'),
-    body: params,
+    path: zonePath(http, zoneId, '/policies'),
+    // The spec dialect sends what it is given, as always; the vendor's only the fields it declares.
+    body: dialectOf(http.settings) === 'spec' ? params : policyBody(http, params),
     result: pageSecurityPolicySchema,
     recover: async () =>
       (await listPolicies(http, zoneId)).find((policy) =>
@@ -519,14 +593,8 @@ export async function updatePolicy(
   const answer = await http.send({
     operation: 'update CSP policy',
     method: 'PUT',
-    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
-    body: {
-      description: params.description,
-      action: params.action,
-      expression: params.expression,
-      enabled: params.enabled,
-      value: params.value,
-    },
+    path: zonePath(http, zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    body: policyBody(http, params),
     result: pageSecurityPolicySchema,
   });
   return answer.result;
@@ -537,7 +605,7 @@ export async function deletePolicy(http: HttpClient, zoneId: string, policyId: s
   await http.send({
     operation: 'delete CSP policy',
     method: 'DELETE',
-    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    path: zonePath(http, zoneId, `/policies/${encodeURIComponent(policyId)}`),
     result: deletedSchema,
     acknowledgement: true,
   });

@@ -157,6 +157,7 @@ describe('configure', () => {
       expected: { kind: 'key', email: 'env@example.com', key: 'config-key' },
       without: 'apiToken',
     },
+    dialect: { value: 'vendor', seen: (s) => s.dialect, expected: 'vendor' },
     vendor: { value: 'configvendor', seen: (s) => s.vendor, expected: 'configvendor' },
     issuanceLimit: { value: '4', seen: (s) => s.issuance.limit, expected: 4 },
     issuanceWindowSeconds: { value: '7', seen: (s) => s.issuance.windowMs, expected: 7_000 },
