@@ -91,3 +91,23 @@ export async function startAnswerServer(answer: (request: SeenRequest) => Canned
 export function envelope(result: unknown, resultInfo?: Record<string, number>): Record<string, unknown> {
   return { success: true, errors: [], messages: [], result, ...(resultInfo ? { result_info: resultInfo } : {}) };
 }
+
+/** Runs `body` against a server answering with `answer`, and closes the server whatever happens. */
+export async function withAnswerServer<T>(
+  answer: (request: SeenRequest) => CannedAnswer,
+  body: (server: AnswerServer) => Promise<T>,
+): Promise<T> {
+  const server = await startAnswerServer(answer);
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Every item of `items`, read to the end. */
+export async function readAll<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

@@ -20,7 +20,7 @@ import {
   listPolicies,
   listScripts,
 } from '../../../provider/client/page-security';
-import { envelope, startAnswerServer, type CannedAnswer, type SeenRequest } from '../../helpers/answer-server';
+import { envelope, readAll, withAnswerServer, type CannedAnswer, type SeenRequest } from '../../helpers/answer-server';
 
 /**
  * Issue 42, item 2: every answer the vendor's schema (and its SDK 7.1.0's types) allows is read,
@@ -34,23 +34,6 @@ const ID = 'd0000000000000000000000000000042';
 const TIME = '2026-11-01T00:00:00.000Z';
 
 /** Runs `body` against a server answering with `answer`, and closes it whatever happens. */
-async function withServer<T>(
-  answer: (request: SeenRequest) => CannedAnswer,
-  body: (server: Awaited<ReturnType<typeof startAnswerServer>>) => Promise<T>,
-): Promise<T> {
-  const server = await startAnswerServer(answer);
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
-}
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 /** A script as the vendor's schema requires it and no more. */
 const bareScript = (n: number) => ({
@@ -65,7 +48,7 @@ const bareScript = (n: number) => ({
 
 describe('deletes: whatever the vendor answers a delete with is done', () => {
   test('a policy delete answered HTTP 204 with no body', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ status: 204 }),
       async (server) => {
         await expect(deletePolicy(server.client(), ZONE, ID)).resolves.toBeUndefined();
@@ -75,7 +58,7 @@ describe('deletes: whatever the vendor answers a delete with is done', () => {
   });
 
   test('a custom hostname delete answered with a bare {id}, no envelope', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: { id: ID } }),
       async (server) => {
         await expect(deleteCustomHostname(server.client(), ZONE, ID)).resolves.toBeUndefined();
@@ -84,7 +67,7 @@ describe('deletes: whatever the vendor answers a delete with is done', () => {
   });
 
   test('an alert policy delete answered with an envelope without result', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: { success: true, errors: [], messages: [] } }),
       async (server) => {
         await expect(deleteAlertPolicy(server.client(), { accountId: ACCOUNT, policyId: ID })).resolves.toBeUndefined();
@@ -93,13 +76,13 @@ describe('deletes: whatever the vendor answers a delete with is done', () => {
   });
 
   test('still refused: a body that is not JSON, and an envelope that says success: false with a 2xx', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: 'deleted!' }),
       async (server) => {
         await expect(deletePolicy(server.client(), ZONE, ID)).rejects.toThrow(APIResponseError);
       },
     );
-    await withServer(
+    await withAnswerServer(
       () => ({ body: { success: false, errors: [], messages: [] } }),
       async (server) => {
         await expect(deletePolicy(server.client(), ZONE, ID)).rejects.toThrow(APIResponseError);
@@ -119,7 +102,7 @@ describe('CSP policies', () => {
   });
 
   test('enabled as a JSON boolean or a string, and an action EdgeGuard does not know, are read; the list does not fail', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({
         body: envelope([
           policy('1'.repeat(32), 'allow', true),
@@ -140,13 +123,13 @@ describe('CSP policies', () => {
 
   test('still refused: a policy without an id, and a list that is not an array', async () => {
     const { id: _id, ...noId } = policy('1'.repeat(32), 'log', true);
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([noId]) }),
       async (server) => {
         await expect(listPolicies(server.client(), ZONE)).rejects.toThrow(/result\[0\]\.id/);
       },
     );
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope({ policies: [] }) }),
       async (server) => {
         await expect(listPolicies(server.client(), ZONE)).rejects.toThrow(APIResponseError);
@@ -165,7 +148,7 @@ describe('detected scripts, connections and cookies', () => {
       fetched_at: null,
       versions: null,
     };
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope(script) }),
       async (server) => {
         const read = await getScript(server.client(), ZONE, script.id);
@@ -183,7 +166,7 @@ describe('detected scripts, connections and cookies', () => {
 
   test('versions with null scores and hash are kept, each as not reported', async () => {
     const script = { ...bareScript(1), versions: [{ hash: null, js_integrity_score: null, fetched_at: TIME }] };
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope(script) }),
       async (server) => {
         const read = await getScript(server.client(), ZONE, script.id);
@@ -202,15 +185,15 @@ describe('detected scripts, connections and cookies', () => {
       const items = scripts.slice((page - 1) * perPage, page * perPage);
       return { body: envelope(items, { page, per_page: perPage, count: items.length }) };
     };
-    await withServer(answer, async (server) => {
-      const read = await all(listScripts(server.client(), ZONE, {}, 2));
+    await withAnswerServer(answer, async (server) => {
+      const read = await readAll(listScripts(server.client(), ZONE, {}, 2));
       expect(read.map((s) => s.url)).toEqual(scripts.map((s) => s.url));
       // Pages of 2, 2 and 1: the short third is the last.
       expect(server.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
     });
-    await withServer(answer, async (server) => {
+    await withAnswerServer(answer, async (server) => {
       // A multiple of the page: the empty page after the last full one ends it.
-      const read = await all(listScripts(server.client(), ZONE, {}, 5));
+      const read = await readAll(listScripts(server.client(), ZONE, {}, 5));
       expect(read).toHaveLength(5);
       expect(server.requests.map((r) => r.query.get('page'))).toEqual(['1', '2']);
     });
@@ -218,24 +201,24 @@ describe('detected scripts, connections and cookies', () => {
 
   test('a result_info with total_count but no total_pages ends on the count, with no request past it', async () => {
     const scripts = [1, 2, 3, 4].map(bareScript);
-    await withServer(
+    await withAnswerServer(
       (request) => {
         const page = Number(request.query.get('page'));
         const items = scripts.slice((page - 1) * 2, page * 2);
         return { body: envelope(items, { page, per_page: 2, count: items.length, total_count: 4 }) };
       },
       async (server) => {
-        expect(await all(listScripts(server.client(), ZONE, {}, 2))).toHaveLength(4);
+        expect(await readAll(listScripts(server.client(), ZONE, {}, 2))).toHaveLength(4);
         expect(server.requests).toHaveLength(2);
       },
     );
   });
 
   test('a connection without status, first_page_url or categories', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([bareScript(7)], { page: 1, per_page: 100, count: 1, total_count: 1, total_pages: 1 }) }),
       async (server) => {
-        const [connection] = await all(listConnections(server.client(), ZONE, {}, 100));
+        const [connection] = await readAll(listConnections(server.client(), ZONE, {}, 100));
         expect(connection!.malicious_domain_categories).toEqual([]);
         expect(connection!.url_reported_malicious).toBe(false);
         expect(connection!.status).toBeUndefined();
@@ -253,10 +236,10 @@ describe('detected scripts, connections and cookies', () => {
       type: 'unknown',
       same_site_attribute: 'lax',
     };
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([cookie], { page: 1, per_page: 100, count: 1, total_count: 1 }) }),
       async (server) => {
-        const [read] = await all(listCookies(server.client(), ZONE, {}, 100));
+        const [read] = await readAll(listCookies(server.client(), ZONE, {}, 100));
         expect(read).toMatchObject({ name: 'session', type: 'unknown', same_site_attribute: 'lax', page_urls: [] });
         expect(read!.first_page_url).toBeUndefined();
         expect(read!.max_age_attribute).toBeNull();
@@ -266,10 +249,10 @@ describe('detected scripts, connections and cookies', () => {
 
   test('still refused: a script without its url', async () => {
     const { url: _url, ...noUrl } = bareScript(1);
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([noUrl], { page: 1, per_page: 100, count: 1 }) }),
       async (server) => {
-        await expect(all(listScripts(server.client(), ZONE, {}, 100))).rejects.toThrow(/result\[0\]\.url/);
+        await expect(readAll(listScripts(server.client(), ZONE, {}, 100))).rejects.toThrow(/result\[0\]\.url/);
       },
     );
   });
@@ -287,10 +270,10 @@ describe('custom hostnames', () => {
       },
       { id: '3'.repeat(32), hostname: 'c.example.org', ssl: { edgeguard_branding: true } },
     ];
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope(records, { page: 1, per_page: 50, count: 3, total_count: 3 }) }),
       async (server) => {
-        const read = await all(listCustomHostnames(server.client(), ZONE));
+        const read = await readAll(listCustomHostnames(server.client(), ZONE));
         expect(read.map((r) => [r.status, r.ssl.status, r.branding])).toEqual([
           ['test_pending', 'initializing', undefined],
           ['active', 'pending_issuance', undefined],
@@ -305,13 +288,13 @@ describe('custom hostnames', () => {
   });
 
   test('the top-level branding of the contract is still read; a branding that is not a boolean is refused', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope({ id: ID, hostname: 'a.example.org', edgeguard_branding: false }) }),
       async (server) => {
         expect((await getCustomHostname(server.client(), ZONE, ID)).branding).toBe(false);
       },
     );
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope({ id: ID, hostname: 'a.example.org', edgeguard_branding: 'yes' }) }),
       async (server) => {
         await expect(getCustomHostname(server.client(), ZONE, ID)).rejects.toThrow(/edgeguard_branding/);
@@ -322,7 +305,7 @@ describe('custom hostnames', () => {
 
 describe('alert policies and pools', () => {
   test('a listed policy without an id is left out, the rest read with defaults for what is absent', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([{ name: 'no id' }, { id: ID, alert_type: 'incident_alert' }]) }),
       async (server) => {
         const policies = await listAlertPolicies(server.client(), { accountId: ACCOUNT });
@@ -341,7 +324,7 @@ describe('alert policies and pools', () => {
   });
 
   test('a policy with mechanisms whose ids are absent keeps those with one', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope({ id: ID, mechanisms: { email: [{ id: 'ops@example.com' }, {}], pagerduty: [{}] } }) }),
       async (server) => {
         const read = await getAlertPolicy(server.client(), { accountId: ACCOUNT, policyId: ID });
@@ -351,7 +334,7 @@ describe('alert policies and pools', () => {
   });
 
   test("a create answered without the new policy's id fails, saying so", async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope({}) }),
       async (server) => {
         await expect(
@@ -372,7 +355,7 @@ describe('alert policies and pools', () => {
   });
 
   test('a pool without notification_email has none; without times it has none', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([{ id: ID, name: 'eu' }]) }),
       async (server) => {
         expect(await listPools(server.client(), { accountId: ACCOUNT })).toEqual([

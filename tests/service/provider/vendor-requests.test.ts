@@ -15,7 +15,7 @@ import {
 import { EdgeGuardError } from '../../../provider/client/errors';
 import { migrate } from '../../../provider/runtime/pool-notification-migration';
 import { reviewPerPage } from '../../../provider/impact/model';
-import { envelope, startAnswerServer, type CannedAnswer, type SeenRequest } from '../../helpers/answer-server';
+import { envelope, readAll, withAnswerServer, type SeenRequest } from '../../helpers/answer-server';
 
 /**
  * Issue 42, item 1: in the `vendor` dialect the client sends what the vendor's API declares (its
@@ -83,24 +83,6 @@ const DECLARED = {
   ],
 };
 
-async function withServer<T>(
-  answer: (request: SeenRequest) => CannedAnswer,
-  body: (server: Awaited<ReturnType<typeof startAnswerServer>>) => Promise<T>,
-): Promise<T> {
-  const server = await startAnswerServer(answer);
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
-}
-
-async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
 const emptyPage = () => ({ body: envelope([], { page: 1, per_page: 100, count: 0, total_count: 0, total_pages: 0 }) });
 const undeclared = (request: SeenRequest, declared: readonly string[]) =>
   [...request.query.keys()].filter((key) => !declared.includes(key));
@@ -116,7 +98,7 @@ const policyAnswer = { id: ID, ...policyParams, enabled: true };
 
 describe('page security', () => {
   test('vendor: the page_shield paths, enabled as a JSON boolean, only the declared body fields', async () => {
-    await withServer(
+    await withAnswerServer(
       (request) => {
         if (request.method === 'DELETE') return { status: 204 };
         if (request.path.endsWith('/page_shield'))
@@ -151,7 +133,7 @@ describe('page security', () => {
   });
 
   test('spec: the page_security paths and enabled as the string, as always', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope({ ...policyAnswer, enabled: 'true' }) }),
       async (server) => {
         const http = server.client();
@@ -166,43 +148,47 @@ describe('page security', () => {
   test('vendor: a list asks for at most 100 a page, and the review pages by 100', async () => {
     expect(reviewPerPage('vendor')).toBe(100);
     expect(reviewPerPage('spec')).toBe(1000);
-    await withServer(emptyPage, async (server) => {
-      await all(listScripts(server.client(VENDOR), ZONE, { status: 'active', pageUrl: 'shop.example.com/pay*' }, 1000));
+    await withAnswerServer(emptyPage, async (server) => {
+      await readAll(
+        listScripts(server.client(VENDOR), ZONE, { status: 'active', pageUrl: 'shop.example.com/pay*' }, 1000),
+      );
       const [request] = server.requests;
       expect(request!.query.get('per_page')).toBe('100');
       expect(undeclared(request!, DECLARED.scripts)).toEqual([]);
     });
-    await withServer(emptyPage, async (server) => {
-      await all(listScripts(server.client(), ZONE, {}, 1000));
+    await withAnswerServer(emptyPage, async (server) => {
+      await readAll(listScripts(server.client(), ZONE, {}, 1000));
       expect(server.requests[0]!.query.get('per_page')).toBe('1000');
     });
   });
 
   test('vendor: a page_url or hosts pattern with * inside it is refused before anything is sent', async () => {
-    await withServer(emptyPage, async (server) => {
+    await withAnswerServer(emptyPage, async (server) => {
       await expect(
-        all(listScripts(server.client(VENDOR), ZONE, { pageUrl: 'shop.example.com:*/pay' }, 100)),
+        readAll(listScripts(server.client(VENDOR), ZONE, { pageUrl: 'shop.example.com:*/pay' }, 100)),
       ).rejects.toThrow(/page_url pattern "shop.example.com:\*\/pay" has a \* inside it/);
       expect(server.requests).toHaveLength(0);
       // At either end it is sent.
-      await all(listScripts(server.client(VENDOR), ZONE, { pageUrl: ['*/checkout', 'shop.example.com/pay/*'] }, 100));
+      await readAll(
+        listScripts(server.client(VENDOR), ZONE, { pageUrl: ['*/checkout', 'shop.example.com/pay/*'] }, 100),
+      );
       expect(server.requests[0]!.query.get('page_url')).toBe('*/checkout,shop.example.com/pay/*');
     });
   });
 
   test('vendor: the cookie list sends only what it declares; a status other than active is refused, saying why', async () => {
-    await withServer(emptyPage, async (server) => {
+    await withAnswerServer(emptyPage, async (server) => {
       const http = server.client(VENDOR);
-      await all(listCookies(http, ZONE, { status: 'active', hosts: ['shop.example.com'] }, 100));
+      await readAll(listCookies(http, ZONE, { status: 'active', hosts: ['shop.example.com'] }, 100));
       expect(undeclared(server.requests[0]!, DECLARED.cookies)).toEqual([]);
       expect(server.requests[0]!.query.get('hosts')).toBe('shop.example.com');
-      await expect(all(listCookies(http, ZONE, { status: 'infrequent' }, 100))).rejects.toThrow(
+      await expect(readAll(listCookies(http, ZONE, { status: 'infrequent' }, 100))).rejects.toThrow(
         /the vendor's cookie list has no status filter/,
       );
       expect(server.requests).toHaveLength(1);
     });
-    await withServer(emptyPage, async (server) => {
-      await all(listCookies(server.client(), ZONE, { status: 'infrequent' }, 100));
+    await withAnswerServer(emptyPage, async (server) => {
+      await readAll(listCookies(server.client(), ZONE, { status: 'infrequent' }, 100));
       expect(server.requests[0]!.query.get('status')).toBe('infrequent');
     });
   });
@@ -212,7 +198,7 @@ describe('custom hostnames', () => {
   const record = { id: ID, hostname: 'shop.customer.net', status: 'pending', ssl: { status: 'initializing' } };
 
   test('vendor: branding under ssl as cloudflare_branding, no empty certificate authority, hostname.exact, 5 to 50 a page', async () => {
-    await withServer(
+    await withAnswerServer(
       (request) =>
         request.method === 'GET'
           ? { body: envelope([record], { page: 1, per_page: 50, count: 1, total_count: 1 }) }
@@ -225,8 +211,8 @@ describe('custom hostnames', () => {
           branding: true,
         });
         await editCustomHostname(http, ZONE, ID, { ssl: { method: 'txt', type: 'dv', certificate_authority: '' } });
-        await all(listCustomHostnames(http, ZONE, { hostname: 'shop.customer.net' }, 1000));
-        await all(listCustomHostnames(http, ZONE, {}, 1));
+        await readAll(listCustomHostnames(http, ZONE, { hostname: 'shop.customer.net' }, 1000));
+        await readAll(listCustomHostnames(http, ZONE, {}, 1));
         const [create, edit, list, small] = server.requests;
         expect(JSON.parse(create!.body)).toEqual({
           hostname: 'shop.customer.net',
@@ -242,7 +228,7 @@ describe('custom hostnames', () => {
   });
 
   test('vendor: a named certificate authority is sent', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope(record) }),
       async (server) => {
         await createCustomHostname(server.client(VENDOR), ZONE, {
@@ -260,7 +246,7 @@ describe('custom hostnames', () => {
   });
 
   test('spec: the top-level branding, the empty certificate authority and hostname, as always', async () => {
-    await withServer(
+    await withAnswerServer(
       (request) =>
         request.method === 'GET'
           ? { body: envelope([], { page: 1, per_page: 50, count: 0, total_count: 0, total_pages: 0 }) }
@@ -271,7 +257,7 @@ describe('custom hostnames', () => {
           hostname: 'shop.customer.net',
           ssl: { method: 'txt', type: 'dv', certificate_authority: '' },
         });
-        await all(listCustomHostnames(http, ZONE, { hostname: 'shop.customer.net' }));
+        await readAll(listCustomHostnames(http, ZONE, { hostname: 'shop.customer.net' }));
         expect(JSON.parse(server.requests[0]!.body)).toEqual({
           hostname: 'shop.customer.net',
           ssl: { method: 'txt', type: 'dv', certificate_authority: '' },
@@ -289,7 +275,7 @@ describe('pools', () => {
 
   test('vendor: the migration sends one bulk PATCH for every pool, with no paging', async () => {
     let cleared = false;
-    await withServer(
+    await withAnswerServer(
       (request) => {
         if (request.method === 'PATCH') {
           cleared = true;
@@ -309,7 +295,7 @@ describe('pools', () => {
   });
 
   test('vendor: paging, or setting an address, is refused before anything is sent', async () => {
-    await withServer(
+    await withAnswerServer(
       () => ({ body: envelope([]) }),
       async (server) => {
         const http = server.client(VENDOR);
