@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_VENDOR, VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../rules/limits';
+import { DEFAULT_DIALECT, DIALECT_DEFAULT_VENDOR, DIALECTS, isDialect, type Dialect } from '../rules/dialect';
+import { VENDOR_TOKEN_FORM, VENDOR_TOKEN_PATTERN } from '../rules/limits';
 import { APIConnectionError, EdgeGuardError } from './client/errors';
 
 /**
@@ -19,7 +20,13 @@ export interface Settings {
   /** Base address ending in `/v4` (contract), no trailing slash. */
   baseUrl: string;
   credentials: Credentials;
-  /** The spec's `<vendor>` token in wire field names. Default `edgeguard`. */
+  /**
+   * The dialect of the service's API (contract, "Two dialects"): absent for `spec`, the default, so
+   * that settings of the spec dialect are what they were before there were two; read it with
+   * {@link dialectOf}.
+   */
+  dialect?: Exclude<Dialect, 'spec'>;
+  /** The spec's `<vendor>` token in wire field names. Default: the dialect's (`DIALECT_DEFAULT_VENDOR`). */
   vendor: string;
   /** Custom hostname creates allowed per zone and window (spec 8), which the client paces under. */
   issuance: { limit: number; windowMs: number };
@@ -113,11 +120,20 @@ export const SETTINGS = {
     secret: true,
     parse: credential,
   }),
+  dialect: setting({
+    key: 'dialect',
+    env: 'EDGEGUARD_DIALECT',
+    about:
+      "the dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids)",
+    fallback: DEFAULT_DIALECT,
+    parse: z.string().refine(isDialect, `must be one of ${DIALECTS.join(', ')}`),
+  }),
   vendor: setting({
     key: 'vendor',
     env: 'EDGEGUARD_VENDOR',
-    about: "the vendor token of the service's wire field names",
-    fallback: DEFAULT_VENDOR,
+    // No fallback in the table: the default depends on the dialect (and a schema default would
+    // make the plugin's SDKs send one whatever the dialect).
+    about: `the vendor token of the service's wire field names (default: ${DIALECTS.map((dialect) => `${DIALECT_DEFAULT_VENDOR[dialect]} in the ${dialect} dialect`).join(', ')})`,
     parse: z.string().regex(VENDOR_TOKEN_PATTERN, `must be ${VENDOR_TOKEN_FORM}`),
   }),
   issuanceLimit: setting({
@@ -197,15 +213,22 @@ export function resolveSettings(sources: SettingsSources = {}): Settings {
       'apiToken',
     );
   }
+  const dialect = valueOf('dialect', sources)!;
   return {
     baseUrl,
     credentials,
-    vendor: valueOf('vendor', sources)!,
+    ...(dialect === 'vendor' ? { dialect } : {}),
+    vendor: valueOf('vendor', sources) ?? DIALECT_DEFAULT_VENDOR[dialect],
     issuance: {
       limit: valueOf('issuanceLimit', sources)!,
       windowMs: valueOf('issuanceWindowSeconds', sources)! * 1000,
     },
   };
+}
+
+/** The dialect of `settings` (absent: the default, `spec`). */
+export function dialectOf(settings: Pick<Settings, 'dialect'>): Dialect {
+  return settings.dialect ?? DEFAULT_DIALECT;
 }
 
 /**

@@ -8,7 +8,8 @@ import { cspProgram, writePolicy } from '../program/csp';
 import type { Detected } from '../impact/evaluate';
 import { DETECTED_STATUSES } from '../client/page-security';
 import { detectedPages } from '../impact/listed';
-import { REVIEW_PER_PAGE } from '../impact/model';
+import { reviewPerPage } from '../impact/model';
+import { dialectOf } from '../settings';
 import { explainReadFailure, idFlag, parseFlags, settingsHelp, settingsSynopsis, UsageError } from './settings-flags';
 import { runTool, sayAs, unexpectedFailure, writeProgram } from './runner';
 
@@ -81,7 +82,14 @@ async function detectedOn(http: HttpClient, zoneId: string, host: string) {
     ['connections', detected.connection],
   ] as const) {
     for (const status of DETECTED_STATUSES) {
-      for await (const page of detectedPages(http, zoneId, kind, status, [host], REVIEW_PER_PAGE))
+      for await (const page of detectedPages(
+        http,
+        zoneId,
+        kind,
+        status,
+        [host],
+        reviewPerPage(dialectOf(http.settings)),
+      ))
         into.push(...page.map((listed) => listed.item));
     }
   }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { HttpClient, PollOptions } from './http';
+import { LIST_PAGE_BOUNDS } from '../../rules/dialect';
+import { dialectOf } from '../settings';
+import { deletedSchema, type HttpClient, type PollOptions } from './http';
+import { reported, type Known } from './reading';
 
 /**
  * The custom hostnames API of a zone (spec 2.9, 3, 4, 7, 8; contract "Custom hostnames (zone
@@ -32,26 +35,38 @@ export interface CustomHostnameSsl {
   certificate_authority: RequestedCertificateAuthority;
 }
 
-/** A custom hostname as the API returns it (contract "Record"). */
+/** Contract: the certificate statuses the emulator gives (the vendor has 21, any of which is kept). */
+export const SSL_STATUSES = ['pending_validation', 'active', 'caa_error'] as const;
+
+/**
+ * A custom hostname as the API returns it (contract "Record"), read as the vendor's schema allows:
+ * only `id` and `hostname` are required there, and its statuses are many more than the contract's
+ * (16 for the hostname, 21 for the certificate). What is absent stays absent; a value EdgeGuard does
+ * not know is kept as it came ({@link Known}).
+ */
 export interface CustomHostname {
   id: string;
   /** Lowercase; may start with `*.`. */
   hostname: string;
-  status: CustomHostnameStatus;
-  /** Why validation has not succeeded, such as the hostname not pointing at the zone. */
+  /** Absent when the service leaves it out. */
+  status?: Known<CustomHostnameStatus>;
+  /** Why validation has not succeeded, such as the hostname not pointing at the zone; empty when none is reported. */
   verification_errors: string[];
   ssl: {
-    method: CustomHostnameSsl['method'];
-    type: CustomHostnameSsl['type'];
+    method?: Known<CustomHostnameSsl['method']>;
+    type?: Known<CustomHostnameSsl['type']>;
     /** The CA in use: for a requested `""`, the one the service chose (never `""`). */
-    certificate_authority: CertificateAuthority;
-    status: 'pending_validation' | 'active' | 'caa_error';
+    certificate_authority?: Known<CertificateAuthority>;
+    status?: Known<(typeof SSL_STATUSES)[number]>;
   };
-  /** Wire field `<vendor>_branding` (spec 2.9). */
-  branding: boolean;
-  /** The TXT record that proves ownership: publish `value` at `name`. */
-  ownership_verification: { type: 'txt'; name: string; value: string };
-  created_at: string;
+  /**
+   * Wire field `<vendor>_branding` (spec 2.9), or `ssl.<vendor>_branding`; absent when the answer
+   * holds neither (the vendor's answers declare no branding).
+   */
+  branding?: boolean;
+  /** The TXT record that proves ownership: publish `value` at `name`; absent when not reported. */
+  ownership_verification?: { type?: string; name?: string; value?: string };
+  created_at?: string;
 }
 
 /** Body of a create. */
@@ -68,7 +83,13 @@ export interface CustomHostnameCreateParams {
  * choice), so an edit that only restarts validation changes no setting.
  */
 export interface CustomHostnameEditParams {
-  ssl: Omit<CustomHostnameSsl, 'certificate_authority'> & Partial<Pick<CustomHostnameSsl, 'certificate_authority'>>;
+  /** `method` and `type` may be left out only to keep what the service has (one EdgeGuard does not know). */
+  ssl: Partial<CustomHostnameSsl>;
+}
+
+/** `value` when it is one of `known`, else `undefined`: a value read from the service, narrowed to one EdgeGuard can send back. */
+export function knownValue<T extends string>(known: readonly T[], value: string | undefined): T | undefined {
+  return (known as readonly (string | undefined)[]).includes(value) ? (value as T) : undefined;
 }
 
 /** Filters of the list. */
@@ -77,9 +98,14 @@ export interface CustomHostnameListParams {
   hostname?: string;
 }
 
+/** A string field of the record that may be absent or null, any value kept. */
+const text = reported(z.string());
+
 /**
  * Schema of a custom hostname for `vendor` (the client's `vendor` setting): the branding flag's
- * wire name is `<vendor>_branding`, so it is only known at run time.
+ * wire name is `<vendor>_branding`, so it is only known at run time. The flag is read at the top
+ * level (the contract's) or under `ssl` (where the vendor's SDK sends it), and left absent when
+ * neither holds it.
  */
 export function customHostnameSchema(vendor: string) {
   const brandingField = `${vendor}_branding`;
@@ -87,20 +113,17 @@ export function customHostnameSchema(vendor: string) {
     .looseObject({
       id: z.string(),
       hostname: z.string(),
-      status: z.enum(CUSTOM_HOSTNAME_STATUSES),
-      verification_errors: z.array(z.string()),
-      ssl: z.object({
-        method: z.enum(SSL_METHODS),
-        type: z.enum(SSL_TYPES),
-        certificate_authority: z.enum(CERTIFICATE_AUTHORITIES),
-        status: z.enum(['pending_validation', 'active', 'caa_error']),
-      }),
-      ownership_verification: z.object({ type: z.literal('txt'), name: z.string(), value: z.string() }),
-      created_at: z.string(),
+      status: text,
+      verification_errors: reported(z.array(z.string())),
+      ssl: reported(z.looseObject({ method: text, type: text, certificate_authority: text, status: text })),
+      ownership_verification: reported(z.object({ type: text, name: text, value: text })),
+      created_at: text,
     })
     .transform((record, ctx): CustomHostname => {
-      const branding = record[brandingField];
-      if (typeof branding !== 'boolean') {
+      const ssl = record.ssl ?? {};
+      const flag =
+        (record as Record<string, unknown>)[brandingField] ?? (ssl as Record<string, unknown>)[brandingField];
+      if (flag !== undefined && flag !== null && typeof flag !== 'boolean') {
         ctx.addIssue({
           code: 'custom',
           path: [brandingField],
@@ -111,14 +134,47 @@ export function customHostnameSchema(vendor: string) {
       return {
         id: record.id,
         hostname: record.hostname,
-        status: record.status,
-        verification_errors: record.verification_errors,
-        ssl: record.ssl,
-        branding,
-        ownership_verification: record.ownership_verification,
-        created_at: record.created_at,
+        ...(record.status !== undefined ? { status: record.status } : {}),
+        verification_errors: record.verification_errors ?? [],
+        ssl: {
+          ...(ssl.method !== undefined ? { method: ssl.method } : {}),
+          ...(ssl.type !== undefined ? { type: ssl.type } : {}),
+          ...(ssl.certificate_authority !== undefined ? { certificate_authority: ssl.certificate_authority } : {}),
+          ...(ssl.status !== undefined ? { status: ssl.status } : {}),
+        },
+        ...(typeof flag === 'boolean' ? { branding: flag } : {}),
+        ...(record.ownership_verification !== undefined
+          ? { ownership_verification: record.ownership_verification }
+          : {}),
+        ...(record.created_at !== undefined ? { created_at: record.created_at } : {}),
       };
     });
+}
+
+/**
+ * The `ssl` of a create or an edit in the dialect's shape: in the spec, `certificate_authority: ""`
+ * lets the service choose (2.9); the vendor's enum has no `""`, so there the field is left out,
+ * which lets it choose. Fields left out of `ssl` stay out.
+ */
+function wireSsl(http: HttpClient, ssl: Partial<CustomHostnameSsl>): Record<string, string> {
+  const { certificate_authority: ca } = ssl;
+  const keepCa = ca !== undefined && (ca !== '' || dialectOf(http.settings) === 'spec');
+  return {
+    ...(ssl.method !== undefined ? { method: ssl.method } : {}),
+    ...(ssl.type !== undefined ? { type: ssl.type } : {}),
+    ...(keepCa ? { certificate_authority: ca } : {}),
+  };
+}
+
+/**
+ * The page size of the custom hostname list: `perPage` in the spec dialect, within the vendor's
+ * bounds (5 to 50) in `vendor`.
+ */
+function hostnamePageSize(http: HttpClient, perPage: number): number {
+  const dialect = dialectOf(http.settings);
+  if (dialect === 'spec') return perPage;
+  const { min, max } = LIST_PAGE_BOUNDS[dialect].customHostnames;
+  return Math.min(max, Math.max(min, perPage));
 }
 
 function collectionPath(zoneId: string): string {
@@ -141,11 +197,13 @@ export async function createCustomHostname(
   zoneId: string,
   params: CustomHostnameCreateParams,
 ): Promise<CustomHostname> {
-  const body = {
-    hostname: params.hostname,
-    ssl: { method: params.ssl.method, type: params.ssl.type, certificate_authority: params.ssl.certificate_authority },
-    [`${http.settings.vendor}_branding`]: params.branding ?? false,
-  };
+  const branding = { [`${http.settings.vendor}_branding`]: params.branding ?? false };
+  const ssl = wireSsl(http, params.ssl);
+  // The contract's branding is a top-level field; the vendor reads it under `ssl` (SDK 7.1.0).
+  const body =
+    dialectOf(http.settings) === 'spec'
+      ? { hostname: params.hostname, ssl, ...branding }
+      : { hostname: params.hostname, ssl: { ...ssl, ...branding } };
   const answer = await http.send({
     operation: 'create custom hostname',
     method: 'POST',
@@ -184,10 +242,11 @@ export function listCustomHostnames(
     {
       operation: 'list custom hostnames',
       path: collectionPath(zoneId),
-      query: { hostname: params.hostname },
+      // The contract's exact match is `hostname`; the vendor's SDK lists it as `hostname.exact`.
+      query: { [dialectOf(http.settings) === 'spec' ? 'hostname' : 'hostname.exact']: params.hostname },
       result: z.array(customHostnameSchema(http.settings.vendor)),
     },
-    perPage,
+    hostnamePageSize(http, perPage),
   );
 }
 
@@ -215,27 +274,23 @@ export async function editCustomHostname(
     operation: 'edit custom hostname',
     method: 'PATCH',
     path: itemPath(zoneId, customHostnameId),
-    body: {
-      ssl: {
-        method: params.ssl.method,
-        type: params.ssl.type,
-        ...(params.ssl.certificate_authority !== undefined
-          ? { certificate_authority: params.ssl.certificate_authority }
-          : {}),
-      },
-    },
+    body: { ssl: wireSsl(http, params.ssl) },
     result: customHostnameSchema(http.settings.vendor),
   });
   return answer.result;
 }
 
-/** DELETE a custom hostname; the answer is `{id}` (contract). A `NotFoundError` if it was gone. */
+/**
+ * DELETE a custom hostname; the answer is `{id}` in the envelope (contract), or bare (the vendor's).
+ * A `NotFoundError` if it was gone.
+ */
 export async function deleteCustomHostname(http: HttpClient, zoneId: string, customHostnameId: string): Promise<void> {
   await http.send({
     operation: 'delete custom hostname',
     method: 'DELETE',
     path: itemPath(zoneId, customHostnameId),
-    result: z.object({ id: z.string() }),
+    result: deletedSchema,
+    acknowledgement: true,
   });
 }
 
@@ -250,7 +305,12 @@ export interface WaitOptions extends PollOptions<CustomHostname> {
 
 /** Whether `record` has one of `statuses` (`active` with its certificate active). */
 export function hasStatus(record: CustomHostname, statuses: readonly CustomHostnameStatus[]): boolean {
-  return statuses.includes(record.status) && (record.status !== 'active' || record.ssl.status === 'active');
+  return isStatus(record.status, statuses) && (record.status !== 'active' || record.ssl.status === 'active');
+}
+
+/** Whether `status` (as read: any string, or absent) is one of `statuses`. */
+export function isStatus(status: string | undefined, statuses: readonly CustomHostnameStatus[]): boolean {
+  return (statuses as readonly (string | undefined)[]).includes(status);
 }
 
 /** What {@link waitForStatus} saw last. */

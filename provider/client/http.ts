@@ -29,15 +29,25 @@ import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } fro
  * `retry.ts`). Nothing else sleeps or retries.
  */
 
-/** Spec 2.1 `result_info`. */
+/**
+ * Spec 2.1 `result_info`. Every field is read when it is there and none is required: the vendor's
+ * schema declares them all optional numbers on most lists (its custom hostnames, pools and alert
+ * policies have no `total_pages`), so paging ends on what is known ({@link HttpClient.pages}).
+ */
 export const resultInfoSchema = z.object({
-  page: z.number().int(),
-  per_page: z.number().int(),
-  count: z.number().int(),
-  total_count: z.number().int(),
-  total_pages: z.number().int(),
+  page: z.number().optional(),
+  per_page: z.number().optional(),
+  count: z.number().optional(),
+  total_count: z.number().optional(),
+  total_pages: z.number().optional(),
 });
 export type ResultInfo = z.output<typeof resultInfoSchema>;
+
+/**
+ * The `result` of a delete, whichever the dialect: `{id}` (the contract's, or the vendor's bare
+ * custom hostname delete), null, or nothing ({@link RequestSpec.acknowledgement}).
+ */
+export const deletedSchema = z.looseObject({ id: z.string().optional() }).nullish();
 
 const errorEntry = z.object({ code: z.number().int(), message: z.string() });
 const failureEnvelope = z.object({ success: z.literal(false), errors: z.array(errorEntry) });
@@ -121,6 +131,14 @@ export interface RequestSpec<S extends z.ZodType> {
   recover?: () => Promise<z.output<S> | undefined>;
   /** Pace the request under a rate limit shared by the process (custom hostname issuance). */
   pace?: PaceLimit;
+  /**
+   * The request only needs to hear that it was done (a delete). Besides the envelope, the answers
+   * the vendor's schema gives such operations are read as done: no body at all (HTTP 204, its
+   * policy delete), an envelope without `result` (its alert policy delete), or a bare JSON object
+   * without the envelope (its custom hostname delete answers `{id}`). `result` then parses what
+   * came: the envelope's `result`, the bare object, or `undefined`.
+   */
+  acknowledgement?: true;
 }
 
 /** A parsed answer. */
@@ -231,8 +249,7 @@ export class HttpClient {
     let next = fetch(first);
     for (let page = first; ; page++) {
       const answer = await next;
-      const info = answer.resultInfo;
-      const last = !info || page >= info.total_pages || answer.result.length === 0;
+      const last = isLastPage(answer.resultInfo, page, perPage, answer.result.length);
       if (!last && options.prefetch) next = fetch(page + 1);
       yield answer.result;
       if (last) return;
@@ -349,16 +366,20 @@ export class HttpClient {
     }
     ticket.settle(budgetReport(response.headers));
     let json: unknown;
+    let isJson = true;
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch {
       json = undefined;
+      isJson = false;
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const parsed = failureEnvelope.safeParse(json);
       throw APIError.of(response.statusCode, parsed.success ? parsed.data.errors : [], description, response.headers);
     }
-    const envelope = successEnvelope(spec.result).safeParse(json);
+    const envelope = (
+      spec.acknowledgement && isJson ? acknowledgement(spec.result) : successEnvelope(spec.result)
+    ).safeParse(json);
     if (!envelope.success) {
       const issue = envelope.error.issues[0];
       throw new APIResponseError(
@@ -382,6 +403,42 @@ function successEnvelope(result: z.ZodType): z.ZodType {
     envelopes.set(result, envelope);
   }
   return envelope;
+}
+
+/**
+ * What a done-only request may be answered with ({@link RequestSpec.acknowledgement}): nothing, an
+ * envelope whose `result` may be absent, or a bare object; each read as `{result}`.
+ */
+const acknowledgements = new WeakMap<z.ZodType, z.ZodType>();
+function acknowledgement(result: z.ZodType): z.ZodType {
+  let schema = acknowledgements.get(result);
+  if (schema === undefined) {
+    // The bare object is what `result` reads; zod types a pipe's input as what feeds it.
+    const bare = result as z.ZodType<unknown, Record<string, unknown>>;
+    schema = z.union([
+      z.undefined().transform(() => ({ result: undefined })),
+      z.object({ success: z.literal(true), result: result.optional(), result_info: resultInfoSchema.optional() }),
+      z
+        .record(z.string(), z.unknown())
+        .refine((body) => !('success' in body), 'an envelope must say success: true')
+        .pipe(bare)
+        .transform((read) => ({ result: read })),
+    ]);
+    acknowledgements.set(result, schema);
+  }
+  return schema;
+}
+
+/**
+ * Whether a page is a list's last: it is empty; or `result_info` says so (`total_pages`, else
+ * `total_count`); or, when it says neither, the page is short (fewer items than asked for). A list
+ * answered without `result_info` is answered whole.
+ */
+export function isLastPage(info: ResultInfo | undefined, page: number, perPage: number, items: number): boolean {
+  if (items === 0 || info === undefined) return true;
+  if (info.total_pages !== undefined) return page >= info.total_pages;
+  if (info.total_count !== undefined) return page * perPage >= info.total_count;
+  return items < perPage;
 }
 
 function withQuery(path: string, query: RequestSpec<z.ZodType>['query']): string {

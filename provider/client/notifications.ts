@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import type { HttpClient } from './http';
+import { APIResponseError } from './errors';
+import { deletedSchema, type HttpClient } from './http';
+import { reported } from './reading';
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Account-level notification policies (spec 2.8, 6; contract "Account-level notifications"). Create
@@ -9,11 +13,16 @@ import type { HttpClient } from './http';
 /** Spec 2.8: the alert type of load-balancing health notifications. */
 export const LOAD_BALANCING_HEALTH_ALERT = 'load_balancing_health_alert';
 
-const mechanismsSchema = z.object({
+/** Mechanisms of one kind, as read: the vendor declares each `id` optional; one without an id names nothing and is left out. */
+const mechanismList = reported(z.array(z.looseObject({ id: reported(z.string()) }))).transform((list) =>
+  list?.flatMap((mechanism) => (mechanism.id !== undefined ? [{ id: mechanism.id }] : [])),
+);
+
+const mechanismsSchema = z.looseObject({
   /** An e-mail's `id` is the address. */
-  email: z.array(z.object({ id: z.string() })).optional(),
+  email: mechanismList,
   /** A webhook's `id` is the webhook's id. */
-  webhooks: z.array(z.object({ id: z.string() })).optional(),
+  webhooks: mechanismList,
 });
 
 /**
@@ -23,18 +32,29 @@ const mechanismsSchema = z.object({
  */
 export const alertPolicySchema = z.object({
   id: z.string(),
-  name: z.string(),
-  description: z.string().default(''),
-  enabled: z.boolean(),
-  alert_type: z.string(),
-  mechanisms: mechanismsSchema,
-  filters: z.record(z.string(), z.array(z.string())).default({}),
-  created: z.string(),
-  modified: z.string(),
+  name: reported(z.string()).transform((name) => name ?? ''),
+  description: reported(z.string()).transform((description) => description ?? ''),
+  /** The vendor declares it optional; absent reads as enabled, the vendor's default. */
+  enabled: reported(z.boolean()).transform((enabled) => enabled ?? true),
+  /** Any type is kept (the vendor has about 70); `""` when absent. */
+  alert_type: reported(z.string()).transform((type) => type ?? ''),
+  mechanisms: reported(mechanismsSchema).transform((mechanisms) => ({
+    ...(mechanisms?.email !== undefined ? { email: mechanisms.email } : {}),
+    ...(mechanisms?.webhooks !== undefined ? { webhooks: mechanisms.webhooks } : {}),
+  })),
+  filters: reported(z.record(z.string(), z.array(z.string()))).transform((filters) => filters ?? {}),
+  created: reported(z.string()),
+  modified: reported(z.string()),
 });
 
 /** A notification policy. */
 export type AlertPolicy = z.output<typeof alertPolicySchema>;
+
+/**
+ * A listed policy: the vendor declares `id` optional, and a policy without one can be neither
+ * named nor managed, so it is left out of the list (the rest of the list still reads).
+ */
+const listedAlertPolicySchema = alertPolicySchema.extend({ id: reported(z.string()) });
 
 /** The body of a create or a full update (contract). */
 export interface AlertPolicyBody {
@@ -76,7 +96,11 @@ export interface AlertPolicyDeleteParams {
   policyId: string;
 }
 
-const idOnly = z.object({ id: z.string() });
+/**
+ * What a create or an update answers: `{id}`. The vendor declares the id optional; a create must
+ * have it (nothing else names the new policy), an update need not.
+ */
+const idOnly = z.looseObject({ id: reported(z.string()) }).nullish();
 const policiesPath = (accountId: string) => `accounts/${accountId}/alerting/v3/policies`;
 const policyPath = (accountId: string, policyId: string) => `${policiesPath(accountId)}/${policyId}`;
 
@@ -86,9 +110,9 @@ export async function listAlertPolicies(http: HttpClient, params: AlertPolicyLis
     operation: 'list notification policies',
     method: 'GET',
     path: policiesPath(params.accountId),
-    result: z.array(alertPolicySchema),
+    result: z.array(listedAlertPolicySchema),
   });
-  return answer.result;
+  return answer.result.flatMap((policy) => (policy.id !== undefined ? [{ ...policy, id: policy.id }] : []));
 }
 
 /** One policy; a `NotFoundError` when it does not exist. */
@@ -137,12 +161,17 @@ export async function createAlertPolicy(http: HttpClient, params: AlertPolicyCre
             found.alert_type === policy.alert_type &&
             sameFilters(found.filters, policy.filters),
         )
-        .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
+        .sort((a, b) => byText(a.created ?? '', b.created ?? ''));
       const newest = matches.at(-1);
       return newest === undefined ? undefined : { id: newest.id };
     },
   });
-  return answer.result.id;
+  const id = answer.result?.id;
+  if (id === undefined)
+    throw new APIResponseError(
+      `create notification policy (POST ${policiesPath(accountId)}): the service answered without the new policy's id, so it cannot be read back; list the account's policies to find it`,
+    );
+  return id;
 }
 
 /** Replaces every field of a policy (PUT of the full body). */
@@ -156,12 +185,13 @@ export async function updateAlertPolicy(http: HttpClient, params: AlertPolicyUpd
   });
 }
 
-/** Deletes a policy; a `NotFoundError` when it does not exist. */
+/** Deletes a policy; a `NotFoundError` when it does not exist. The vendor's answer is an envelope without `result`. */
 export async function deleteAlertPolicy(http: HttpClient, params: AlertPolicyDeleteParams): Promise<void> {
   await http.send({
     operation: 'delete notification policy',
     method: 'DELETE',
     path: policyPath(params.accountId, params.policyId),
-    result: idOnly,
+    result: deletedSchema,
+    acknowledgement: true,
   });
 }

@@ -1,6 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { HttpClient } from './http';
+import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../rules/dialect';
+import { dialectOf } from '../settings';
+import { EdgeGuardError } from './errors';
+import { deletedSchema, type HttpClient } from './http';
+import { reported, type Known } from './reading';
+
+export { reported, type Known } from './reading';
 
 /**
  * The page security API (spec 2.2 to 2.6 and 4; contract "Page security"): the zone's settings,
@@ -9,8 +15,24 @@ import type { HttpClient } from './http';
  * (spec 2.2), which is given a vendor-neutral name so that callers never build it.
  */
 
-function zonePath(zoneId: string, rest = ''): string {
-  return `zones/${encodeURIComponent(zoneId)}/page_security${rest}`;
+/** A path of page security: `zones/{zone_id}/<segment>`, the segment the dialect's (`page_security`, `page_shield`). */
+function zonePath(http: HttpClient, zoneId: string, rest = ''): string {
+  return `zones/${encodeURIComponent(zoneId)}/${PAGE_SECURITY_SEGMENT[dialectOf(http.settings)]}${rest}`;
+}
+
+/**
+ * The page size a list of page security asks for: `perPage` in the spec dialect (as always); within
+ * the dialect's bounds in `vendor` (`LIST_PAGE_BOUNDS`: 1 to 100), where a caller that pages by
+ * offsets asks for {@link pageSecurityPageSize} itself so the two agree.
+ */
+function perPageOf(http: HttpClient, perPage: number): number {
+  return dialectOf(http.settings) === 'spec' ? perPage : pageSecurityPageSize(dialectOf(http.settings), perPage);
+}
+
+/** `wanted` within the page bounds of page security's lists in `dialect` (`LIST_PAGE_BOUNDS`). */
+export function pageSecurityPageSize(dialect: Dialect, wanted: number): number {
+  const { min, max } = LIST_PAGE_BOUNDS[dialect].pageSecurity;
+  return Math.min(max, Math.max(min, wanted));
 }
 
 // ---- Settings (spec 2.2) ----
@@ -65,7 +87,7 @@ export async function getSettings(http: HttpClient, zoneId: string): Promise<Pag
   const answer = await http.send({
     operation: 'get page security settings',
     method: 'GET',
-    path: zonePath(zoneId),
+    path: zonePath(http, zoneId),
     result: pageSecuritySettingsSchema(http.settings.vendor),
   });
   return answer.result;
@@ -80,7 +102,7 @@ export async function updateSettings(
   const answer = await http.send({
     operation: 'update page security settings',
     method: 'PUT',
-    path: zonePath(zoneId),
+    path: zonePath(http, zoneId),
     body: { enabled: params.enabled },
     result: settingsUpdateResultSchema,
   });
@@ -89,24 +111,41 @@ export async function updateSettings(
 
 // ---- Detected scripts, connections and cookies (spec 2.3 to 2.5) ----
 
-/** Spec 2.3: the six scores of a script's version, each absent on plans without it. */
-export const scoresShape = {
-  js_integrity_score: z.number().int().optional(),
-  obfuscation_score: z.number().int().optional(),
-  dataflow_score: z.number().int().optional(),
-  malware_score: z.number().int().optional(),
-  cryptomining_score: z.number().int().optional(),
-  magecart_score: z.number().int().optional(),
-};
+/** Spec 2.3: the six scores of a script's version. */
+export const SCORE_FIELDS = [
+  'js_integrity_score',
+  'obfuscation_score',
+  'dataflow_score',
+  'malware_score',
+  'cryptomining_score',
+  'magecart_score',
+] as const;
 
-/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time. */
+/** Spec 2.3: the six scores of a script's version, each absent on plans without it, as EdgeGuard writes them. */
+export const scoresShape = Object.fromEntries(
+  SCORE_FIELDS.map((field) => [field, z.number().int().optional()]),
+) as Record<(typeof SCORE_FIELDS)[number], z.ZodOptional<z.ZodNumber>>;
+
+/** Spec 2.3 as read: the scores, each absent or null on plans without it (vendor: `number | null`). */
+const readScoresShape = Object.fromEntries(SCORE_FIELDS.map((field) => [field, reported(z.number())])) as Record<
+  (typeof SCORE_FIELDS)[number],
+  ReturnType<typeof reported<z.ZodNumber>>
+>;
+
+/** Spec 2.3 says some fields depend on the plan: the content hash, the scores and their time (vendor: nullable). */
 const planDependentShape = {
-  hash: z.string().optional(),
-  ...scoresShape,
-  fetched_at: z.string().optional(),
+  hash: reported(z.string()),
+  ...readScoresShape,
+  fetched_at: reported(z.string()),
 };
 
-/** Spec 2.3 and 2.4: what scripts and connections share. */
+/** A list of strings the vendor may leave out: absent reads as empty. */
+const stringList = z.array(z.string()).optional().default([]);
+
+/**
+ * Spec 2.3 and 2.4: what scripts and connections share. The vendor's schema requires `id`, `url`,
+ * the times, `host` and `url_contains_cdn_cgi_path`; the rest may be absent.
+ */
 const detectedUrlShape = {
   id: z.string(),
   url: z.string(),
@@ -114,11 +153,14 @@ const detectedUrlShape = {
   first_seen_at: z.string(),
   last_seen_at: z.string(),
   host: z.string(),
-  domain_reported_malicious: z.boolean(),
-  url_reported_malicious: z.boolean(),
-  first_page_url: z.string(),
-  /** Spec 3: `active` or `infrequent`; other statuses are not shown, so any string is kept. */
-  status: z.string(),
+  /** Absent reads as not reported (`false`). */
+  domain_reported_malicious: z.boolean().optional().default(false),
+  /** Absent reads as not reported (`false`). */
+  url_reported_malicious: z.boolean().optional().default(false),
+  /** The vendor may leave it out. */
+  first_page_url: reported(z.string()),
+  /** Spec 3: `active` or `infrequent`; other statuses are not shown, so any string is kept. The vendor does not declare it. */
+  status: reported(z.string()),
   url_contains_cdn_cgi_path: z.boolean(),
 };
 
@@ -127,6 +169,8 @@ export const scriptSchema = z.object({
   ...detectedUrlShape,
   /** Spec 2.3: "present in some responses". */
   malicious_url_categories: z.array(z.string()).optional(),
+  /** The pages it was seen on: the single script's (spec 2.3), which the vendor's lists may give too. */
+  page_urls: reported(z.array(z.string())),
   ...planDependentShape,
 });
 /** A detected script (spec 2.3). Scores are absent on plans without them. */
@@ -137,10 +181,13 @@ export const scriptVersionSchema = z.object(planDependentShape);
 /** One version of a script (spec 2.3 `versions[]`). */
 export type ScriptVersion = z.output<typeof scriptVersionSchema>;
 
-/** Spec 2.3: the single-script response, which adds `page_urls` and `versions`. */
+/**
+ * Spec 2.3: the single-script response, which adds `page_urls` and `versions`. The vendor may leave
+ * `page_urls` out and answer `versions` null: both read as empty.
+ */
 export const scriptDetailSchema = scriptSchema.extend({
-  page_urls: z.array(z.string()),
-  versions: z.array(scriptVersionSchema),
+  page_urls: stringList,
+  versions: z.preprocess((value) => value ?? [], z.array(scriptVersionSchema)),
 });
 /** A script with the pages it was seen on and its versions (spec 2.3). */
 export type ScriptDetail = z.output<typeof scriptDetailSchema>;
@@ -148,8 +195,8 @@ export type ScriptDetail = z.output<typeof scriptDetailSchema>;
 /** Spec 2.4. */
 export const connectionSchema = z.object({
   ...detectedUrlShape,
-  malicious_domain_categories: z.array(z.string()),
-  malicious_url_categories: z.array(z.string()),
+  malicious_domain_categories: stringList,
+  malicious_url_categories: stringList,
 });
 /** A detected outgoing connection (spec 2.4). */
 export type Connection = z.output<typeof connectionSchema>;
@@ -182,24 +229,34 @@ export const judgedConnectionSchema = connectionSchema.pick({
 });
 export type JudgedConnection = z.output<typeof judgedConnectionSchema>;
 
-/** Spec 2.5, plus the `status` spec 3 gives cookies (absent from table 2.5, hence optional). */
+/**
+ * Spec 2.5, plus the `status` spec 3 gives cookies (absent from table 2.5, hence optional). The
+ * vendor requires `id`, `type`, `name`, `host` and the times; the attributes may be absent, and it
+ * declares no `first_page_url` nor `status`.
+ */
 export const cookieSchema = z.object({
   id: z.string(),
+  /** `first_party` or `unknown` at the vendor; any other value is kept. */
   type: z.string(),
   name: z.string(),
   host: z.string(),
-  domain_attribute: z.string(),
-  expires_attribute: z.string(),
-  http_only_attribute: z.boolean(),
-  max_age_attribute: z.number().int().nullable(),
-  path_attribute: z.string(),
-  same_site_attribute: z.string(),
-  secure_attribute: z.boolean(),
+  domain_attribute: reported(z.string()),
+  expires_attribute: reported(z.string()),
+  http_only_attribute: reported(z.boolean()),
+  /** Null or absent when the cookie has none. */
+  max_age_attribute: z
+    .number()
+    .nullish()
+    .transform((value) => value ?? null),
+  path_attribute: reported(z.string()),
+  /** `lax`, `strict` or `none` at the vendor; any other value is kept. */
+  same_site_attribute: reported(z.string()),
+  secure_attribute: reported(z.boolean()),
   first_seen_at: z.string(),
   last_seen_at: z.string(),
-  first_page_url: z.string(),
-  page_urls: z.array(z.string()),
-  status: z.string().optional(),
+  first_page_url: reported(z.string()),
+  page_urls: stringList,
+  status: reported(z.string()),
 });
 /** A detected cookie (spec 2.5). */
 export type Cookie = z.output<typeof cookieSchema>;
@@ -255,12 +312,29 @@ function commaSeparated(value: string | readonly string[] | undefined): string |
   return text === '' ? undefined : text;
 }
 
-function detectedQuery(params: FilteredListParams): Record<string, string | undefined> {
+/**
+ * In `vendor`, a pattern of `page_url` or `hosts` takes `*` only at its start or its end (the
+ * vendor's words: "wildcards are supported at the start and end"): one elsewhere is refused here,
+ * saying which, rather than sent for the service to read as it will.
+ */
+function patternsOf(http: HttpClient, parameter: string, value: string | readonly string[] | undefined) {
+  const text = commaSeparated(value);
+  if (text === undefined || dialectOf(http.settings) === 'spec') return text;
+  for (const pattern of text.split(',')) {
+    if (pattern.slice(1, -1).includes('*'))
+      throw new EdgeGuardError(
+        `${parameter} pattern ${JSON.stringify(pattern)} has a * inside it; the vendor's API takes * only at the start or the end of a pattern`,
+      );
+  }
+  return text;
+}
+
+function detectedQuery(http: HttpClient, params: FilteredListParams): Record<string, string | undefined> {
   const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
   return {
     status: params.status,
-    hosts: commaSeparated(params.hosts),
-    page_url: commaSeparated(params.pageUrl),
+    hosts: patternsOf(http, 'hosts', params.hosts),
+    page_url: patternsOf(http, 'page_url', params.pageUrl),
     urls: commaSeparated(params.urls),
     exclude_urls: commaSeparated(params.excludeUrls),
     exclude_cdn_cgi: flag(params.excludeCdnCgi),
@@ -270,10 +344,10 @@ function detectedQuery(params: FilteredListParams): Record<string, string | unde
   };
 }
 
-const scriptList = <S extends z.ZodType>(zoneId: string, params: ScriptListParams, item: S) => ({
+const scriptList = <S extends z.ZodType>(http: HttpClient, zoneId: string, params: ScriptListParams, item: S) => ({
   operation: 'list page security scripts',
-  path: zonePath(zoneId, '/scripts'),
-  query: detectedQuery(params),
+  path: zonePath(http, zoneId, '/scripts'),
+  query: detectedQuery(http, params),
   result: z.array(item),
 });
 
@@ -281,25 +355,26 @@ const scriptList = <S extends z.ZodType>(zoneId: string, params: ScriptListParam
  * Every script of the zone matching `params`, `perPage` per request; with `prefetch`, each next
  * page is asked for while the current one is consumed (`HttpClient.paginate`).
  */
-export function listScripts(
+export async function* listScripts(
   http: HttpClient,
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
   options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Script> {
-  return http.paginate(scriptList(zoneId, params, scriptSchema), perPage, options);
+  // A generator, so that a request refused before it is sent fails where the list is read.
+  yield* http.paginate(scriptList(http, zoneId, params, scriptSchema), perPageOf(http, perPage), options);
 }
 
 /** The pages of {@link listScripts}, each as an array (`HttpClient.pages`), with a judgement's fields ({@link judgedScriptSchema}). */
-export function judgedScriptPages(
+export async function* judgedScriptPages(
   http: HttpClient,
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
   options: { prefetch?: boolean; firstPage?: number } = {},
 ): AsyncGenerator<JudgedScript[]> {
-  return http.pages(scriptList(zoneId, params, judgedScriptSchema), perPage, options);
+  yield* http.pages(scriptList(http, zoneId, params, judgedScriptSchema), perPageOf(http, perPage), options);
 }
 
 /** GET one script, with `page_urls` and `versions`. */
@@ -307,39 +382,44 @@ export async function getScript(http: HttpClient, zoneId: string, scriptId: stri
   const answer = await http.send({
     operation: 'get page security script',
     method: 'GET',
-    path: zonePath(zoneId, `/scripts/${encodeURIComponent(scriptId)}`),
+    path: zonePath(http, zoneId, `/scripts/${encodeURIComponent(scriptId)}`),
     result: scriptDetailSchema,
   });
   return answer.result;
 }
 
-const connectionList = <S extends z.ZodType>(zoneId: string, params: ConnectionListParams, item: S) => ({
+const connectionList = <S extends z.ZodType>(
+  http: HttpClient,
+  zoneId: string,
+  params: ConnectionListParams,
+  item: S,
+) => ({
   operation: 'list page security connections',
-  path: zonePath(zoneId, '/connections'),
-  query: detectedQuery(params),
+  path: zonePath(http, zoneId, '/connections'),
+  query: detectedQuery(http, params),
   result: z.array(item),
 });
 
 /** Every connection of the zone matching `params`, `perPage` per request; `prefetch` as for {@link listScripts}. */
-export function listConnections(
+export async function* listConnections(
   http: HttpClient,
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
   options: { prefetch?: boolean } = {},
 ): AsyncGenerator<Connection> {
-  return http.paginate(connectionList(zoneId, params, connectionSchema), perPage, options);
+  yield* http.paginate(connectionList(http, zoneId, params, connectionSchema), perPageOf(http, perPage), options);
 }
 
 /** The pages of {@link listConnections}, each as an array (`HttpClient.pages`), with a judgement's fields ({@link judgedConnectionSchema}). */
-export function judgedConnectionPages(
+export async function* judgedConnectionPages(
   http: HttpClient,
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
   options: { prefetch?: boolean; firstPage?: number } = {},
 ): AsyncGenerator<JudgedConnection[]> {
-  return http.pages(connectionList(zoneId, params, judgedConnectionSchema), perPage, options);
+  yield* http.pages(connectionList(http, zoneId, params, judgedConnectionSchema), perPageOf(http, perPage), options);
 }
 
 /** GET one connection. */
@@ -347,27 +427,42 @@ export async function getConnection(http: HttpClient, zoneId: string, connection
   const answer = await http.send({
     operation: 'get page security connection',
     method: 'GET',
-    path: zonePath(zoneId, `/connections/${encodeURIComponent(connectionId)}`),
+    path: zonePath(http, zoneId, `/connections/${encodeURIComponent(connectionId)}`),
     result: connectionSchema,
   });
   return answer.result;
 }
 
+/**
+ * The cookie list's query: only the parameters the list declares. `status` (spec 4) is sent in the
+ * spec dialect; the vendor's cookie list has none (its cookies have no status), so there `active`
+ * (what the spec returns by default) is left out and another status refused, saying so.
+ */
+function cookieQuery(http: HttpClient, params: CookieListParams): Record<string, string | undefined> {
+  const hosts = patternsOf(http, 'hosts', params.hosts);
+  if (dialectOf(http.settings) === 'spec') return { status: params.status, hosts };
+  if (params.status !== undefined && params.status !== 'active')
+    throw new EdgeGuardError(
+      `the vendor's cookie list has no status filter, so the ${JSON.stringify(params.status)} cookies cannot be listed apart: list them without status`,
+    );
+  return { hosts };
+}
+
 /** Every cookie of the zone matching `params`, `perPage` per request. */
-export function listCookies(
+export async function* listCookies(
   http: HttpClient,
   zoneId: string,
   params: CookieListParams,
   perPage: number,
 ): AsyncGenerator<Cookie> {
-  return http.paginate(
+  yield* http.paginate(
     {
       operation: 'list page security cookies',
-      path: zonePath(zoneId, '/cookies'),
-      query: detectedQuery(params),
+      path: zonePath(http, zoneId, '/cookies'),
+      query: cookieQuery(http, params),
       result: z.array(cookieSchema),
     },
-    perPage,
+    perPageOf(http, perPage),
   );
 }
 
@@ -376,7 +471,7 @@ export async function getCookie(http: HttpClient, zoneId: string, cookieId: stri
   const answer = await http.send({
     operation: 'get page security cookie',
     method: 'GET',
-    path: zonePath(zoneId, `/cookies/${encodeURIComponent(cookieId)}`),
+    path: zonePath(http, zoneId, `/cookies/${encodeURIComponent(cookieId)}`),
     result: cookieSchema,
   });
   return answer.result;
@@ -386,34 +481,67 @@ export async function getCookie(http: HttpClient, zoneId: string, cookieId: stri
 
 /** Spec 2.6 actions: `log` reports what the value does not allow, `allow` blocks it. */
 export const POLICY_ACTIONS = ['log', 'allow'] as const;
+/** An action EdgeGuard knows how to judge. */
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** Whether `action` is one EdgeGuard judges (spec 2.6), not one the vendor added since (`add_reporting_directives`). */
+export function isKnownAction(action: string): action is PolicyAction {
+  return (POLICY_ACTIONS as readonly string[]).includes(action);
+}
 
 /** The fields of a policy that its create and update send (spec 2.6). */
-const policyBodySchema = z.object({
+type PolicyBody = {
+  description: string;
+  action: PolicyAction;
+  expression: string;
+  /** The spec's string form; the vendor dialect sends it as a JSON boolean. */
+  enabled: 'true' | 'false';
+  value: string;
+};
+/**
+ * Spec 2.6 as returned. `enabled` travels as the string `"true"` or `"false"` in the spec and as a
+ * JSON boolean at the vendor: both read as the string form. `action` is kept as it came, a value
+ * EdgeGuard does not know included ({@link isKnownAction}). Fields beyond these are kept, so that a
+ * field the `CspPolicy` runtime describes reaches it without a change here.
+ */
+export const pageSecurityPolicySchema = z.looseObject({
+  id: z.string(),
   description: z.string(),
-  action: z.enum(POLICY_ACTIONS),
+  action: z.string().transform((action): Known<PolicyAction> => action),
   expression: z.string(),
-  enabled: z.enum(['true', 'false']),
+  enabled: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .transform((enabled) => String(enabled) as 'true' | 'false'),
   value: z.string(),
 });
-/**
- * Spec 2.6 as returned; `enabled` travels as the string `"true"` or `"false"`. Fields beyond these
- * are kept, so that a field the `CspPolicy` runtime describes reaches it without a change here.
- */
-export const pageSecurityPolicySchema = z.looseObject({ id: z.string(), ...policyBodySchema.shape });
 /** A CSP policy (spec 2.6). */
 export type PageSecurityPolicy = z.output<typeof pageSecurityPolicySchema>;
 
 /** Body of the policy create (spec 4), which the update takes whole (contract). */
-export type PageSecurityPolicyCreateParams = z.output<typeof policyBodySchema>;
+export type PageSecurityPolicyCreateParams = PolicyBody;
 /** Body of the policy update: the full create body (contract). */
 export type PageSecurityPolicyUpdateParams = PageSecurityPolicyCreateParams;
+
+/**
+ * The body of a policy's create or update, in the dialect's shape: `enabled` as the string `"true"`
+ * or `"false"` in the spec (2.6), as a JSON boolean at the vendor.
+ */
+function policyBody(http: HttpClient, params: PageSecurityPolicyCreateParams): Record<string, unknown> {
+  return {
+    description: params.description,
+    action: params.action,
+    expression: params.expression,
+    enabled: dialectOf(http.settings) === 'vendor' ? params.enabled === 'true' : params.enabled,
+    value: params.value,
+  };
+}
 
 /** GET the zone's policies; the list is answered whole (contract: one page). */
 export async function listPolicies(http: HttpClient, zoneId: string): Promise<PageSecurityPolicy[]> {
   const answer = await http.send({
     operation: 'list CSP policies',
     method: 'GET',
-    path: zonePath(zoneId, '/policies'),
+    path: zonePath(http, zoneId, '/policies'),
     result: z.array(pageSecurityPolicySchema),
   });
   return answer.result;
@@ -424,7 +552,7 @@ export async function getPolicy(http: HttpClient, zoneId: string, policyId: stri
   const answer = await http.send({
     operation: 'get CSP policy',
     method: 'GET',
-    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    path: zonePath(http, zoneId, `/policies/${encodeURIComponent(policyId)}`),
     result: pageSecurityPolicySchema,
   });
   return answer.result;
@@ -443,8 +571,9 @@ export async function createPolicy(
   const answer = await http.send({
     operation: 'create CSP policy',
     method: 'POST',
-    path: zonePath(zoneId, '/policies'),
-    body: params,
+    path: zonePath(http, zoneId, '/policies'),
+    // The spec dialect sends what it is given, as always; the vendor's only the fields it declares.
+    body: dialectOf(http.settings) === 'spec' ? params : policyBody(http, params),
     result: pageSecurityPolicySchema,
     recover: async () =>
       (await listPolicies(http, zoneId)).find((policy) =>
@@ -464,25 +593,20 @@ export async function updatePolicy(
   const answer = await http.send({
     operation: 'update CSP policy',
     method: 'PUT',
-    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
-    body: {
-      description: params.description,
-      action: params.action,
-      expression: params.expression,
-      enabled: params.enabled,
-      value: params.value,
-    },
+    path: zonePath(http, zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    body: policyBody(http, params),
     result: pageSecurityPolicySchema,
   });
   return answer.result;
 }
 
-/** DELETE a policy; the answer is `{id}` (contract). */
+/** DELETE a policy; the answer is `{id}` (contract), or HTTP 204 with no body (the vendor's). */
 export async function deletePolicy(http: HttpClient, zoneId: string, policyId: string): Promise<void> {
   await http.send({
     operation: 'delete CSP policy',
     method: 'DELETE',
-    path: zonePath(zoneId, `/policies/${encodeURIComponent(policyId)}`),
-    result: z.object({ id: z.string() }),
+    path: zonePath(http, zoneId, `/policies/${encodeURIComponent(policyId)}`),
+    result: deletedSchema,
+    acknowledgement: true,
   });
 }

@@ -122,6 +122,8 @@ export function headersTitle(page: { host: string; headers: readonly AuditHeader
 
 /** `enforced (allow)` or `report only (log)`. */
 export function modeText(header: AuditHeader): string {
+  // The action itself is the service's data: the evidence's JSON holds it, the words here do not.
+  if (header.mode === 'unknown') return 'neither enforced nor report only (an action EdgeGuard does not know)';
   return header.mode === 'enforced' ? 'enforced (allow)' : 'report only (log)';
 }
 

@@ -349,8 +349,14 @@ function effectOf(policy: PolicyText): PolicyEffect {
   return policy.action === 'allow' ? 'block' : 'report';
 }
 
-/** The policy as a {@link Judge}, or why it cannot be judged. */
+/**
+ * The policy as a {@link Judge}, or why it cannot be judged. An enabled policy whose action
+ * EdgeGuard does not know (the vendor's `add_reporting_directives`, SDK 7.1.0) is judged neither
+ * as enforcing nor as report-only: it cannot be judged, and the review says so.
+ */
 function judgeOf(policy: PolicyText): Judge | string {
+  if (policy.enabled && policy.action !== 'allow' && policy.action !== 'log')
+    return `its action ${JSON.stringify(policy.action)} is not one EdgeGuard knows (allow enforces, log reports): it is judged neither as enforcing nor as report-only`;
   const expression = parsePolicyExpression(policy.expression);
   if (!expression.ok) return `its expression cannot be read: ${expression.error.message}`;
   const value = parseCspValue(policy.value);

@@ -39,25 +39,32 @@ export function listedJudge(
   return evaluator.judge(fetched, host) ?? evaluator.judge(fetched, host.toLowerCase());
 }
 
+/**
+ * The status and first page of a listed item: where the service leaves them out (the vendor does
+ * not declare `status`, and may omit `first_page_url`), the status the list was asked for and the
+ * host it was seen on.
+ */
+function seenWhere(item: JudgedScript | JudgedConnection, listed: DetectedStatus) {
+  return { status: item.status ?? listed, firstPageUrl: item.first_page_url ?? item.host };
+}
+
 /** A listed script as the review judges it. */
-function seenScript(script: JudgedScript): Detected {
+function seenScript(script: JudgedScript, listed: DetectedStatus): Detected {
   return {
     id: script.id,
     url: script.url,
-    status: script.status,
-    firstPageUrl: script.first_page_url,
+    ...seenWhere(script, listed),
     lastSeenAt: script.last_seen_at,
     ...(script.js_integrity_score !== undefined ? { jsIntegrityScore: script.js_integrity_score } : {}),
   };
 }
 
 /** A listed connection as the review judges it. */
-function seenConnection(connection: JudgedConnection): Detected {
+function seenConnection(connection: JudgedConnection, listed: DetectedStatus): Detected {
   return {
     id: connection.id,
     url: connection.url,
-    status: connection.status,
-    firstPageUrl: connection.first_page_url,
+    ...seenWhere(connection, listed),
     lastSeenAt: connection.last_seen_at,
     reports: connectionReports(connection),
   };
@@ -82,9 +89,9 @@ export async function* detectedPages(
   const options = { prefetch: true, firstPage };
   if (kind === 'scripts') {
     for await (const page of judgedScriptPages(client, zoneId, params, perPage, options))
-      yield page.map((script) => ({ host: script.host, item: seenScript(script) }));
+      yield page.map((script) => ({ host: script.host, item: seenScript(script, status) }));
   } else {
     for await (const page of judgedConnectionPages(client, zoneId, params, perPage, options))
-      yield page.map((connection) => ({ host: connection.host, item: seenConnection(connection) }));
+      yield page.map((connection) => ({ host: connection.host, item: seenConnection(connection, status) }));
   }
 }

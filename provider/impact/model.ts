@@ -1,3 +1,4 @@
+import { LIST_PAGE_BOUNDS, type Dialect } from '../../rules/dialect';
 import type { PolicyImpact, PolicyText } from './evaluate';
 
 /**
@@ -8,6 +9,16 @@ import type { PolicyImpact, PolicyText } from './evaluate';
 
 /** Scripts per list request: the API's largest page (contract: per_page 1..1000). */
 export const REVIEW_PER_PAGE = 1000;
+
+/**
+ * Scripts per list request in `dialect`: {@link REVIEW_PER_PAGE} within the dialect's page bounds
+ * (`LIST_PAGE_BOUNDS`): 1,000 in the spec, 100 at the vendor, where a review lists ten times the
+ * pages. Everything that lists for the review (the run, its read ahead, `edgeguard-csp`) takes it,
+ * so their pages are the same.
+ */
+export function reviewPerPage(dialect: Dialect): number {
+  return Math.min(REVIEW_PER_PAGE, LIST_PAGE_BOUNDS[dialect].pageSecurity.max);
+}
 
 /** Single-script reads per review, at most. */
 export const MAX_PAGE_LOOKUPS = 100;

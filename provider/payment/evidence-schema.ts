@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POLICY_ACTIONS, scoresShape } from '../client/page-security';
+import { scoresShape } from '../client/page-security';
 import { headerChangeSchema } from './header-change-schema';
 import { INTEGRITIES } from './scripts';
 
@@ -101,9 +101,13 @@ export const auditHeaderSchema = z
   .object({
     policyId: z.string(),
     description: z.string(),
-    action: z.enum(POLICY_ACTIONS).meta({ description: '`allow` (the header is enforced) or `log` (report only).' }),
-    mode: z.enum(['enforced', 'report-only']).meta({
-      description: 'How the browser gets it: `Content-Security-Policy` or `Content-Security-Policy-Report-Only`.',
+    action: z.string().meta({
+      description:
+        '`allow` (the header is enforced) or `log` (report only); an action EdgeGuard does not know is kept as the service gave it.',
+    }),
+    mode: z.enum(['enforced', 'report-only', 'unknown']).meta({
+      description:
+        'How the browser gets it: `Content-Security-Policy` or `Content-Security-Policy-Report-Only`; `unknown` for an action EdgeGuard does not know (neither enforced nor report-only as far as it can tell).',
     }),
     value: z.string().meta({ description: "The header's value." }),
     managedBy: z

@@ -169,7 +169,7 @@ function headersOf(
         policyId: policy.id,
         description: policy.description,
         action: policy.action,
-        mode: policy.action === 'allow' ? 'enforced' : 'report-only',
+        mode: policy.action === 'allow' ? 'enforced' : policy.action === 'log' ? 'report-only' : 'unknown',
         value: policy.value,
         ...(manager !== undefined ? { managedBy: { name: manager.name, urn: manager.urn } } : {}),
       };

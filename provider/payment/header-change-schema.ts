@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CSP_HEADERS } from '../../rules/security-headers';
-import { POLICY_ACTIONS } from '../client/page-security';
 
 /**
  * A CSP header of a payment host that is not as the stack manages it (issue 33, item 1), as
@@ -22,7 +21,10 @@ export type PolicyHeader = z.output<typeof policyHeaderSchema>;
 /** One side of a comparison: the policy as the stack declares it, or as the service has it. */
 export const policyStateSchema = z
   .object({
-    action: z.enum(POLICY_ACTIONS),
+    action: z.string().meta({
+      description:
+        '`allow` or `log`; a live policy may hold an action EdgeGuard does not know, kept as the service gave it (it sends no header EdgeGuard can name).',
+    }),
     expression: z.string(),
     value: z.string(),
     enabled: z.boolean(),

@@ -1,7 +1,7 @@
 import { normalizeCspValue, parseCspValue } from '../../rules/csp';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { HeaderChange, PolicyDifference, PolicyHeader, PolicyState } from './header-change-schema';
-import type { PageSecurityPolicy } from '../client/page-security';
+import { isKnownAction, type PageSecurityPolicy } from '../client/page-security';
 import type { DeclaredPolicy, ManagedPolicy } from '../stack/export';
 
 /**
@@ -15,12 +15,9 @@ import type { DeclaredPolicy, ManagedPolicy } from '../stack/export';
  */
 
 /** The header a policy makes its host send, or `undefined` when it is disabled. */
-export function headerOf(policy: {
-  action: DeclaredPolicy['action'];
-  value: string;
-  enabled: boolean;
-}): PolicyHeader | undefined {
-  if (!policy.enabled) return undefined;
+export function headerOf(policy: { action: string; value: string; enabled: boolean }): PolicyHeader | undefined {
+  // An action EdgeGuard does not know (the vendor's `add_reporting_directives`) sends no header it can name.
+  if (!policy.enabled || !isKnownAction(policy.action)) return undefined;
   return {
     header: policy.action === 'allow' ? 'content-security-policy' : 'content-security-policy-report-only',
     value: policy.value,
@@ -38,7 +35,7 @@ export function comparableCspValue(value: string): string {
   return parseCspValue(value).ok ? normalizeCspValue(value) : value.trim();
 }
 
-function stateOf(policy: DeclaredPolicy): PolicyState {
+function stateOf(policy: Omit<DeclaredPolicy, 'action'> & { action: string }): PolicyState {
   const sends = headerOf(policy);
   return {
     action: policy.action,

@@ -10,7 +10,7 @@ import {
   newTally,
   PER_PAGE,
   readChangedScripts,
-  requestBound,
+  tallyBound,
   type Integrity,
   type PaymentScript,
 } from './scripts';
@@ -145,7 +145,7 @@ export async function reviewInventory(
   );
   const integrity = Object.fromEntries(INTEGRITIES.map((kind) => [kind, 0])) as Record<Integrity, number>;
   for (const script of scripts) integrity[script.integrity] += 1;
-  const bound = requestBound(tally.listed, tally.read);
+  const bound = tallyBound(tally);
   return {
     review: {
       key: under.key,
@@ -161,7 +161,7 @@ export async function reviewInventory(
     },
     made: tally.requests,
     bound,
-    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages, ${PER_PAGE} a page in each status, ${tally.read} read for their versions or pages${ahead !== undefined ? ', listed ahead' : ''})`,
+    term: `inventory ${under.name}: ${bound} (${tally.listed} scripts listed on its pages, ${PER_PAGE} a page in each status${tally.pages ? `, then each of its ${tally.pages} pages apart for the scripts first seen elsewhere` : ''}, ${tally.read} read for their versions or pages${ahead !== undefined ? ', listed ahead' : ''})`,
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type ScriptInventory,
 } from '../../rules/inventory';
 import { isMaliciousScore } from '../../rules/malicious';
+import type { Dialect } from '../../rules/dialect';
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { mapLimited } from '../client/map-limited';
@@ -15,9 +16,11 @@ import {
   getScript,
   listScripts,
   scoresShape,
+  type Script,
   type ScriptDetail,
   type ScriptVersion,
 } from '../client/page-security';
+import { dialectOf } from '../settings';
 
 /**
  * What page security detects on an inventory's payment pages, each script judged against the
@@ -26,12 +29,13 @@ import {
  * `edgeguard-audit` share, so none of them calls a script authorized or unchanged that another
  * does not.
  *
- * Requests: the scripts seen on the pages are listed in both statuses with the `page_url` filter
- * ({@link PER_PAGE} a request), so the listing costs what the pages hold, whatever the size of the
- * zone; a listed script is read (spec 2.3: only the single script gives its versions and every
- * page it was seen on) only when the listing does not tell enough: its entry pins a hash and the
- * listed one is another or none (the versions since the pin), or its first page is none of the
- * inventory's (which of them it was seen on). {@link PARALLEL_READS} at a time. The bound is
+ * Requests: the scripts seen on each page are listed in both statuses with the `page_url` filter
+ * ({@link PER_PAGE} a request, within both dialects' bounds), so the listing costs what the pages
+ * hold, whatever the size of the zone. The filtered list says a script is on the page, whatever
+ * page it was first seen on (issue 42, item 5): a script first seen elsewhere (the site's analytics,
+ * first seen on the home page) costs no read of its own. A listed script is read (spec 2.3: only
+ * the single script gives its versions) only when its entry pins a hash and the listed one is
+ * another or none (the versions since the pin), {@link PARALLEL_READS} at a time. The bound is
  * {@link requestBound}.
  */
 
@@ -94,11 +98,14 @@ export interface PaymentScript {
 /**
  * The most requests {@link readPaymentScripts} makes when `listed` scripts are seen on the pages
  * and `read` of them are read: at most ⌈listed / {@link PER_PAGE}⌉ list pages in each status (at
- * least one), and one request per script read. For `k` scripts on the pages of which `c` must be
- * read: `2 × ⌈k / 100⌉ + c` (2 + c with none). Retries are not counted.
+ * least one), and one request per script read; and when `apart` pages were listed apart (an
+ * inventory of several pages with scripts first seen elsewhere), as many again for each. For `k`
+ * scripts on the pages of which `c` must be read: `2 × ⌈k / 100⌉ + c` (2 + c with none), whatever
+ * page each was first seen on, in both dialects (100 a page is within the vendor's bound too); an
+ * inventory of `P` pages listed apart adds `2 × P × ⌈k / 100⌉`. Retries are not counted.
  */
-export function requestBound(listed: number, read: number): number {
-  return DETECTED_STATUSES.length * Math.max(1, Math.ceil(listed / PER_PAGE)) + read;
+export function requestBound(listed: number, read: number, apart = 0): number {
+  return DETECTED_STATUSES.length * (1 + apart) * Math.max(1, Math.ceil(listed / PER_PAGE)) + read;
 }
 
 /** The integrity of a script of live `hash` authorized by `entry`. */
@@ -122,11 +129,21 @@ export interface ReadTally {
   listed: number;
   read: number;
   requests: number;
+  /**
+   * The inventory pages listed apart, each with its own `page_url` filter, to place the scripts
+   * first seen elsewhere on an inventory of several pages (absent: none).
+   */
+  pages?: number;
 }
 
 /** A tally of nothing read yet. */
 export function newTally(): ReadTally {
   return { listed: 0, read: 0, requests: 0 };
+}
+
+/** {@link requestBound} of what `tally` says was listed and read. */
+export function tallyBound(tally: ReadTally): number {
+  return requestBound(tally.listed, tally.read, tally.pages ?? 0);
 }
 
 /**
@@ -160,22 +177,39 @@ export interface ReadOptions {
 /**
  * The `page_url` patterns of `pages` (contract: matched whole against a page URL without scheme,
  * query and fragment, `*` any run, case-insensitively): a host with any port and any path, or a
- * path and the pages under it. The service compares the raw text, so the path is percent-encoded
- * as a page URL carries it, and a `,` (the list's separator) becomes `*`. A pattern may take in
- * more than the page (another case, a path after a port); the listed scripts are held to the
- * inventory's own rule of pages (`inventoryPageOf`), so more costs a read, never a script kept.
+ * path and the pages under it. The service compares the raw text, so the path is written as a page
+ * URL may carry it: percent-encoded as `encodeURI` writes it, and as the URL parser writes it where
+ * the two differ (`[`, `]`, `|`, `^` stay raw there), so a page holding them, or written already
+ * percent-encoded, matches either way. A `,` (the list's separator) becomes `*`. In `vendor`, a `*`
+ * may stand only at a pattern's start or end (the vendor's words), so a path with a `,` is cut
+ * there and ended with `*`, and the ports are not patterned (a page on another port is not listed).
+ * A pattern may take in more than the page (another case, a path after a `,`): the filtered list's
+ * word is taken for it.
  */
-export function pageUrlPatterns(pages: readonly InventoryPage[]): string[] {
+export function pageUrlPatterns(pages: readonly InventoryPage[], dialect: Dialect = 'spec'): string[] {
   const patterns = new Set<string>();
+  const vendor = dialect === 'vendor';
   for (const { host, path } of pages) {
     if (path === '') {
       for (const pattern of [host, `${host}/*`, `${host}:*`]) patterns.add(pattern);
       continue;
     }
-    const encoded = encodeURI(path).replaceAll(',', '*');
-    for (const origin of [host, `${host}:*`]) {
-      patterns.add(`${origin}${encoded}`);
-      patterns.add(`${origin}${encoded}/*`);
+    const written = encodeURI(path);
+    const parsed = written.replace(/%(5B|5D|7C|5E)/gi, (escape) => decodeURIComponent(escape));
+    for (const encoded of new Set([written, parsed])) {
+      if (vendor) {
+        const comma = encoded.indexOf(',');
+        if (comma === -1) {
+          patterns.add(`${host}${encoded}`);
+          patterns.add(`${host}${encoded}/*`);
+        } else patterns.add(`${host}${encoded.slice(0, comma)}*`);
+        continue;
+      }
+      const starred = encoded.replaceAll(',', '*');
+      for (const origin of [host, `${host}:*`]) {
+        patterns.add(`${origin}${starred}`);
+        patterns.add(`${origin}${starred}/*`);
+      }
     }
   }
   return [...patterns];
@@ -194,22 +228,18 @@ function placed(onPages: ScriptInventory, seen: readonly string[]): Pick<ScriptO
   return { pages, inventoryPages: [...inventoryPages] };
 }
 
-/** A script as read, placed on the pages of `onPages` it was seen on; `undefined` when it was seen on none. */
-function placedRead(onPages: ScriptInventory, read: ScriptDetail): ScriptOnPages | undefined {
-  const { page_urls: seenOn, ...script } = read;
-  const where = placed(onPages, seenOn);
-  return where.pages.length > 0 ? { script, ...where } : undefined;
-}
-
 /**
  * Every script page security detects in `zoneId` on `pages` (an inventory's), of both statuses,
  * not yet judged: listed with the pages' `page_url` patterns, `/cdn-cgi/` scripts included (a
- * payment page's `/cdn-cgi/` script is still a script on the page). A listed script whose first
- * page is one of `pages` is placed there from the listing; any other is read for every page it
- * was seen on, and dropped when none is on `pages` (a pattern took in more), or when it is gone
- * since it was listed. Sorted by URL then id, so the result changes only when what is detected
- * does. It does not depend on the inventory's entries: a listing made before they are known (the
- * review's read ahead) is completed with them later ({@link readChangedScripts}).
+ * payment page's `/cdn-cgi/` script is still a script on the page). The filtered list says a script
+ * is on the pages, whatever page it was first seen on (issue 42, item 5): nothing is read for it.
+ * It is placed with the page URLs it reports (`page_urls` when the list gives them, else its first
+ * page) that fall on the inventory's pages; one that reports none of them (first seen elsewhere) is
+ * on the inventory's page when it has one, and when it has several, each page is listed apart once
+ * to know which (the page's own text stands for the URL then). Sorted by URL then id, so the result
+ * changes only when what is detected does. It does not depend on the inventory's entries: a listing
+ * made before they are known (the review's read ahead) is completed with them later
+ * ({@link readChangedScripts}).
  */
 export async function listScriptsOnPages(
   client: HttpClient,
@@ -217,21 +247,72 @@ export async function listScriptsOnPages(
   pages: readonly InventoryPage[],
   options: ReadOptions = {},
 ): Promise<ScriptOnPages[]> {
-  const { tally, signal } = options;
   if (pages.length === 0) return [];
   const onPages: ScriptInventory = { pages, scripts: [] };
-  const query = { pageUrl: pageUrlPatterns(pages), excludeCdnCgi: false };
-  const found: ScriptOnPages[] = [];
+  const dialect = dialectOf(client.settings);
+  const found = new Map<string, ScriptOnPages>();
+  const unplaced = new Set<string>();
+  await listOnPages(client, zoneId, pageUrlPatterns(pages, dialect), options, (script, status) => {
+    const where = placed(onPages, reportedPages(script));
+    if (where.pages.length === 0) unplaced.add(script.id);
+    found.set(script.id, { script: listedScript(script, status), ...where });
+  });
+  if (unplaced.size > 0 && pages.length === 1) {
+    for (const id of unplaced)
+      found.set(id, { ...found.get(id)!, pages: [pages[0]!.text], inventoryPages: [pages[0]!.text] });
+  } else if (unplaced.size > 0) {
+    if (options.tally) options.tally.pages = (options.tally.pages ?? 0) + pages.length;
+    for (const page of pages) {
+      await listOnPages(client, zoneId, pageUrlPatterns([page], dialect), { ...options, counted: false }, (script) => {
+        const before = found.get(script.id);
+        if (before === undefined || !unplaced.has(script.id)) return;
+        found.set(script.id, {
+          ...before,
+          pages: union(before.pages, [page.text]),
+          inventoryPages: union(before.inventoryPages, [page.text]),
+        });
+      });
+    }
+    // Listed with every page's patterns yet with none's alone (a list changing meanwhile): not on the pages.
+    for (const id of unplaced) if (found.get(id)!.pages.length === 0) found.delete(id);
+  }
+  return [...found.values()].sort(({ script: a }, { script: b }) =>
+    a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
+}
+
+/** The page URLs a listed script reports: its `page_urls` when the list gives them, else its first page. */
+function reportedPages(script: Script): string[] {
+  return script.page_urls ?? (script.first_page_url !== undefined ? [script.first_page_url] : []);
+}
+
+/** A listed script as a reading keeps it: without its pages, with the status it was listed in when it has none. */
+function listedScript(script: Script, status: string): ScriptOnPages['script'] {
+  const { page_urls: _seenOn, ...kept } = script;
+  return { ...kept, status: script.status ?? status };
+}
+
+/**
+ * Lists the scripts matching `patterns` in both statuses, `each` called with every one; its list
+ * pages are added to the tally's requests, and its scripts to `listed` unless `counted` is false
+ * (a listing apart of scripts already counted).
+ */
+async function listOnPages(
+  client: HttpClient,
+  zoneId: string,
+  patterns: string[],
+  options: ReadOptions & { counted?: boolean },
+  each: (script: Script, status: string) => void,
+): Promise<void> {
+  const { tally, signal } = options;
+  const query = { pageUrl: patterns, excludeCdnCgi: false };
   for (const status of DETECTED_STATUSES) {
-    const elsewhere: string[] = [];
     let listed = 0;
     try {
       for await (const script of listScripts(client, zoneId, { ...query, status }, PER_PAGE, { prefetch: true })) {
         signal?.throwIfAborted();
         listed += 1;
-        const first = placed(onPages, [script.first_page_url]);
-        if (first.pages.length > 0) found.push({ script, ...first });
-        else elsewhere.push(script.id);
+        each(script, status);
       }
     } catch (error) {
       // The list pages answered, and the one asked for when it failed (the next, asked ahead).
@@ -239,17 +320,15 @@ export async function listScriptsOnPages(
       throw error;
     }
     if (tally) {
-      tally.listed += listed;
+      if (options.counted !== false) tally.listed += listed;
       tally.requests += Math.max(1, Math.ceil(listed / PER_PAGE));
     }
-    for (const read of await readScripts(client, zoneId, elsewhere, options)) {
-      const onPage = read && placedRead(onPages, read);
-      if (onPage !== undefined) found.push(onPage);
-    }
   }
-  return found.sort(({ script: a }, { script: b }) =>
-    a.url < b.url ? -1 : a.url > b.url ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
+}
+
+/** `a` and `b` without repeats, in order. */
+function union(a: readonly string[] | undefined, b: readonly string[]): string[] {
+  return [...new Set([...(a ?? []), ...b])];
 }
 
 /** The scripts `ids`, read {@link PARALLEL_READS} at a time; `undefined` for one gone since it was listed. */
@@ -290,8 +369,9 @@ export function needsRead(script: ScriptOnPages['script'], inventory: ScriptInve
 /**
  * `listed` (from {@link listScriptsOnPages}) with the scripts that {@link needsRead} against
  * `inventory` read, so that {@link judgePaymentScripts} has their versions; each keeps the pages
- * the listing placed it on. A script gone since it was listed, or no longer seen on the pages, is
- * no longer detected. In `listed`'s order.
+ * the listing placed it on (the filtered list's word, which the read's `page_urls`, optional at the
+ * vendor, does not overrule). A script gone since it was listed is no longer detected. In
+ * `listed`'s order.
  */
 export async function readChangedScripts(
   client: HttpClient,
@@ -308,14 +388,14 @@ export async function readChangedScripts(
     options,
   );
   const byId = new Map(changed.map(({ script }, i) => [script.id, reads[i]]));
-  const onPages: ScriptInventory = { pages: inventory.pages, scripts: [] };
   return listed.flatMap((onPage) => {
     if (!byId.has(onPage.script.id)) return [onPage];
     const read = byId.get(onPage.script.id);
-    const stillOnPages = read && placedRead(onPages, read);
+    if (read === undefined) return [];
     // Placed as the listing placed it, whatever the entries: the resource's `detected` and the
     // review's pages then do not move when a pin does. The read adds the versions.
-    return stillOnPages === undefined ? [] : [{ ...onPage, script: stillOnPages.script }];
+    const { page_urls: _seenOn, ...script } = read;
+    return [{ ...onPage, script: { ...script, status: script.status ?? onPage.script.status } }];
   });
 }
 
@@ -333,7 +413,7 @@ export function judgePaymentScripts(read: readonly ScriptOnPages[], inventory: S
     return {
       id: script.id,
       url: script.url,
-      status: script.status,
+      status: script.status ?? 'active',
       firstSeenAt: script.first_seen_at,
       lastSeenAt: script.last_seen_at,
       ...(script.hash !== undefined ? { hash: script.hash.toLowerCase() } : {}),

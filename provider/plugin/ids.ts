@@ -1,5 +1,5 @@
 import { EdgeGuardError } from '../client/errors';
-import { hexIdSchema } from '../runtime/check';
+import { hexIdSchema, hexOrUuidIdSchema } from '../runtime/check';
 import type { PluginResource } from './resources';
 
 /**
@@ -9,6 +9,7 @@ import type { PluginResource } from './resources';
  */
 
 const ID_PART = hexIdSchema('id');
+const UUID_OR_ID_PART = hexOrUuidIdSchema('id');
 
 /** An id that is not of its resource's form; the message shows the form. */
 export class IdFormError extends EdgeGuardError {
@@ -29,11 +30,12 @@ export function pluginId(entry: PluginResource, owner: string, runtimeId: string
 export function parsePluginId(entry: PluginResource, id: string): { owner: string; runtimeId: string } {
   const parts = id.split('/');
   const expected = entry.idName === undefined ? 1 : 2;
-  const parsed = parts.map((part) => ID_PART.safeParse(part));
+  const parsed = parts.map((part, index) => (index === 1 && entry.uuidId ? UUID_OR_ID_PART : ID_PART).safeParse(part));
   if (parts.length !== expected || parsed.some((result) => !result.success)) {
     const example = Array.from({ length: expected }, (_, index) => `${index}`.repeat(32)).join('/');
+    const uuid = entry.uuidId ? `; the ${entry.idName} may also be a UUID` : '';
     throw new IdFormError(
-      `${entry.runtime.resource} id ${JSON.stringify(id)} is not of the form ${idForm(entry)} (32 hexadecimal characters each, as in ${example})`,
+      `${entry.runtime.resource} id ${JSON.stringify(id)} is not of the form ${idForm(entry)} (32 hexadecimal characters each, as in ${example}${uuid})`,
     );
   }
   const [owner, runtimeId] = parsed.map((result) => result.data!);

@@ -19,6 +19,8 @@ export interface PluginResource {
    * id is the owner's (one object per zone or account).
    */
   idName?: string;
+  /** The runtime's id may also be a UUID (the vendor's alert policies), not only 32 hexadecimal characters. */
+  uuidId?: true;
   /** Why `pulumi import` (a read with the id alone) is refused, for what the service does not hold as an object. */
   noImport?: string;
 }
@@ -28,7 +30,7 @@ const TABLE: PluginResource[] = [
   { runtime: runtimeNamed('csp-policy'), owner: 'zoneId', idName: 'policyId' },
   { runtime: runtimeNamed('custom-hostname'), owner: 'zoneId', idName: 'customHostnameId' },
   { runtime: runtimeNamed('custom-hostname-validation'), owner: 'zoneId', idName: 'customHostnameId' },
-  { runtime: runtimeNamed('health-notification'), owner: 'accountId', idName: 'policyId' },
+  { runtime: runtimeNamed('health-notification'), owner: 'accountId', idName: 'policyId', uuidId: true },
   {
     runtime: runtimeNamed('pool-notification-migration'),
     owner: 'accountId',

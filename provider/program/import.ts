@@ -1,6 +1,6 @@
 import { parsePolicyExpression } from '../../rules/expression';
 import type { AlertPolicy } from '../client/notifications';
-import type { CustomHostname } from '../client/custom-hostnames';
+import { CERTIFICATE_AUTHORITIES, isStatus, knownValue, type CustomHostname } from '../client/custom-hostnames';
 import type { PageSecurityPolicy } from '../client/page-security';
 import { checkInputs } from '../runtime/check';
 import * as csp from '../runtime/csp-policy';
@@ -104,10 +104,10 @@ function cspCandidates(zone: LiveZone): Candidate[] {
 
 /** Why a hostname in `status` cannot be adopted without failing the step, with what to do. */
 function statusReason(record: CustomHostname): string[] {
-  if (!REVALIDATE.includes(record.status)) return [];
+  if (!isStatus(record.status, REVALIDATE)) return [];
   const advice =
     record.status === 'caa_error'
-      ? caaAdvice(record, record.ssl.certificate_authority)
+      ? caaAdvice(record, knownValue(CERTIFICATE_AUTHORITIES, record.ssl.certificate_authority))
       : record.status === 'blocked'
         ? blockedAdvice()
         : movedAdvice(record);

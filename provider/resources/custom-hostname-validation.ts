@@ -65,11 +65,11 @@ export class CustomHostnameValidation extends EdgeGuardResource {
   /** The hostname, as the service stores it (lowercase). */
   declare public readonly hostname: pulumi.Output<string>;
   /** The hostname's status as last read: `active` after a successful create or update. */
-  declare public readonly status: pulumi.Output<'pending' | 'active' | 'moved' | 'blocked' | 'caa_error'>;
+  declare public readonly status: pulumi.Output<string>;
   /** The certificate's state: `pending_validation`, `active` or `caa_error`. */
   declare public readonly sslStatus: pulumi.Output<string>;
   /** The certificate authority in use. */
-  declare public readonly certificateAuthorityInUse: pulumi.Output<'google' | 'lets_encrypt'>;
+  declare public readonly certificateAuthorityInUse: pulumi.Output<string>;
   /** Why validation has not succeeded (empty when active). */
   declare public readonly verificationErrors: pulumi.Output<string[]>;
 

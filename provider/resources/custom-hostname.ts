@@ -124,11 +124,11 @@ export class CustomHostname extends EdgeGuardResource {
   /** The id the service gave the hostname (also the resource id). */
   declare public readonly customHostnameId: pulumi.Output<string>;
   /** `pending` (ownership not proven yet), `active`, `moved`, `blocked` or `caa_error`. */
-  declare public readonly status: pulumi.Output<'pending' | 'active' | 'moved' | 'blocked' | 'caa_error'>;
+  declare public readonly status: pulumi.Output<string>;
   /** The certificate's state: `pending_validation`, `active` or `caa_error`. */
   declare public readonly sslStatus: pulumi.Output<string>;
   /** The certificate authority in use: for a requested `""`, the one the service chose. */
-  declare public readonly certificateAuthorityInUse: pulumi.Output<'google' | 'lets_encrypt'>;
+  declare public readonly certificateAuthorityInUse: pulumi.Output<string>;
   /** Why validation has not succeeded yet (empty when active). */
   declare public readonly verificationErrors: pulumi.Output<string[]>;
   /** Owner name of the TXT record that proves ownership. */

@@ -33,8 +33,8 @@ export interface HealthNotificationArgs {
   /** E-mail addresses that receive it. Default `[]`; a change updates in place. */
   emails?: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a
-   * change updates in place.
+   * Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's
+   * UUIDs). Default `[]`; a change updates in place.
    */
   webhookIds?: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -77,7 +77,10 @@ export class HealthNotification extends EdgeGuardResource {
   declare public readonly eventSource: pulumi.Output<Array<'pool' | 'origin'>>;
   /** E-mail addresses that receive it. */
   declare public readonly emails: pulumi.Output<string[]>;
-  /** Ids of the account's webhooks (32 hexadecimal characters) that receive it. */
+  /**
+   * Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's
+   * UUIDs).
+   */
   declare public readonly webhookIds: pulumi.Output<string[]>;
   /** The notification policy's id (also the resource's id). */
   declare public readonly notificationId: pulumi.Output<string>;

@@ -15,7 +15,15 @@ export interface ProviderArgs {
   apiEmail?: pulumi.Input<string>;
   /** The API key of an e-mail + API key pair; kept secret. Fallback `EDGEGUARD_API_KEY`. */
   apiKey?: pulumi.Input<string>;
-  /** The vendor token of the service's wire field names. Fallback `EDGEGUARD_VENDOR`, default `edgeguard`. */
+  /**
+   * The dialect of the service's API: `spec` (the contract's, the default) or `vendor` (the
+   * vendor's own published API). Fallback `EDGEGUARD_DIALECT`.
+   */
+  dialect?: pulumi.Input<'spec' | 'vendor'>;
+  /**
+   * The vendor token of the service's wire field names. Fallback `EDGEGUARD_VENDOR`, default the
+   * dialect's: `edgeguard` in `spec`, `cloudflare` in `vendor`.
+   */
   vendor?: pulumi.Input<string>;
   /** Custom hostname creates per zone and window this provider paces under. Default 15. */
   issuanceLimit?: pulumi.Input<number>;

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import type { PolicyResource } from '@pulumi/policy';
 import { clientLayer } from '../helpers/lazy-client';
 import type { Acceptance } from '../impact/evaluate';
-import { REVIEW_PER_PAGE } from '../impact/model';
+import { reviewPerPage } from '../impact/model';
+import { dialectOf } from '../settings';
 import { stackConfigValue, type Declared } from './pack-config';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
 import type * as inventoryReadAhead from '../payment/read-ahead';
@@ -125,7 +126,7 @@ export function warmReview(): void {
     readingAhead = new modules.readAhead.ReadAhead(
       client,
       targets,
-      REVIEW_PER_PAGE,
+      reviewPerPage(dialectOf(client.settings)),
       modules.readAhead.speculationOf(state.exported),
     ).start();
   for (const declaration of early) readingAhead?.declared(...declaration);

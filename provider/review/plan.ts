@@ -2,6 +2,7 @@ import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { mapLimited } from '../client/map-limited';
 import { listPools } from '../client/load-balancing';
+import { dialectOf } from '../settings';
 import { DETECTED_STATUSES, getScript, listPolicies, type PageSecurityPolicy } from '../client/page-security';
 import {
   completePages,
@@ -20,7 +21,7 @@ import { ReadAhead } from '../impact/read-ahead';
 import {
   MAX_PAGE_LOOKUPS,
   PAGES_SHOWN_PER_POLICY,
-  REVIEW_PER_PAGE,
+  reviewPerPage,
   type PolicyReview,
   type PolicyUnderReview,
   type PoolCoverage,
@@ -31,7 +32,7 @@ import {
  * What the review reads from the service, and the one request plan it reads it with. Every
  * request goes through the client (`../client/`), so it gets the client's retries and errors.
  *
- * The plan, for the CSP policies of zone z (P = {@link REVIEW_PER_PAGE}):
+ * The plan, for the CSP policies of zone z (P = {@link reviewPerPage}, the largest page of the dialect):
  * - 1 request: the zone's live policies (answered whole; listed by the read ahead when it read the
  *   zone): the baselines the proposals are compared with, the hosts' headers before the change,
  *   and, those the stack does not manage, headers that stay beside the proposed ones after it
@@ -166,7 +167,7 @@ export async function reviewService(
   input: ReviewInput,
   options: ReviewOptions = {},
 ): Promise<ReviewResult> {
-  const perPage = options.perPage ?? REVIEW_PER_PAGE;
+  const perPage = options.perPage ?? reviewPerPage(dialectOf(client.settings));
   let lookupsLeft = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
   let made = 0;
   let listPages = 0;

@@ -21,8 +21,8 @@ import type { RuntimeContext } from './contract';
  * `diff` does not compare it, so changing or removing it later is no change. The resource's
  * runtime adds its description.
  */
-export function adoptIdField(what: string) {
-  return hexIdSchema(`the id of the existing ${what} to adopt`).optional().meta({ createOnly: true });
+export function adoptIdField(what: string, form: typeof hexIdSchema = hexIdSchema) {
+  return form(`the id of the existing ${what} to adopt`).optional().meta({ createOnly: true });
 }
 
 /** An object that cannot be adopted as declared. Nothing was written. */

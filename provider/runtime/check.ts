@@ -77,6 +77,21 @@ export function hexIdSchema(what: string) {
     .transform((id) => id.toLowerCase());
 }
 
+/** A UUID: 8-4-4-4-12 hexadecimal characters. */
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * An identifier the vendor gives as a UUID (its alert policies and webhooks) and the contract as 32
+ * hexadecimal characters: either is taken, whatever the dialect, and stored in lower case.
+ */
+export function hexOrUuidIdSchema(what: string) {
+  const expected = expecting(`${what}: 32 hexadecimal characters, or a UUID (8-4-4-4-12 hexadecimal characters)`);
+  return z
+    .string(expected)
+    .refine((id) => /^[0-9a-fA-F]{32}$/.test(id) || UUID.test(id), expected)
+    .transform((id) => id.toLowerCase());
+}
+
 /** A zone's id. */
 export const zoneIdSchema = hexIdSchema("the zone's id");
 /** An account's id. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAA_ISSUER_DOMAINS } from '../../rules/limits';
 import {
   CERTIFICATE_AUTHORITIES,
+  knownValue,
   type CustomHostname,
   type CustomHostnameStatus,
   type RequestedCertificateAuthority,
@@ -33,6 +34,23 @@ export function waitSecondsField(defaultSeconds: number) {
  */
 export const REVALIDATE: readonly CustomHostnameStatus[] = ['moved', 'caa_error', 'blocked'];
 
+/**
+ * A status as a message shows it: one of `known` as it is, any other quoted (it is the service's
+ * data, a value EdgeGuard does not know), `"not reported"` when the service gave none.
+ */
+export function statusText(status: string | undefined, known: readonly string[]): string {
+  return status !== undefined && known.includes(status) ? status : JSON.stringify(status ?? 'not reported');
+}
+
+/**
+ * A value read from the service as the state keeps it: as the service gave it, a value EdgeGuard
+ * does not know included, or `""` when the answer left it out (the vendor declares most fields of
+ * a custom hostname optional).
+ */
+export function asRead(value: string | undefined): string {
+  return value ?? '';
+}
+
 /** The hostname's `verification_errors`, quoted, as a sentence to append; `""` when there are none. */
 export function serviceReports(record: CustomHostname): string {
   return record.verification_errors.length > 0
@@ -46,7 +64,14 @@ export function serviceReports(record: CustomHostname): string {
  * `undefined` when not known: `""` (the service chooses) makes the other CA an alternative.
  */
 export function caaAdvice(record: CustomHostname, requested: RequestedCertificateAuthority | undefined): string {
-  const ca = record.ssl.certificate_authority;
+  const inUse = record.ssl.certificate_authority;
+  const ca = knownValue(CERTIFICATE_AUTHORITIES, inUse);
+  if (ca === undefined)
+    return (
+      `the domain's CAA records do not permit the certificate authority in use, ${JSON.stringify(inUse ?? 'not reported')}. ` +
+      `Add a CAA record that permits it to the domain that holds the CAA records of ${record.hostname.replace(/^\*\./, '')}, ` +
+      `then run pulumi up again: the update restarts validation.`
+    );
   const tag = record.hostname.startsWith('*.') ? 'issuewild' : 'issue';
   const other = CERTIFICATE_AUTHORITIES.find((name) => name !== ca);
   const permitted = 'to a certificate authority those records permit)';
@@ -73,7 +98,9 @@ export function blockedAdvice(): string {
 
 /** How ownership is proven: the TXT record the service asks for, or a CNAME into the zone. */
 export function ownershipAdvice(record: CustomHostname): string {
-  const { name, value } = record.ownership_verification;
+  const { name, value } = record.ownership_verification ?? {};
+  if (name === undefined || value === undefined)
+    return `publish the TXT record the service gives for ${record.hostname} (it reported none) or a CNAME from ${record.hostname} to a hostname in the zone`;
   return `publish the TXT record ${name} with the value "${value}" (or a CNAME from ${record.hostname} to a hostname in the zone)`;
 }
 

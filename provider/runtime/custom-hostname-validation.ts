@@ -1,23 +1,29 @@
 import './compile-cache';
 import { z } from 'zod';
 import {
-  CERTIFICATE_AUTHORITIES,
-  CUSTOM_HOSTNAME_STATUSES,
   editCustomHostname,
   getCustomHostname,
   hasStatus,
+  CUSTOM_HOSTNAME_STATUSES,
+  isStatus,
+  knownValue,
+  SSL_STATUSES,
+  SSL_METHODS,
+  SSL_TYPES,
   waitForStatus,
   type CustomHostname,
   type CustomHostnameStatus,
 } from '../client/custom-hostnames';
 import { hexIdSchema, zoneIdSchema } from './check';
 import {
+  asRead,
   blockedAdvice,
   caaAdvice,
   movedAdvice,
   ownershipAdvice,
   REVALIDATE,
   serviceReports,
+  statusText,
   waitSecondsField,
 } from './custom-hostname-advice';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
@@ -63,13 +69,14 @@ export type CustomHostnameValidationInputs = z.output<typeof inputsSchema>;
 /** The outputs that are not inputs: the hostname as last read. */
 const outputsSchema = z.object({
   hostname: z.string().meta({ description: 'The hostname, as the service stores it (lowercase).' }),
-  status: z.enum(CUSTOM_HOSTNAME_STATUSES).meta({
+  // Any status the service gives is kept, `""` when it gives none (see `CustomHostname`'s).
+  status: z.string().meta({
     description: "The hostname's status as last read: `active` after a successful create or update.",
   }),
   sslStatus: z
     .string()
     .meta({ description: "The certificate's state: `pending_validation`, `active` or `caa_error`." }),
-  certificateAuthorityInUse: z.enum(CERTIFICATE_AUTHORITIES).meta({ description: 'The certificate authority in use.' }),
+  certificateAuthorityInUse: z.string().meta({ description: 'The certificate authority in use.' }),
   verificationErrors: z
     .array(z.string())
     .meta({ description: 'Why validation has not succeeded (empty when active).' }),
@@ -82,9 +89,9 @@ function outputs(inputs: CustomHostnameValidationInputs, record: CustomHostname)
   return {
     ...inputs,
     hostname: record.hostname,
-    status: record.status,
-    sslStatus: record.ssl.status,
-    certificateAuthorityInUse: record.ssl.certificate_authority,
+    status: asRead(record.status),
+    sslStatus: asRead(record.ssl.status),
+    certificateAuthorityInUse: asRead(record.ssl.certificate_authority),
     verificationErrors: record.verification_errors,
   };
 }
@@ -112,9 +119,10 @@ function seconds(ms: number): string {
 
 /** The status as a progress line shows it: `pending ("custom hostname does not CNAME to this zone.")`. */
 function describeStatus(record: CustomHostname): string {
-  const notes = record.status === 'active' ? [`certificate ${record.ssl.status}`] : [];
+  const notes = record.status === 'active' ? [`certificate ${statusText(record.ssl.status, SSL_STATUSES)}`] : [];
   notes.push(...record.verification_errors.map((error) => JSON.stringify(error)));
-  return notes.length > 0 ? `${record.status} (${notes.join('; ')})` : record.status;
+  const status = statusText(record.status, CUSTOM_HOSTNAME_STATUSES);
+  return notes.length > 0 ? `${status} (${notes.join('; ')})` : status;
 }
 
 // ---- Waiting and failing ----
@@ -141,8 +149,13 @@ function notValidatedMessage(record: CustomHostname, inputs: CustomHostnameValid
       );
     case 'active':
       return (
-        `${subject} is active, but its certificate is still ${record.ssl.status} after ${inputs.timeoutSeconds} s: ` +
+        `${subject} is active, but its certificate is still ${statusText(record.ssl.status, SSL_STATUSES)} after ${inputs.timeoutSeconds} s: ` +
         `run pulumi up again to wait again (or raise timeoutSeconds).`
+      );
+    default:
+      return (
+        `${subject} did not become active within ${inputs.timeoutSeconds} s (waited ${seconds(waitedMs)}): its status is ${JSON.stringify(record.status ?? 'not reported')}, ` +
+        `which EdgeGuard does not know.${serviceReports(record)} Run pulumi up again to wait again (or raise timeoutSeconds).`
       );
   }
 }
@@ -160,10 +173,13 @@ async function validate(
 ): Promise<CustomHostnameValidationOutputs> {
   const client = ctx.client;
   let record = first;
-  if (restart.includes(record.status)) {
+  if (isStatus(record.status, restart)) {
     ctx.show(`CustomHostnameValidation ${record.hostname}: ${record.status}; restarting its validation`);
+    // What the service has, sent back; a value EdgeGuard does not know is left out, so the service keeps it.
+    const method = knownValue(SSL_METHODS, record.ssl.method);
+    const type = knownValue(SSL_TYPES, record.ssl.type);
     record = await editCustomHostname(client, inputs.zoneId, record.id, {
-      ssl: { method: record.ssl.method, type: record.ssl.type },
+      ssl: { ...(method !== undefined ? { method } : {}), ...(type !== undefined ? { type } : {}) },
     });
   }
   let waitedMs = 0;

@@ -10,6 +10,7 @@ import {
   editCustomHostname,
   findCustomHostname,
   getCustomHostname,
+  isStatus,
   SSL_METHODS,
   SSL_TYPES,
   waitForStatus,
@@ -19,12 +20,14 @@ import {
 import { ConflictError, EdgeGuardError, NotFoundError } from '../client/errors';
 import { zoneIdSchema } from './check';
 import {
+  asRead,
   blockedAdvice,
   caaAdvice,
   movedAdvice,
   ownershipAdvice,
   REVALIDATE,
   serviceReports,
+  statusText,
   waitSecondsField,
 } from './custom-hostname-advice';
 import { adopt, adoptIdField } from './adopt';
@@ -145,13 +148,15 @@ export type CustomHostnameInputs = z.output<typeof inputsSchema>;
 /** The outputs that are not inputs: the hostname as read back. */
 const outputsSchema = z.object({
   customHostnameId: z.string().meta({ description: 'The id the service gave the hostname (also the resource id).' }),
-  status: z.enum(CUSTOM_HOSTNAME_STATUSES).meta({
+  // Any status the service gives is kept (the vendor has 16), `""` when it gives none; the
+  // description (and so the schema and the SDKs) names the contract's.
+  status: z.string().meta({
     description: '`pending` (ownership not proven yet), `active`, `moved`, `blocked` or `caa_error`.',
   }),
   sslStatus: z
     .string()
     .meta({ description: "The certificate's state: `pending_validation`, `active` or `caa_error`." }),
-  certificateAuthorityInUse: z.enum(CERTIFICATE_AUTHORITIES).meta({
+  certificateAuthorityInUse: z.string().meta({
     description: 'The certificate authority in use: for a requested `""`, the one the service chose.',
   }),
   verificationErrors: z
@@ -176,15 +181,16 @@ function outputs(inputs: CustomHostnameInputs, record: CustomHostname): CustomHo
   return {
     ...declared,
     hostname: record.hostname,
-    branding: record.branding,
+    // The vendor's answers declare no branding: what was declared stands.
+    branding: record.branding ?? inputs.branding,
     customHostnameId: record.id,
-    status: record.status,
-    sslStatus: record.ssl.status,
-    certificateAuthorityInUse: record.ssl.certificate_authority,
+    status: asRead(record.status),
+    sslStatus: asRead(record.ssl.status),
+    certificateAuthorityInUse: asRead(record.ssl.certificate_authority),
     verificationErrors: record.verification_errors,
-    ownershipRecordName: record.ownership_verification.name,
-    ownershipRecordValue: record.ownership_verification.value,
-    createdAt: record.created_at,
+    ownershipRecordName: asRead(record.ownership_verification?.name),
+    ownershipRecordValue: asRead(record.ownership_verification?.value),
+    createdAt: asRead(record.created_at),
   };
 }
 
@@ -202,12 +208,9 @@ export function liveInputs(
   return {
     zoneId,
     hostname: record.hostname,
-    ssl: {
-      method: record.ssl.method,
-      type: record.ssl.type,
-      certificateAuthority: olds.ssl?.certificateAuthority === '' ? '' : record.ssl.certificate_authority,
-    },
-    branding: record.branding,
+    ssl: liveSsl(olds.ssl, record),
+    // The vendor's answers declare no branding: the state's stands (default false).
+    branding: record.branding ?? olds.branding ?? false,
     waitForActive: olds.waitForActive ?? false,
     waitTimeoutSeconds: olds.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS,
   };
@@ -227,6 +230,25 @@ function sameName(left: unknown, right: unknown): boolean {
  * was asked for), or one named earlier. Only naming another authority is a change, since an edit
  * restarts the hostname's validation.
  */
+/**
+ * The live certificate settings as inputs: what the service reports, a value EdgeGuard does not know
+ * kept as it came (a difference shows as drift, and a check names it); where it reports nothing,
+ * what `olds` held, else the defaults (`txt`, `dv`, `""`).
+ */
+function liveSsl(
+  olds: Partial<CustomHostnameInputs['ssl']> | undefined,
+  record: CustomHostname,
+): CustomHostnameInputs['ssl'] {
+  const inUse = record.ssl.certificate_authority;
+  return {
+    method: (record.ssl.method ?? olds?.method ?? 'txt') as CustomHostnameInputs['ssl']['method'],
+    type: (record.ssl.type ?? olds?.type ?? 'dv') as CustomHostnameInputs['ssl']['type'],
+    certificateAuthority: (olds?.certificateAuthority === '' || inUse === undefined
+      ? (olds?.certificateAuthority ?? '')
+      : inUse) as CustomHostnameInputs['ssl']['certificateAuthority'],
+  };
+}
+
 function sameSsl(
   olds: Partial<CustomHostnameInputs['ssl']> | undefined,
   news: Partial<CustomHostnameInputs['ssl']> | undefined,
@@ -262,7 +284,7 @@ export function diffCustomHostname(
     changed.push('waitTimeoutSeconds');
   const revalidate =
     olds.status !== undefined &&
-    (REVALIDATE.includes(olds.status) || (news.waitForActive === true && olds.status !== 'active'));
+    (isStatus(olds.status, REVALIDATE) || (news.waitForActive === true && olds.status !== 'active'));
   if (revalidate) changed.push('status');
   return changed;
 }
@@ -299,6 +321,13 @@ function notReadyMessage(record: CustomHostname, inputs: CustomHostnameInputs): 
       return (
         `${subject} did not become active within ${inputs.waitTimeoutSeconds} s (waitForActive): its status is pending. To prove ownership, ` +
         `${ownershipAdvice(record)}, then run pulumi up again to wait again (or set waitForActive to false).${serviceReports(record)}`
+      );
+    default:
+      // A status EdgeGuard does not know (the vendor has 16), or none: not a failure unless waited for.
+      if (!inputs.waitForActive) return undefined;
+      return (
+        `${subject} did not become active within ${inputs.waitTimeoutSeconds} s (waitForActive): its status is ${JSON.stringify(record.status ?? 'not reported')}, ` +
+        `which EdgeGuard does not know. Run pulumi up again to wait again (or set waitForActive to false).${serviceReports(record)}`
       );
   }
 }
@@ -359,26 +388,21 @@ function adoptHostname(ctx: RuntimeContext, inputs: CustomHostnameInputs, adoptI
     owner: { kind: 'zone', id: inputs.zoneId },
     id: adoptId,
     read: () => getCustomHostname(client, inputs.zoneId, adoptId),
-    describe: (record) => `"${record.hostname}", ${record.status}`,
+    describe: (record) => `"${record.hostname}", ${statusText(record.status, CUSTOM_HOSTNAME_STATUSES)}`,
     conflicts: (record) => [
       ...(record.hostname !== inputs.hostname
         ? [
             `its hostname is "${record.hostname}", not "${inputs.hostname}", and a hostname cannot change in place: declare hostname "${record.hostname}" to adopt it`,
           ]
         : []),
-      ...(record.branding !== inputs.branding
+      ...(record.branding !== undefined && record.branding !== inputs.branding
         ? [
             `its branding is ${record.branding}, not ${inputs.branding}, and branding cannot change in place: declare branding: ${record.branding} to adopt it`,
           ]
         : []),
     ],
     differences: (record) => {
-      const live = {
-        method: record.ssl.method,
-        type: record.ssl.type,
-        certificateAuthority: record.ssl.certificate_authority,
-      };
-      return sameSsl(live, inputs.ssl) ? [] : ['ssl'];
+      return sameSsl(liveSsl(inputs.ssl, record), inputs.ssl) ? [] : ['ssl'];
     },
     write: () => editCustomHostname(client, inputs.zoneId, adoptId, { ssl: wireSsl(inputs.ssl) }),
   });
@@ -437,7 +461,7 @@ export const runtime: Runtime<CustomHostnameInputs, CustomHostnameOutputs> = {
 
   async update(ctx, id, olds, inputs) {
     // An edit restarts validation, so it is sent only when it changes something or is the way out.
-    const revalidate = !sameSsl(olds.ssl, inputs.ssl) || REVALIDATE.includes(olds.status);
+    const revalidate = !sameSsl(olds.ssl, inputs.ssl) || isStatus(olds.status, REVALIDATE);
     let record: CustomHostname;
     try {
       record = revalidate

@@ -12,7 +12,7 @@ import {
 } from '../client/notifications';
 import { expecting, shown } from '../../rules/zod';
 import { adopt, adoptIdField } from './adopt';
-import { accountIdSchema, hasUnknown, hexIdSchema } from './check';
+import { accountIdSchema, hasUnknown, hexIdSchema, hexOrUuidIdSchema } from './check';
 import { ownerOf, type Runtime, type RuntimeContext } from './contract';
 import { changedInputs } from './wire';
 
@@ -85,10 +85,11 @@ export const inputsSchema = z.object({
   )
     .default([])
     .meta({ description: 'E-mail addresses that receive it.' }),
-  webhookIds: setOf(hexIdSchema('a webhook id'), 'webhook ids')
-    .default([])
-    .meta({ description: "Ids of the account's webhooks (32 hexadecimal characters) that receive it." }),
-  adoptId: adoptIdField('notification policy').meta({
+  webhookIds: setOf(hexOrUuidIdSchema('a webhook id'), 'webhook ids').default([]).meta({
+    description: "Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs).",
+  }),
+  // The vendor's alert policies have UUID ids.
+  adoptId: adoptIdField('notification policy', hexOrUuidIdSchema).meta({
     description: `The id of an existing \`load_balancing_health_alert\` policy of the account to adopt: create
       then takes it over instead of making one, with one PUT if a declared property differs (none if it is as
       declared), and \`pulumi up\` prints that it was adopted. A policy of another account or alert type, or
@@ -150,8 +151,9 @@ function outputsOf(accountId: string, policy: AlertPolicy): HealthNotificationOu
     emails: sortedSet((policy.mechanisms.email ?? []).map((mechanism) => mechanism.id)),
     webhookIds: sortedSet((policy.mechanisms.webhooks ?? []).map((mechanism) => mechanism.id)),
     notificationId: policy.id,
-    created: policy.created,
-    modified: policy.modified,
+    // The vendor may leave them out: `""` then.
+    created: policy.created ?? '',
+    modified: policy.modified ?? '',
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EdgeGuardError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { bulkEditPools, listPools, type Pool } from '../client/load-balancing';
+import { dialectOf } from '../settings';
 import { expecting } from '../../rules/zod';
 import { accountIdSchema, hasUnknown } from './check';
 import type { Runtime, RuntimeContext } from './contract';
@@ -151,11 +152,17 @@ export async function migrate(
       );
     // Pages run one after another: the API edits a whole page in one request already, and a
     // page holding no e-mail is never sent, so little would be gained by running them at once.
-    for (const page of pagesWithEmail(pools, perPage)) {
-      progress.inFlight = pools
-        .slice((page - 1) * perPage, page * perPage)
-        .filter((pool) => pool.notification_email !== '');
-      const after = await bulkEditPools(client, { accountId, notificationEmail: '', page, perPage });
+    // The vendor's bulk edit has no pages: one request edits every pool.
+    const vendor = dialectOf(client.settings) === 'vendor';
+    for (const page of vendor ? [undefined] : pagesWithEmail(pools, perPage)) {
+      progress.inFlight = (page === undefined ? pools : pools.slice((page - 1) * perPage, page * perPage)).filter(
+        (pool) => pool.notification_email !== '',
+      );
+      const after = await bulkEditPools(client, {
+        accountId,
+        notificationEmail: '',
+        ...(page !== undefined ? { page, perPage } : {}),
+      });
       progress.inFlight = [];
       for (const pool of after) {
         const before = withEmail.get(pool.id);

@@ -79,7 +79,7 @@ export class HealthNotification extends pulumi.CustomResource {
      */
     declare public readonly poolIds: pulumi.Output<string[]>;
     /**
-     * Ids of the account's webhooks (32 hexadecimal characters) that receive it.
+     * Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs).
      */
     declare public readonly webhookIds: pulumi.Output<string[]>;
 
@@ -178,7 +178,7 @@ export interface HealthNotificationArgs {
      */
     poolIds: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
+     * Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs). Default `[]`; a change updates in place.
      */
     webhookIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

@@ -39,7 +39,11 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
     /**
-     * The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+     * The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+     */
+    declare public readonly dialect: pulumi.Output<string | undefined>;
+    /**
+     * The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
      */
     declare public readonly vendor: pulumi.Output<string | undefined>;
 
@@ -58,9 +62,10 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["apiToken"] = args?.apiToken ? pulumi.secret(args.apiToken) : undefined;
             resourceInputs["baseUrl"] = args?.baseUrl;
+            resourceInputs["dialect"] = (args?.dialect) ?? "spec";
             resourceInputs["issuanceLimit"] = pulumi.output((args?.issuanceLimit) ?? 15).apply(JSON.stringify);
             resourceInputs["issuanceWindowSeconds"] = pulumi.output((args?.issuanceWindowSeconds) ?? 60).apply(JSON.stringify);
-            resourceInputs["vendor"] = (args?.vendor) ?? "edgeguard";
+            resourceInputs["vendor"] = args?.vendor;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["apiKey", "apiToken"] };
@@ -90,6 +95,10 @@ export interface ProviderArgs {
      */
     baseUrl?: pulumi.Input<string | undefined>;
     /**
+     * The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+     */
+    dialect?: pulumi.Input<string | undefined>;
+    /**
      * Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
      */
     issuanceLimit?: pulumi.Input<number | undefined>;
@@ -98,7 +107,7 @@ export interface ProviderArgs {
      */
     issuanceWindowSeconds?: pulumi.Input<number | undefined>;
     /**
-     * The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+     * The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
      */
     vendor?: pulumi.Input<string | undefined>;
 }

@@ -38,7 +38,7 @@ type HealthNotification struct {
 	NotificationId pulumi.StringOutput `pulumi:"notificationId"`
 	// The pools whose health changes fire it: at least one pool id of the account.
 	PoolIds pulumi.StringArrayOutput `pulumi:"poolIds"`
-	// Ids of the account's webhooks (32 hexadecimal characters) that receive it.
+	// Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs).
 	WebhookIds pulumi.StringArrayOutput `pulumi:"webhookIds"`
 }
 
@@ -119,7 +119,7 @@ type healthNotificationArgs struct {
 	NewHealth []string `pulumi:"newHealth"`
 	// The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
 	PoolIds []string `pulumi:"poolIds"`
-	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
+	// Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs). Default `[]`; a change updates in place.
 	WebhookIds []string `pulumi:"webhookIds"`
 }
 
@@ -143,7 +143,7 @@ type HealthNotificationArgs struct {
 	NewHealth pulumi.StringArrayInput
 	// The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
 	PoolIds pulumi.StringArrayInput
-	// Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
+	// Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs). Default `[]`; a change updates in place.
 	WebhookIds pulumi.StringArrayInput
 }
 
@@ -289,7 +289,7 @@ func (o HealthNotificationOutput) PoolIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.PoolIds }).(pulumi.StringArrayOutput)
 }
 
-// Ids of the account's webhooks (32 hexadecimal characters) that receive it.
+// Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs).
 func (o HealthNotificationOutput) WebhookIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *HealthNotification) pulumi.StringArrayOutput { return v.WebhookIds }).(pulumi.StringArrayOutput)
 }

@@ -23,7 +23,9 @@ type Provider struct {
 	ApiToken pulumi.StringPtrOutput `pulumi:"apiToken"`
 	// The base address of the API, ending in /v4. Read from the environment variable `EDGEGUARD_BASE_URL` when not set.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
-	// The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+	// The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+	Dialect pulumi.StringPtrOutput `pulumi:"dialect"`
+	// The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
 	Vendor pulumi.StringPtrOutput `pulumi:"vendor"`
 }
 
@@ -34,14 +36,14 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.Dialect == nil {
+		args.Dialect = pulumi.StringPtr("spec")
+	}
 	if args.IssuanceLimit == nil {
 		args.IssuanceLimit = pulumi.IntPtr(15)
 	}
 	if args.IssuanceWindowSeconds == nil {
 		args.IssuanceWindowSeconds = pulumi.IntPtr(60)
-	}
-	if args.Vendor == nil {
-		args.Vendor = pulumi.StringPtr("edgeguard")
 	}
 	if args.ApiKey != nil {
 		args.ApiKey = pulumi.ToSecret(args.ApiKey).(pulumi.StringPtrInput)
@@ -72,11 +74,13 @@ type providerArgs struct {
 	ApiToken *string `pulumi:"apiToken"`
 	// The base address of the API, ending in /v4. Read from the environment variable `EDGEGUARD_BASE_URL` when not set.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+	Dialect *string `pulumi:"dialect"`
 	// Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
 	IssuanceLimit *int `pulumi:"issuanceLimit"`
 	// The window of issuanceLimit, in seconds. Read from the environment variable `EDGEGUARD_ISSUANCE_WINDOW_SECONDS` when not set.
 	IssuanceWindowSeconds *int `pulumi:"issuanceWindowSeconds"`
-	// The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+	// The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
 	Vendor *string `pulumi:"vendor"`
 }
 
@@ -90,11 +94,13 @@ type ProviderArgs struct {
 	ApiToken pulumi.StringPtrInput
 	// The base address of the API, ending in /v4. Read from the environment variable `EDGEGUARD_BASE_URL` when not set.
 	BaseUrl pulumi.StringPtrInput
+	// The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+	Dialect pulumi.StringPtrInput
 	// Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
 	IssuanceLimit pulumi.IntPtrInput
 	// The window of issuanceLimit, in seconds. Read from the environment variable `EDGEGUARD_ISSUANCE_WINDOW_SECONDS` when not set.
 	IssuanceWindowSeconds pulumi.IntPtrInput
-	// The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+	// The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
 	Vendor pulumi.StringPtrInput
 }
 
@@ -155,7 +161,12 @@ func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }
 
-// The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+// The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+func (o ProviderOutput) Dialect() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Dialect }).(pulumi.StringPtrOutput)
+}
+
+// The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
 func (o ProviderOutput) Vendor() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.Vendor }).(pulumi.StringPtrOutput)
 }

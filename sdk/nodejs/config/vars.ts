@@ -52,6 +52,17 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
+ * The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+ */
+export declare const dialect: string;
+Object.defineProperty(exports, "dialect", {
+    get() {
+        return __config.get("dialect") ?? "spec";
+    },
+    enumerable: true,
+});
+
+/**
  * Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
  */
 export declare const issuanceLimit: number;
@@ -74,12 +85,12 @@ Object.defineProperty(exports, "issuanceWindowSeconds", {
 });
 
 /**
- * The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+ * The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
  */
-export declare const vendor: string;
+export declare const vendor: string | undefined;
 Object.defineProperty(exports, "vendor", {
     get() {
-        return __config.get("vendor") ?? "edgeguard";
+        return __config.get("vendor");
     },
     enumerable: true,
 });

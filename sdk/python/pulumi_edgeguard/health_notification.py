@@ -41,7 +41,7 @@ class HealthNotificationArgs:
         :param pulumi.Input[_builtins.bool] enabled: Whether the notification fires. Default `true`; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] event_source: What is watched: `pool` and/or `origin`. Default `["origin","pool"]`; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] new_health: The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs). Default `[]`; a change updates in place.
         """
         pulumi.set(__self__, "account_id", account_id)
         pulumi.set(__self__, "name", name)
@@ -177,7 +177,7 @@ class HealthNotificationArgs:
     @pulumi.getter(name="webhookIds")
     def webhook_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
+        Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs). Default `[]`; a change updates in place.
         """
         return pulumi.get(self, "webhook_ids")
 
@@ -217,7 +217,7 @@ class HealthNotification(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The notification's name, at most 256 characters. Required; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] new_health: The health states that fire it: `Unhealthy` and/or `Healthy`. Default `["Healthy","Unhealthy"]`; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pool_ids: The pools whose health changes fire it: at least one pool id of the account. Required; a change updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks (32 hexadecimal characters) that receive it. Default `[]`; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] webhook_ids: Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs). Default `[]`; a change updates in place.
         """
         ...
     @overload
@@ -415,7 +415,7 @@ class HealthNotification(pulumi.CustomResource):
     @pulumi.getter(name="webhookIds")
     def webhook_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Ids of the account's webhooks (32 hexadecimal characters) that receive it.
+        Ids of the account's webhooks that receive it (32 hexadecimal characters, or the vendor's UUIDs).
         """
         return pulumi.get(self, "webhook_ids")
 

@@ -23,6 +23,7 @@ class ProviderArgs:
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  issuance_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  issuance_window_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  vendor: pulumi.Input[Optional[_builtins.str]] = None):
@@ -33,9 +34,10 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: The API key of an e-mail + API key pair. Read from the environment variable `EDGEGUARD_API_KEY` when not set.
         :param pulumi.Input[_builtins.str] api_token: An API token (page security needs one). Read from the environment variable `EDGEGUARD_API_TOKEN` when not set.
         :param pulumi.Input[_builtins.str] base_url: The base address of the API, ending in /v4. Read from the environment variable `EDGEGUARD_BASE_URL` when not set.
+        :param pulumi.Input[_builtins.str] dialect: The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
         :param pulumi.Input[_builtins.int] issuance_limit: Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
         :param pulumi.Input[_builtins.int] issuance_window_seconds: The window of issuanceLimit, in seconds. Read from the environment variable `EDGEGUARD_ISSUANCE_WINDOW_SECONDS` when not set.
-        :param pulumi.Input[_builtins.str] vendor: The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+        :param pulumi.Input[_builtins.str] vendor: The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
         """
         if api_email is not None:
             pulumi.set(__self__, "api_email", api_email)
@@ -45,6 +47,10 @@ class ProviderArgs:
             pulumi.set(__self__, "api_token", api_token)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if dialect is None:
+            dialect = 'spec'
+        if dialect is not None:
+            pulumi.set(__self__, "dialect", dialect)
         if issuance_limit is None:
             issuance_limit = 15
         if issuance_limit is not None:
@@ -53,8 +59,6 @@ class ProviderArgs:
             issuance_window_seconds = 60
         if issuance_window_seconds is not None:
             pulumi.set(__self__, "issuance_window_seconds", issuance_window_seconds)
-        if vendor is None:
-            vendor = 'edgeguard'
         if vendor is not None:
             pulumi.set(__self__, "vendor", vendor)
 
@@ -107,6 +111,18 @@ class ProviderArgs:
         pulumi.set(self, "base_url", value)
 
     @_builtins.property
+    @pulumi.getter
+    def dialect(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+        """
+        return pulumi.get(self, "dialect")
+
+    @dialect.setter
+    def dialect(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dialect", value)
+
+    @_builtins.property
     @pulumi.getter(name="issuanceLimit")
     def issuance_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -134,7 +150,7 @@ class ProviderArgs:
     @pulumi.getter
     def vendor(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+        The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
         """
         return pulumi.get(self, "vendor")
 
@@ -153,6 +169,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  issuance_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  issuance_window_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  vendor: pulumi.Input[Optional[_builtins.str]] = None,
@@ -166,9 +183,10 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: The API key of an e-mail + API key pair. Read from the environment variable `EDGEGUARD_API_KEY` when not set.
         :param pulumi.Input[_builtins.str] api_token: An API token (page security needs one). Read from the environment variable `EDGEGUARD_API_TOKEN` when not set.
         :param pulumi.Input[_builtins.str] base_url: The base address of the API, ending in /v4. Read from the environment variable `EDGEGUARD_BASE_URL` when not set.
+        :param pulumi.Input[_builtins.str] dialect: The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
         :param pulumi.Input[_builtins.int] issuance_limit: Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
         :param pulumi.Input[_builtins.int] issuance_window_seconds: The window of issuanceLimit, in seconds. Read from the environment variable `EDGEGUARD_ISSUANCE_WINDOW_SECONDS` when not set.
-        :param pulumi.Input[_builtins.str] vendor: The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+        :param pulumi.Input[_builtins.str] vendor: The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
         """
         ...
     @overload
@@ -198,6 +216,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 dialect: pulumi.Input[Optional[_builtins.str]] = None,
                  issuance_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  issuance_window_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  vendor: pulumi.Input[Optional[_builtins.str]] = None,
@@ -214,14 +233,15 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["api_token"] = None if api_token is None else pulumi.Output.secret(api_token)
             __props__.__dict__["base_url"] = base_url
+            if dialect is None:
+                dialect = 'spec'
+            __props__.__dict__["dialect"] = dialect
             if issuance_limit is None:
                 issuance_limit = 15
             __props__.__dict__["issuance_limit"] = pulumi.Output.from_input(issuance_limit).apply(pulumi.runtime.to_json) if issuance_limit is not None else None
             if issuance_window_seconds is None:
                 issuance_window_seconds = 60
             __props__.__dict__["issuance_window_seconds"] = pulumi.Output.from_input(issuance_window_seconds).apply(pulumi.runtime.to_json) if issuance_window_seconds is not None else None
-            if vendor is None:
-                vendor = 'edgeguard'
             __props__.__dict__["vendor"] = vendor
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["apiKey", "apiToken"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -265,9 +285,17 @@ class Provider(pulumi.ProviderResource):
 
     @_builtins.property
     @pulumi.getter
+    def dialect(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+        """
+        return pulumi.get(self, "dialect")
+
+    @_builtins.property
+    @pulumi.getter
     def vendor(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+        The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
         """
         return pulumi.get(self, "vendor")
 

@@ -399,3 +399,31 @@ describe('names', () => {
     expect(Math.max(...[...names.values()].map((name) => name.length))).toBe(MAX_NAME);
   });
 });
+
+describe('values EdgeGuard does not know (issue 42)', () => {
+  const live: Live = {
+    zone: {
+      zoneId: ZONE,
+      pageSecurity,
+      cspPolicies: [policy(1), policy(2, { description: 'Reporting', action: 'add_reporting_directives' })],
+      customHostnames: [hostname(2, 'new.customer.net', { status: 'test_pending', ssl: { status: 'initializing' } })],
+    },
+  };
+  const program = importedProgram(live);
+
+  test('a policy whose action is not one a CspPolicy declares is left out, naming the action and why', () => {
+    const left = program.leftOut.find((entry) => entry.what.startsWith(`CSP policy ${id(2)}`));
+    expect(left?.reasons).toEqual([
+      'action got "add_reporting_directives"; it must be: "log" (report the scripts the value does not allow) or "allow" (block them)',
+    ]);
+    expect(left?.reasons.join('; ')).toContain('add_reporting_directives');
+    expect(program.declared.CspPolicy).toBe(1);
+    // Shown commented out, with the action as the service holds it.
+    expect(program.text).toContain('//   action: "add_reporting_directives",');
+  });
+
+  test('a hostname whose statuses EdgeGuard does not know is declared as it is', () => {
+    expect(program.declared.CustomHostname).toBe(1);
+    expect(program.text).toContain(`adoptId: "${id(0x102)}"`);
+  });
+});

@@ -131,7 +131,13 @@ describe('check', () => {
     [
       'a bad webhook id',
       { ...valid, webhookIds: ['hook'] },
-      [{ property: 'webhookIds[0]', reason: /^must be a webhook id: 32 hexadecimal characters \(got "hook"\)$/ }],
+      [
+        {
+          property: 'webhookIds[0]',
+          reason:
+            /^must be a webhook id: 32 hexadecimal characters, or a UUID \(8-4-4-4-12 hexadecimal characters\) \(got "hook"\)$/,
+        },
+      ],
     ],
     [
       'enabled not a boolean',

@@ -1,3 +1,5 @@
+import { parsePluginId } from '../../../provider/plugin/ids';
+import { PLUGIN_RESOURCES } from '../../../provider/plugin/resources';
 import { provider as cspPolicy } from '../../../provider/dynamic/runtime/csp-policy';
 import { provider as customHostname } from '../../../provider/dynamic/runtime/custom-hostname';
 import { provider as healthNotification } from '../../../provider/dynamic/runtime/health-notification';
@@ -86,17 +88,48 @@ describe.each(cases)('$resource', ({ provider, property, what, news }) => {
   });
 });
 
-test('pool and webhook ids of a HealthNotification follow the same rule', async () => {
+test('pool and webhook ids of a HealthNotification follow the same rule, webhooks and the adopted policy taking a UUID too (issue 42)', async () => {
   const result = await healthNotification.check(
     {},
     { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()], webhookIds: ['nope'] },
   );
   expect(result.failures).toEqual([
-    { property: 'webhookIds[0]', reason: 'must be a webhook id: 32 hexadecimal characters (got "nope")' },
+    {
+      property: 'webhookIds[0]',
+      reason:
+        'must be a webhook id: 32 hexadecimal characters, or a UUID (8-4-4-4-12 hexadecimal characters) (got "nope")',
+    },
   ]);
+  // The vendor's alert policies and webhooks have UUID ids: taken at preview, in lower case.
+  const uuid = 'B3A6C2E4-1F0D-4C8A-9E7B-5D2F1A0C3B4E';
+  const vendor = await healthNotification.check(
+    {},
+    { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL], webhookIds: [uuid], adoptId: uuid },
+  );
+  expect(vendor.failures).toBeUndefined();
+  expect(vendor.inputs.webhookIds).toEqual([uuid.toLowerCase()]);
+  expect(vendor.inputs.adoptId).toBe(uuid.toLowerCase());
+  // A pool id is no UUID, at the vendor either.
+  const pool = await healthNotification.check({}, { accountId: ACCOUNT, name: 'Pool health', poolIds: [uuid] });
+  expect(pool.failures?.map((failure) => failure.property)).toEqual(['poolIds[0]']);
   const accepted = await healthNotification.check(
     {},
     { accountId: ACCOUNT, name: 'Pool health', poolIds: [POOL.toUpperCase()] },
   );
   expect(accepted.inputs.poolIds).toEqual([POOL]);
+});
+
+test("the plugin's id of a HealthNotification takes the vendor's UUID policy id; the account's and other resources' ids stay 32 hexadecimal characters", () => {
+  const entry = (resource: string) => [...PLUGIN_RESOURCES.values()].find((one) => one.runtime.resource === resource)!;
+  const uuid = 'b3a6c2e4-1f0d-4c8a-9e7b-5d2f1a0c3b4e';
+  expect(parsePluginId(entry('HealthNotification'), `${ACCOUNT}/${uuid.toUpperCase()}`)).toEqual({
+    owner: ACCOUNT,
+    runtimeId: uuid,
+  });
+  expect(() => parsePluginId(entry('HealthNotification'), `${uuid}/${uuid}`)).toThrow(
+    /is not of the form <accountId>\/<policyId> .*; the policyId may also be a UUID/,
+  );
+  expect(() => parsePluginId(entry('CspPolicy'), `${ACCOUNT}/${uuid}`)).toThrow(
+    /is not of the form <zoneId>\/<policyId>/,
+  );
 });

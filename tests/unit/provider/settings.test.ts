@@ -34,6 +34,22 @@ describe('resolveSettings', () => {
     });
   });
 
+  test("the dialect (issue 42): spec by default, left out of the settings; vendor names the vendor's token unless it is set", () => {
+    const env = { EDGEGUARD_BASE_URL: URL, EDGEGUARD_API_TOKEN: 't' };
+    expect(resolveSettings({ env }).dialect).toBeUndefined();
+    expect(resolveSettings({ env: { ...env, EDGEGUARD_DIALECT: 'spec' } })).toEqual(resolveSettings({ env }));
+    expect(resolveSettings({ env: { ...env, EDGEGUARD_DIALECT: 'vendor' } })).toMatchObject({
+      dialect: 'vendor',
+      vendor: 'cloudflare',
+    });
+    expect(resolveSettings({ env: { ...env, EDGEGUARD_DIALECT: 'vendor', EDGEGUARD_VENDOR: 'acme' } }).vendor).toBe(
+      'acme',
+    );
+    expect(() => resolveSettings({ env: { ...env, EDGEGUARD_DIALECT: 'cloudflare' } })).toThrow(
+      'edgeguard:dialect (or EDGEGUARD_DIALECT) "cloudflare" must be one of spec, vendor (default spec)',
+    );
+  });
+
   test('e-mail + key are used when there is no token', () => {
     expect(
       resolveSettings({
@@ -157,6 +173,7 @@ describe('configure', () => {
       expected: { kind: 'key', email: 'env@example.com', key: 'config-key' },
       without: 'apiToken',
     },
+    dialect: { value: 'vendor', seen: (s) => s.dialect, expected: 'vendor' },
     vendor: { value: 'configvendor', seen: (s) => s.vendor, expected: 'configvendor' },
     issuanceLimit: { value: '4', seen: (s) => s.issuance.limit, expected: 4 },
     issuanceWindowSeconds: { value: '7', seen: (s) => s.issuance.windowMs, expected: 7_000 },

@@ -652,6 +652,37 @@ describe("a host's CSP headers, judged together (issue 24, item 3)", () => {
     expect(checkout!.scripts.violations).toEqual({ blocks: 1, maliciousAllowed: 0 });
   });
 
+  test('a live policy whose action EdgeGuard does not know (issue 42: add_reporting_directives) is judged neither enforcing nor report-only, and the review says so', () => {
+    const unknown = { id: 'c'.repeat(32), policy: policy("script-src 'self'", 'add_reporting_directives') };
+    const [checkout] = judgedTogether(
+      [proposal(NAME, "script-src 'self' js.stripe.com")],
+      [FIRST_PARTY, STRIPE, RECAPTCHA],
+      [unknown],
+      new Set(),
+    );
+    // It is no header of the host: neither blocking nor reporting.
+    expect(checkout!.hostHeaders).toEqual([{ policy: { stack: NAME }, effect: 'block' }]);
+    expect(checkout!.headersUnknown).toBe(
+      `the live policy ${unknown.id} cannot be read: its action "add_reporting_directives" is not one EdgeGuard knows (allow enforces, log reports): it is judged neither as enforcing nor as report-only`,
+    );
+    expect(checkout!.scripts.blockedByOthers.count).toBe(0);
+    // What the host sent before is not known, so nothing "newly" is computed.
+    expect(checkout!.scripts.newlyBlocked).toBeNull();
+  });
+
+  test('a proposed or baseline policy with an unknown action is a problem of its own, not an enforcing one', () => {
+    const { judged } = single(policy("script-src 'self'", 'add_reporting_directives'));
+    const impact = judged('script', [FIRST_PARTY, STRIPE]);
+    expect(impact.effect).toBe('none');
+    expect(impact.problem).toMatch(/its action "add_reporting_directives" is not one EdgeGuard knows/);
+    const disabled = single({ ...policy("script-src 'self'", 'add_reporting_directives'), enabled: false }).judged(
+      'script',
+      [STRIPE],
+    );
+    // Disabled, it has no effect whatever its action.
+    expect(disabled.problem).toBeUndefined();
+  });
+
   test('which live policies the stack manages unknown: none is judged with the proposed ones, nothing "newly" is computed, and the review says why', () => {
     const other = { id: 'b'.repeat(32), policy: policy("script-src 'self' www.google.com") };
     const [checkout] = judgedTogether(

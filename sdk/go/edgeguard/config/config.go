@@ -31,6 +31,17 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "edgeguard:baseUrl")
 }
 
+// The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+func GetDialect(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "edgeguard:dialect")
+	if err == nil {
+		return v
+	}
+	var value string
+	value = "spec"
+	return value
+}
+
 // Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
 func GetIssuanceLimit(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "edgeguard:issuanceLimit")
@@ -53,13 +64,7 @@ func GetIssuanceWindowSeconds(ctx *pulumi.Context) int {
 	return value
 }
 
-// The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+// The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
 func GetVendor(ctx *pulumi.Context) string {
-	v, err := config.Try(ctx, "edgeguard:vendor")
-	if err == nil {
-		return v
-	}
-	var value string
-	value = "edgeguard"
-	return value
+	return config.Get(ctx, "edgeguard:vendor")
 }

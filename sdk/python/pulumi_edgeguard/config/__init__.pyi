@@ -34,6 +34,11 @@ baseUrl: Optional[str]
 The base address of the API, ending in /v4. Read from the environment variable `EDGEGUARD_BASE_URL` when not set.
 """
 
+dialect: str
+"""
+The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+"""
+
 issuanceLimit: int
 """
 Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
@@ -44,8 +49,8 @@ issuanceWindowSeconds: int
 The window of issuanceLimit, in seconds. Read from the environment variable `EDGEGUARD_ISSUANCE_WINDOW_SECONDS` when not set.
 """
 
-vendor: str
+vendor: Optional[str]
 """
-The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
 """
 

@@ -49,6 +49,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl')
 
     @_builtins.property
+    def dialect(self) -> str:
+        """
+        The dialect of the service's API: spec (the contract's, as the emulator speaks by default) or vendor (the vendor's own published API: its paths, shapes, page sizes and ids). Read from the environment variable `EDGEGUARD_DIALECT` when not set.
+        """
+        return __config__.get('dialect') or 'spec'
+
+    @_builtins.property
     def issuance_limit(self) -> int:
         """
         Custom hostname creates per zone and window; lower it when other clients create hostnames in the same zones. Read from the environment variable `EDGEGUARD_ISSUANCE_LIMIT` when not set.
@@ -63,9 +70,9 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('issuanceWindowSeconds') or 60
 
     @_builtins.property
-    def vendor(self) -> str:
+    def vendor(self) -> Optional[str]:
         """
-        The vendor token of the service's wire field names. Read from the environment variable `EDGEGUARD_VENDOR` when not set.
+        The vendor token of the service's wire field names (default: edgeguard in the spec dialect, cloudflare in the vendor dialect). Read from the environment variable `EDGEGUARD_VENDOR` when not set.
         """
-        return __config__.get('vendor') or 'edgeguard'
+        return __config__.get('vendor')
 
