@@ -26,6 +26,8 @@ export interface OriginContent {
   scripts: string[];
   /** The body of each script, by URL. */
   bodies: Record<string, string>;
+  /** A status other than 200 a script is served with, by URL (its body still sent). */
+  statuses?: Record<string, number>;
 }
 
 /** The SHA-256 of a body, in page security's hash format (lowercase hexadecimal). */
@@ -82,7 +84,9 @@ export async function startProbeOrigin(
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(body);
+    response
+      .writeHead(now.statuses?.[url] ?? 200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' })
+      .end(body);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
