@@ -206,7 +206,7 @@ test('a script added under the checkout’s own path: a notice, page security ha
 
 test('scripts the browser received with an error status (404, 500) did not run: not counted, no alert (issue 43, item 7)', async () => {
   const missing = `https://${HOST}/static/js/missing.js`;
-  const failing = 'https://js.pay.example/v3/down.js';
+  const failing = `https://${HOST}/static/js/down.js`;
   origin.content.scripts.push(missing, failing);
   origin.content.bodies[failing] = 'window.down = true;\n';
   origin.content.statuses = { [failing]: 500 };
