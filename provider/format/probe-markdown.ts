@@ -192,20 +192,13 @@ function pageMarkdown(page: ProbePage): string[] {
       : `Did not load ${markdownCode(page.url)}${page.status !== undefined ? ` (HTTP ${page.status})` : ''}.`,
     '',
   );
-  if (page.alerts.length > 0)
-    lines.push(
-      '**Alerts**',
-      '',
-      ...page.alerts.map((alert) => `- ${md(alertPhrase(alert))} (${seenText(alert.seenOn)})`),
-      '',
-    );
-  if (page.notices.length > 0)
-    lines.push(
-      '**Notices**',
-      '',
-      ...page.notices.map((notice) => `- ${md(noticePhrase(notice))} (${seenText(notice.seenOn)})`),
-      '',
-    );
+  const said: Array<[string, Array<{ phrase: Phrase; seenOn: ProbeAlert['seenOn'] }>]> = [
+    ['Alerts', page.alerts.map((alert) => ({ phrase: alertPhrase(alert), seenOn: alert.seenOn }))],
+    ['Notices', page.notices.map((notice) => ({ phrase: noticePhrase(notice), seenOn: notice.seenOn }))],
+  ];
+  for (const [title, items] of said)
+    if (items.length > 0)
+      lines.push(`**${title}**`, '', ...items.map((item) => `- ${md(item.phrase)} (${seenText(item.seenOn)})`), '');
   lines.push(
     '**Loads**',
     '',

@@ -1,16 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  probeReportSchema,
-  type ProbeAlert,
-  type ProbePage,
-  type ProbeReport,
-} from '../../provider/payment/probe-schema';
+import type { ProbeAlert, ProbePage, ProbeReport } from '../../provider/payment/probe-schema';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import { engineStack, type EngineStack } from '../helpers/engine';
 import { REPO } from '../helpers/repo';
-import { PROBE_CLI, runOnStack } from '../helpers/stack-commands';
-import { BROWSER_EXECUTABLES } from './browsers';
+import { assertProbeCanRun, runProbe, type ProbeRun } from './probe-origin';
 import {
   API_TOKENS,
   CARD_FRAME,
@@ -133,11 +126,7 @@ function shopStack(inventory: object): Promise<EngineStack> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(BROWSER_EXECUTABLES.chromium))
-    throw new Error(
-      `${BROWSER_EXECUTABLES.chromium} is missing: install it with \`bash scripts/setup-browsers.sh\` (as root: apt-get install chromium)`,
-    );
-  if (!fs.existsSync(PROBE_CLI)) throw new Error(`${PROBE_CLI} is missing: build first (npm run build)`);
+  assertProbeCanRun();
   shop = await startProbeShop();
   emu = await startTestEmulator({ tokens: [TOKEN] });
   const techniquePages = TECHNIQUE_NUMBERS.map((n) => `https://${techniquePage(n)}`);
@@ -166,19 +155,11 @@ afterAll(async () => {
   await shop?.close();
 });
 
-/** How a probe ended: its status, stderr and its report (checked by its schema). */
-interface ProbeRun {
-  code: number | null;
-  stderr: string;
-  report: ProbeReport;
-}
+/** How a probe ended, with its report. */
+type ProbeOutcome = ProbeRun & { report: ProbeReport };
 
-async function probe(engine: EngineStack, ...extra: string[]): Promise<ProbeRun> {
-  const json = path.join(engine.workDir, 'probe.json');
-  fs.rmSync(json, { force: true });
-  const run = await runOnStack(engine, PROBE_CLI, [
-    '--json',
-    json,
+async function probe(engine: EngineStack, ...extra: string[]): Promise<ProbeOutcome> {
+  const run = await runProbe(engine, TOKEN, [
     '--markdown',
     path.join(engine.workDir, 'probe.md'),
     ...SHOP_HOSTS.flatMap((host) => ['--resolve', `${host}:443:${SHOP_ADDRESS}`]),
@@ -189,13 +170,8 @@ async function probe(engine: EngineStack, ...extra: string[]): Promise<ProbeRun>
     '4',
     ...extra,
   ]);
-  for (const text of [run.stdout, run.stderr]) expect(text).not.toContain(TOKEN);
-  if (!fs.existsSync(json)) throw new Error(`the probe wrote no report (exit ${run.status}):\n${run.stderr}`);
-  return {
-    code: run.status,
-    stderr: run.stderr,
-    report: probeReportSchema.parse(JSON.parse(fs.readFileSync(json, 'utf8'))),
-  };
+  if (run.report === undefined) throw new Error(`the probe wrote no report (exit ${run.code}):\n${run.stderr}`);
+  return { ...run, report: run.report };
 }
 
 function pageOf(report: ProbeReport, page: string): ProbePage {

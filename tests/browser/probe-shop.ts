@@ -9,8 +9,8 @@
 
 import { createHash } from 'node:crypto';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { listenOn443 } from './probe-origin';
 import { selfSignedCertificate } from './server';
 
 /** The loopback address the shop listens on, port 443: neither the CSP truth's nor the probe origin's. */
@@ -366,16 +366,6 @@ export async function startProbeShop(): Promise<ProbeShop> {
     }
     acceptWebSocket(socket, key, shop.messages);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(
-          `the probe's shop cannot listen on ${SHOP_ADDRESS}:443 (${error.code ?? error.message}; port 443 needs root)`,
-        ),
-      ),
-    );
-    server.listen(443, SHOP_ADDRESS, resolve);
-  });
-  if ((server.address() as AddressInfo).port !== 443) throw new Error('the shop is not on port 443');
+  await listenOn443(server, SHOP_ADDRESS, "the probe's shop");
   return shop;
 }

@@ -1,13 +1,19 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { probeReportSchema, type ProbeAlert, type ProbeReport } from '../../provider/payment/probe-schema';
+import type { ProbeAlert } from '../../provider/payment/probe-schema';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import type { EngineStack } from '../helpers/engine';
 import { PAYMENT_PAGES, paymentPagesStack } from '../helpers/payment-pages';
 import { runToEnd } from '../helpers/process';
-import { PROBE_CLI, runOnStack } from '../helpers/stack-commands';
-import { BROWSER_EXECUTABLES } from './browsers';
-import { ORIGIN_ADDRESS, sha256, startProbeOrigin, type OriginContent, type ProbeOrigin } from './probe-origin';
+import { PROBE_CLI } from '../helpers/stack-commands';
+import {
+  assertProbeCanRun,
+  ORIGIN_ADDRESS,
+  runProbe,
+  sha256,
+  type ProbeRun,
+  startProbeOrigin,
+  type OriginContent,
+  type ProbeOrigin,
+} from './probe-origin';
 
 /**
  * `edgeguard-probe` (issues 33 and 41) in a real Chromium, each page loaded as a desktop and as a phone: a checkout's inventory, pinning the card
@@ -52,11 +58,7 @@ let engine: EngineStack;
 let origin: ProbeOrigin;
 
 beforeAll(async () => {
-  if (!fs.existsSync(BROWSER_EXECUTABLES.chromium))
-    throw new Error(
-      `${BROWSER_EXECUTABLES.chromium} is missing: install it with \`bash scripts/setup-browsers.sh\` (as root: apt-get install chromium)`,
-    );
-  if (!fs.existsSync(PROBE_CLI)) throw new Error(`${PROBE_CLI} is missing: build first (npm run build)`);
+  assertProbeCanRun();
   origin = await startProbeOrigin([HOST, 'js.pay.example'], PINNED, PAY);
   emu = await startTestEmulator({ tokens: [TOKEN] });
   await emu.seed({
@@ -80,21 +82,12 @@ beforeEach(() => {
   origin.content = structuredClone(PINNED);
 });
 
-/** How a probe ended: its status, stderr, and the report of its JSON (checked by its schema) and Markdown. */
-interface ProbeRun {
-  code: number | null;
-  stderr: string;
-  markdown: string;
-  report?: ProbeReport;
-}
+/** How a probe ended, its Markdown from stdout. */
+type ProbeOutcome = Omit<ProbeRun, 'stdout'> & { markdown: string };
 
 /** The built `edgeguard-probe` on the stack as a weekly job runs it, the hosts sent to the origin. */
-async function probe(...extra: string[]): Promise<ProbeRun> {
-  const json = path.join(engine.workDir, 'probe.json');
-  fs.rmSync(json, { force: true });
-  const run = await runOnStack(engine, PROBE_CLI, [
-    '--json',
-    json,
+async function probe(...extra: string[]): Promise<ProbeOutcome> {
+  const { stdout, ...run } = await runProbe(engine, TOKEN, [
     '--markdown',
     '-',
     '--resolve',
@@ -108,18 +101,11 @@ async function probe(...extra: string[]): Promise<ProbeRun> {
     '0.5',
     ...extra,
   ]);
-  const written = fs.existsSync(json) ? fs.readFileSync(json, 'utf8') : undefined;
-  for (const text of [run.stdout, run.stderr, written ?? '']) expect(text).not.toContain(TOKEN);
-  return {
-    code: run.status,
-    stderr: run.stderr,
-    markdown: run.stdout,
-    ...(written !== undefined ? { report: probeReportSchema.parse(JSON.parse(written)) } : {}),
-  };
+  return { ...run, markdown: stdout };
 }
 
 /** The alerts of the one page. */
-function alertsOf(run: ProbeRun): ProbeAlert[] {
+function alertsOf(run: ProbeOutcome): ProbeAlert[] {
   return run.report!.inventories[0]!.pages[0]!.alerts;
 }
 
