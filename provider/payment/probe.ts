@@ -469,6 +469,27 @@ export function probeReport(source: ProbeSource): ProbeReport {
   });
 }
 
+/**
+ * The CSP hash sources of the inline scripts a probe saw on `pages` (an inventory's pages, as
+ * `parseInventoryPage` gives them), for `edgeguard-inventory --probe`: every inline `<script>` of the
+ * pages and their same-origin frames, whether an entry authorizes it already or not; none of an
+ * authorized frame of another origin (its provider's), of a worker, or given to `eval`.
+ */
+export function inlineSourcesSeen(report: ProbeReport, pages: readonly InventoryPage[]): string[] {
+  const onPages = { pages, scripts: [] };
+  return [
+    ...new Set(
+      report.inventories
+        .flatMap((inventory) => inventory.pages)
+        .filter((page) => inventoryPageOf(onPages, `https://${page.page}`) !== undefined)
+        .flatMap((page) => page.scripts)
+        .filter((script) => script.kind === 'inline' && script.underFrame === undefined)
+        .filter((script) => script.context === 'page' || script.context === 'frame')
+        .flatMap((script) => (script.hashSource !== undefined ? [script.hashSource] : [])),
+    ),
+  ].sort();
+}
+
 /** The exit status of `edgeguard-probe` for a report: 0 when it passed, 1 otherwise. */
 export function probeExitStatus(report: ProbeReport): 0 | 1 {
   return report.passed ? 0 : 1;
