@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { ProbeAlert, ProbePage, ProbeReport } from '../../provider/payment/probe-schema';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../helpers/emulator';
 import { engineStack, type EngineStack } from '../helpers/engine';
+import { runToEnd } from '../helpers/process';
 import { REPO } from '../helpers/repo';
 import { assertProbeCanRun, runProbe, type ProbeRun } from './probe-origin';
 import {
@@ -330,4 +331,22 @@ test('the clean shop: exit 0 over two loads on each device, with no notice', asy
     shop.requests.filter((request) => request === `${new URL(API_TOKENS).host} /v1/tokens`).length,
   ).toBeGreaterThanOrEqual(8);
   expect(run.stderr).toContain('edgeguard-probe: pass: every page loaded');
+
+  // edgeguard-inventory writes the inline entry for what the probe saw, from its report.
+  const written = await runToEnd(
+    process.execPath,
+    [
+      path.join(REPO, 'dist', 'provider', 'cli', 'inventory.js'),
+      '--zone',
+      ZONE_ID,
+      ...CLEAN_PAGES.flatMap((page) => ['--page', page]),
+      '--probe',
+      path.join(clean.workDir, 'probe.json'),
+    ],
+    { env: { EDGEGUARD_BASE_URL: emu.baseUrl, EDGEGUARD_API_TOKEN: TOKEN } },
+  );
+  expect(written.status).toBe(0);
+  const configSource = `'sha256-${Buffer.from(sha256(CLEAN_CONFIG), 'hex').toString('base64')}'`;
+  expect(written.stdout).toMatch(new RegExp(`inline: "${configSource.replace(/[+/]/g, '\\$&')}"`));
+  expect(written.stderr).toContain('1 inline entry for the inline scripts the probe saw');
 });
