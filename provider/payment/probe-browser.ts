@@ -497,8 +497,11 @@ async function settle(page: Page, settleMs: number, deadline: number): Promise<v
   ]);
 }
 
-/** Types the card into every visible card field of every frame, as a person: each key, then Tab. */
-async function typeCard(page: Page, card: TestCard, submit: boolean): Promise<number> {
+/**
+ * Types the card into every visible card field of every frame, as a person: each key, then Tab.
+ * The fields typed into, and the card number's field (whose form `--submit` submits).
+ */
+async function typeCard(page: Page, card: TestCard): Promise<{ typed: number; numberField?: ElementHandle }> {
   let typed = 0;
   let numberField: ElementHandle | undefined;
   for (const frame of page.frames()) {
@@ -517,11 +520,14 @@ async function typeCard(page: Page, card: TestCard, submit: boolean): Promise<nu
       }
     }
   }
-  if (submit && numberField !== undefined)
-    await numberField
-      .evaluate((input) => (input as unknown as { form: { requestSubmit(): void } | null }).form?.requestSubmit())
-      .catch(() => undefined);
-  return typed;
+  return { typed, ...(numberField !== undefined ? { numberField } : {}) };
+}
+
+/** Submits the form of `field` (`--submit`, for staging), as its submit button would. */
+async function submitForm(field: ElementHandle): Promise<void> {
+  await field
+    .evaluate((input) => (input as unknown as { form: { requestSubmit(): void } | null }).form?.requestSubmit())
+    .catch(() => undefined);
 }
 
 /** Loads one page in a context of its own and records what it ran and sent; never throws for the page's sake. */
@@ -563,8 +569,17 @@ async function loadPage(
     await settle(page, options.settleMs, deadline);
     const frames = framesOf(page);
     const typedAt = Date.now();
-    const cardFields = await typeCard(page, options.card, options.submit).catch(() => 0);
+    const { typed: cardFields, numberField } = await typeCard(page, options.card).catch(() => ({
+      typed: 0,
+      numberField: undefined,
+    }));
     if (cardFields > 0) await settle(page, options.settleMs, deadline);
+    // Where the page is once the card is typed: a submitted form's answer is no redirect of the page.
+    const finalUrl = page.url();
+    if (options.submit && numberField !== undefined) {
+      await submitForm(numberField);
+      await settle(page, options.settleMs, deadline);
+    }
     await recording.settled(SETTLE_LIMIT_MS);
     const registered = await page.evaluate(SERVICE_WORKER_SCRIPTS).catch(() => undefined);
     if (Array.isArray(registered))
@@ -574,7 +589,7 @@ async function loadPage(
       ok: true,
       ...base,
       status: response.status(),
-      finalUrl: page.url(),
+      finalUrl,
       headers: response.headers(),
       scripts: await recording.ran(),
       frames: [...new Set([...frames, ...framesOf(page)])],
