@@ -116,7 +116,7 @@ function probedInline(file: string, pages: readonly InventoryPage[]): string[] {
   try {
     parsed = probeReportSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch (error) {
-    throw new Error(`--probe ${file}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    throw new Error(`--probe ${file}: ${(error as Error).message.split('\n')[0] ?? ''}`, { cause: error });
   }
   if (!parsed.success)
     throw new Error(
