@@ -169,7 +169,7 @@ function scriptRow(script: ProbeScript): string {
     script.sha256 !== undefined ? [v(script.sha256)] : [script.error ?? 'not read'],
     [v(script.frame), ...(script.context !== 'page' ? [` (${script.context})`] : [])],
     script.underFrame !== undefined
-      ? ['the frame ', v(script.underFrame), "'s"]
+      ? ['its frame’s provider (', v(script.underFrame), '), not judged']
       : script.entry !== undefined
         ? [v(script.entry)]
         : ['none'],
