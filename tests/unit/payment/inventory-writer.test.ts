@@ -17,10 +17,11 @@ import {
   type ProgramLanguage,
   type WrittenInventory,
 } from '../../../provider/program/inventory';
-import { inlineSourcesSeen, probeReport } from '../../../provider/payment/probe';
+import { inlineSourcesSeen } from '../../../provider/payment/probe';
 import type { ProbeReport, ProbeScript } from '../../../provider/payment/probe-schema';
 import type { PaymentScript } from '../../../provider/payment/scripts';
 import { literalValue, prettierFormat, typeErrors } from '../../helpers/typescript';
+import { reportOf } from './probe-report';
 
 /**
  * The program edgeguard-inventory writes (issue 25, item 2), from scripts as `readPaymentScripts`
@@ -479,37 +480,20 @@ describe('inline entries for what a probe saw (edgeguard-inventory --probe, issu
 
   /** A probe report of a page holding `scripts`. */
   function report(page: string, scripts: ProbeScript[]): ProbeReport {
-    return probeReport({
-      project: 'shop',
-      stack: 'prod',
-      toolVersion: '0.1.0',
-      browser: 'chrome/156',
-      staging: { resolve: [], insecure: false },
-      settings: { devices: ['desktop'], loads: 1, settleSeconds: 5, cardLast4: '1111', submit: false, strict: false },
-      evaluatedAt: '2026-11-29T08:00:00.000Z',
-      inventories: [
-        {
-          name: 'payment-scripts',
-          urn: 'urn:x',
-          zoneId: ZONE,
-          pages: [
-            {
-              page,
-              url: `https://${page}`,
-              loaded: true,
-              headers: {},
-              loads: [],
-              scripts,
-              frames: [],
-              serviceWorkers: [],
-              violations: [],
-              alerts: [],
-              notices: [],
-            },
-          ],
-        },
-      ],
-    });
+    const probed = {
+      page,
+      url: `https://${page}`,
+      loaded: true,
+      headers: {},
+      loads: [],
+      scripts,
+      frames: [],
+      serviceWorkers: [],
+      violations: [],
+      alerts: [],
+      notices: [],
+    };
+    return reportOf([probed], ZONE);
   }
   const seenOn = [{ device: 'desktop' as const, load: 1 }];
   const inline = (sha256: string, more: Partial<ProbeScript> = {}): ProbeScript => ({

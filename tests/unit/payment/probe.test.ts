@@ -1,18 +1,13 @@
 import { probeMarkdown, probeSummaryLines } from '../../../provider/format/probe-markdown';
 import { DEFAULT_CARD } from '../../../provider/payment/card';
-import {
-  judgePage,
-  probeExitStatus,
-  probeReport,
-  type PageLoad,
-  type RanScript,
-} from '../../../provider/payment/probe';
+import { judgePage, probeExitStatus, type PageLoad, type RanScript } from '../../../provider/payment/probe';
 import { probeReportSchema, type ProbePage } from '../../../provider/payment/probe-schema';
 import type { PaymentScript } from '../../../provider/payment/scripts';
 import { provider } from '../../../provider/dynamic/runtime/script-inventory';
 import type { ManagedPolicy, StackInventory } from '../../../provider/stack/inventories';
 import { parseScriptInventory } from '../../../rules/inventory';
 import { ZONE } from '../../helpers/inputs';
+import { reportOf as reportOfZone } from './probe-report';
 
 /**
  * edgeguard-probe's judgement (provider/payment/probe.ts) of what a browser ran and sent on a
@@ -367,18 +362,7 @@ test('a page that did not load: one alert, nothing else judged', () => {
   );
 });
 
-function reportOf(pages: ProbePage[], strict = false) {
-  return probeReport({
-    project: 'shop',
-    stack: 'prod',
-    toolVersion: '0.1.0',
-    browser: 'chrome/156',
-    staging: { resolve: [], insecure: false },
-    settings: { devices: ['desktop', 'phone'], loads: 1, settleSeconds: 5, cardLast4: '1111', submit: false, strict },
-    evaluatedAt: '2026-11-27T10:00:00.000Z',
-    inventories: [{ name: 'checkout-scripts', urn: 'urn:inventory', zoneId: ZONE, pages }],
-  });
-}
+const reportOf = (pages: ProbePage[], strict = false) => reportOfZone(pages, ZONE, strict);
 
 test('the report passes its schema; exit 0 without alerts, 1 with one; a notice fails under --strict only', () => {
   const clean = reportOf([judge(load())]);
