@@ -574,8 +574,10 @@ async function loadPage(
       numberField: undefined,
     }));
     if (cardFields > 0) await settle(page, options.settleMs, deadline);
-    // Where the page is once the card is typed: a submitted form's answer is no redirect of the page.
+    // Where the page and its frames are once the card is typed: a submitted form's answer is no
+    // redirect of the page, nor a frame of it.
     const finalUrl = page.url();
+    const framesTyped = framesOf(page);
     if (options.submit && numberField !== undefined) {
       await submitForm(numberField);
       await settle(page, options.settleMs, deadline);
@@ -592,7 +594,7 @@ async function loadPage(
       finalUrl,
       headers: response.headers(),
       scripts: await recording.ran(),
-      frames: [...new Set([...frames, ...framesOf(page)])],
+      frames: [...new Set([...frames, ...framesTyped])],
       serviceWorkers: [...recording.workers].filter((url) => url !== '').sort(),
       cardFields,
       requests: recording.requests.filter((request) => request.at >= typedAt).map(({ at: _at, ...request }) => request),

@@ -331,6 +331,8 @@ test('the clean shop: exit 0 over two loads on each device, with no notice', asy
     shop.requests.filter((request) => request === `${new URL(API_TOKENS).host} /v1/tokens`).length,
   ).toBeGreaterThanOrEqual(8);
   expect(run.stderr).toContain('edgeguard-probe: pass: every page loaded');
+  // The card was typed, never submitted: no form reached the provider.
+  expect(shop.forms).toEqual([]);
 
   // edgeguard-inventory writes the inline entry for what the probe saw, from its report.
   const written = await runToEnd(
@@ -349,4 +351,17 @@ test('the clean shop: exit 0 over two loads on each device, with no notice', asy
   const configSource = `'sha256-${Buffer.from(sha256(CLEAN_CONFIG), 'hex').toString('base64')}'`;
   expect(written.stdout).toMatch(new RegExp(`inline: "${configSource.replace(/[+/]/g, '\\$&')}"`));
   expect(written.stderr).toContain('1 inline entry for the inline scripts the probe saw');
+});
+
+test('--submit (staging): the card frame’s form posted to the provider’s API, a card destination, and still no alert', async () => {
+  const posted = shop.forms.length;
+  const run = await probe(clean, '--submit');
+  expect({ code: run.code, alerts: run.report.inventories[0]!.pages.flatMap((page) => page.alerts) }).toEqual({
+    code: 0,
+    alerts: [],
+  });
+  expect(run.report.settings.submit).toBe(true);
+  // Each of the four loads (two pages, two devices) submitted its card frame's form.
+  expect(shop.forms.slice(posted)).toEqual(Array.from({ length: 4 }, () => `${new URL(API_TOKENS).host} /v1/tokens`));
+  expect(run.stderr).toContain("--submit: the card's form is submitted once typed; for staging only");
 });

@@ -277,7 +277,10 @@ function serve(url: URL, agent: string): Served | undefined {
     case CLEAN_LATE:
       return { type: JS, body: 'window.lateLoaded = true;\n' };
     case CARD_FRAME:
-      return { type: HTML, body: `<!doctype html><form>${CARD_FIELDS}</form><script src="${CARD_FRAME_JS}"></script>` };
+      return {
+        type: HTML,
+        body: `<!doctype html><form method="post" action="${API_TOKENS}">${CARD_FIELDS}</form><script src="${CARD_FRAME_JS}"></script>`,
+      };
     case CARD_FRAME_JS:
       return {
         type: JS,
@@ -299,6 +302,8 @@ export interface ProbeShop {
   requests: string[];
   /** The WebSocket messages it received, as text. */
   messages: string[];
+  /** The forms posted to it, as `host path`: only `--submit` posts one. */
+  forms: string[];
   close(): Promise<void>;
 }
 
@@ -335,6 +340,7 @@ export async function startProbeShop(): Promise<ProbeShop> {
   const shop: ProbeShop = {
     requests: [],
     messages: [],
+    forms: [],
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -343,6 +349,8 @@ export async function startProbeShop(): Promise<ProbeShop> {
   const server = https.createServer(selfSignedCertificate([...SHOP_HOSTS]), (request, response) => {
     const host = (request.headers.host ?? '').replace(/:443$/, '');
     shop.requests.push(`${host} ${request.url ?? '/'}`);
+    if (request.method === 'POST' && /x-www-form-urlencoded/.test(request.headers['content-type'] ?? ''))
+      shop.forms.push(`${host} ${request.url ?? '/'}`);
     request.resume();
     const served = serve(new URL(`https://${host}${request.url ?? '/'}`), request.headers['user-agent'] ?? '');
     if (served === undefined) {
