@@ -85,9 +85,12 @@ function comparePolicy(
   const page = new URL(`https://${host}/`);
   const written = new Map(governing.sources.map((source) => [formatCspSource(source), source]));
   const wanted = new Set(inventorySources);
+  // A hash source (an inline entry's) is allowed by that hash alone; a URL source by what allows its URL.
   const missing = inventorySources.filter(
     (source) =>
-      source !== "'none'" && !written.has(source) && !cspAllowsUrl([governing], 'script', new URL(source), page),
+      source !== "'none'" &&
+      !written.has(source) &&
+      (source.startsWith("'") || !cspAllowsUrl([governing], 'script', new URL(source), page)),
   );
   const extra = [...written]
     .filter(([text, source]) => {

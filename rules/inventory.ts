@@ -80,27 +80,87 @@ interface EntryCommon {
 export type ScriptEntry =
   (EntryCommon & { kind: 'url'; url: string; hash?: string }) | (EntryCommon & { kind: 'prefix'; prefix: string });
 
+/**
+ * An `inline` entry of `scripts` (issue 41): one inline script, authorized by the SHA-256 of its
+ * text, which the enforcing policy allows as the hash source {@link InlineEntry.cspSource}.
+ */
+export interface InlineEntry {
+  /** The entry's index in the inventory's `scripts`. */
+  index: number;
+  /** The SHA-256 of the script's text, base64 as CSP writes it (without `sha256-` and quotes). */
+  base64: string;
+  /** The same digest in lowercase hexadecimal, as the probe and page security write hashes. */
+  hex: string;
+  /** `'sha256-<base64>'`, the `script-src` source that lets exactly this script run. */
+  cspSource: string;
+  /** Why the script is on the payment pages, trimmed. */
+  justification: string;
+  /** Who answers for it, trimmed, when given. */
+  owner?: string;
+}
+
+/**
+ * A frame the payment pages may embed (`frames`, issue 41): a payment provider's card frame. The
+ * scripts inside a frame of another origin that an entry authorizes are the provider's, not judged
+ * against the page's entries.
+ */
+export interface FrameEntry {
+  /** The entry's index in the inventory's `frames`. */
+  index: number;
+  /** The frame's URLs: `https://host[:port]/path/`, canonical. */
+  address: ScriptAddress;
+  justification: string;
+  owner?: string;
+}
+
+/** A URL prefix a card number typed on the pages may be sent to (`cardDestinations`, issue 41). */
+export interface CardDestination {
+  /** Its index in the inventory's `cardDestinations`. */
+  index: number;
+  /** The prefix as the URL parser writes it (`https://api.pay.example/v1/tokens`). */
+  text: string;
+  /** Its origin, which a destination's URL must have exactly. */
+  origin: string;
+}
+
 /** An inventory whose every rule holds, as {@link parseScriptInventory} returns it. */
 export interface ScriptInventory {
   /** The payment pages, in the order written. */
   pages: readonly InventoryPage[];
-  /** The entries, in the order written. */
+  /** The `url` and `prefix` entries, in the order written. */
   scripts: readonly ScriptEntry[];
+  /** The `inline` entries of `scripts`, in the order written; absent as empty. */
+  inline?: readonly InlineEntry[];
+  /** The frames the pages may embed; absent as empty. */
+  frames?: readonly FrameEntry[];
+  /** Where a card number typed on the pages may be sent; absent as empty (nowhere). */
+  cardDestinations?: readonly CardDestination[];
 }
 
 /** One entry as written (the resource's input); every field is checked, none is trusted. */
 export interface ScriptEntryInput {
   url?: string;
   prefix?: string;
+  /** An inline script's CSP hash: `sha256-<base64>`, with or without the CSP form's quotes. */
+  inline?: string;
   justification?: string;
   owner?: string;
   hash?: string;
+}
+
+/** A frame as written (`frames`). */
+export interface FrameEntryInput {
+  prefix?: string;
+  justification?: string;
+  owner?: string;
 }
 
 /** An inventory as written: the pages as `host` or `host/path-prefix`, and the entries. */
 export interface ScriptInventoryInput {
   pages: readonly string[];
   scripts: readonly ScriptEntryInput[];
+  frames?: readonly FrameEntryInput[];
+  cardDestinations?: readonly string[];
 }
 
 /**
@@ -142,8 +202,21 @@ export function parseScriptPrefix(text: string): ParseResult<ScriptAddress> {
   return parseScriptAddress(text, 'prefix');
 }
 
-function parseScriptAddress(text: string, kind: 'url' | 'prefix'): ParseResult<ScriptAddress> {
-  const subject = `script ${kind}`;
+/**
+ * Parses the `prefix` of a frame entry: `https://host[:port]/path/`, ending in `/`, as a script
+ * prefix (`frame-src` reads a path prefix as `script-src` does).
+ *
+ * @returns its address, or the first problem with the offending part and its position.
+ */
+export function parseFramePrefix(text: string): ParseResult<ScriptAddress> {
+  return parseScriptAddress(text, 'prefix', 'frame prefix');
+}
+
+function parseScriptAddress(
+  text: string,
+  kind: 'url' | 'prefix',
+  subject: string = `script ${kind}`,
+): ParseResult<ScriptAddress> {
   const example = kind === 'url' ? 'https://cdn.example.com/app.js' : 'https://cdn.example.com/js/';
   const space = /\s/.exec(text);
   if (space) {
@@ -400,6 +473,86 @@ export function parseScriptHash(text: string): ParseResult<string> {
 }
 
 /**
+ * Parses the `inline` of an entry: the CSP hash of one inline script, `sha256-<base64>`, with or
+ * without the quotes of its CSP form (`'sha256-<base64>'`), as `./csp.ts` reads a hash source:
+ * SHA-256 only (what browsers and the probe compute for a `<script>`'s text), base64 of 32 bytes.
+ *
+ * @returns the entry's digest (base64 and hexadecimal) and its source, or the problem.
+ */
+export function parseInlineHash(text: string): ParseResult<Pick<InlineEntry, 'base64' | 'hex' | 'cspSource'>> {
+  const example =
+    "sha256-, then the base64 SHA-256 of the script's text, as in 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
+  const bare = text.startsWith("'") && text.endsWith("'") && text.length > 1 ? text.slice(1, -1) : text;
+  const offset = bare === text ? 0 : 1;
+  const algorithm = /^([A-Za-z0-9]+)-/.exec(bare)?.[1];
+  if (algorithm === undefined) return failure('inline hash', text, 0, `write ${example}`);
+  if (algorithm.toLowerCase() !== 'sha256')
+    return failure(
+      'inline hash',
+      algorithm,
+      offset,
+      "an inline entry is a sha256 hash, the one the probe and browsers' consoles give for an inline script",
+    );
+  const parsed = parseCspValue(`script-src '${bare}'`);
+  const source = parsed.ok ? parsed.value[0]?.sources[0] : undefined;
+  if (!parsed.ok || source?.kind !== 'hash') {
+    const reason = parsed.ok ? `write ${example}` : parsed.error.reason;
+    return failure('inline hash', bare.slice(algorithm.length + 1), offset + algorithm.length + 1, reason);
+  }
+  const base64 = source.value;
+  const bytes = atob(base64.replace(/-/g, '+').replace(/_/g, '/'));
+  const hex = Array.from(bytes, (byte) => byte.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+  return { ok: true, value: { base64, hex, cspSource: `'sha256-${base64}'` } };
+}
+
+/**
+ * The CSP hash source of a script's text given as its SHA-256 in hexadecimal: `'sha256-<base64>'`,
+ * which {@link parseInlineHash} reads back.
+ */
+export function inlineSourceOfHex(hex: string): string {
+  const bytes = (hex.match(/[0-9a-fA-F]{2}/g) ?? []).map((pair) => String.fromCharCode(parseInt(pair, 16)));
+  return `'sha256-${btoa(bytes.join(''))}'`;
+}
+
+/**
+ * Parses a card destination: an absolute `https:` or `wss:` URL prefix (a payment provider's API or
+ * socket), with no user name, fragment or wildcard. A URL is a destination when it has the prefix's
+ * origin and its text starts with the prefix's.
+ *
+ * @returns the destination's canonical text and origin, or the problem.
+ */
+export function parseCardDestination(text: string): ParseResult<Omit<CardDestination, 'index'>> {
+  const example = 'https://api.pay.example/v1/tokens';
+  const space = /\s/.exec(text);
+  if (space) return failure('card destination', space[0], space.index, 'a URL holds no spaces; remove them');
+  const scheme = SCHEME.exec(text);
+  if (!scheme) return failure('card destination', text, 0, `write the whole URL with its scheme, as in ${example}`);
+  const name = (scheme[1] ?? '').toLowerCase();
+  if (name !== 'https' && name !== 'wss')
+    return failure(
+      'card destination',
+      scheme[0],
+      0,
+      'a card number is sent over https: or wss: only; anything else would carry it in clear text',
+    );
+  const hashAt = text.indexOf('#');
+  if (hashAt >= 0)
+    return failure('card destination', text.slice(hashAt), hashAt, 'a fragment is never sent; remove it');
+  const authorityEnd = text.slice(scheme[0].length).search(/[/?]/);
+  const authority =
+    authorityEnd < 0 ? text.slice(scheme[0].length) : text.slice(scheme[0].length, scheme[0].length + authorityEnd);
+  const problem = checkAuthority(authority);
+  if (problem) return failure('card destination', authority, scheme[0].length, problem);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return failure('card destination', text, 0, `not a URL; write it as in ${example}`);
+  }
+  return { ok: true, value: { text: url.href, origin: url.origin } };
+}
+
+/**
  * Parses a whole inventory: at least one page, no page twice; each entry with exactly one of
  * `url` and `prefix`, a justification ({@link parseJustification}), an owner that is not blank
  * when given, a `hash` on a `url` entry only; no two entries naming the same script (url and
@@ -431,10 +584,30 @@ export function parseScriptInventory(input: ScriptInventoryInput): InventoryPars
   }
 
   const scripts: ScriptEntry[] = [];
+  const inline: InlineEntry[] = [];
   const entryAt = new Map<string, number>();
   for (const [index, written] of input.scripts.entries()) {
     const entry = parseEntry(written, index);
     if (!entry.ok) return entry;
+    if (entry.value.kind === 'inline') {
+      const { kind: _kind, ...parsedInline } = entry.value;
+      const key = JSON.stringify(['inline', parsedInline.base64]);
+      const earlier = entryAt.get(key);
+      if (earlier !== undefined)
+        return located(
+          ['scripts', index, 'inline'],
+          entryLabel(index, written),
+          failure(
+            'inline hash',
+            written.inline ?? '',
+            0,
+            `it names the same script as scripts[${earlier}]; keep one entry`,
+          ).error,
+        );
+      entryAt.set(key, index);
+      inline.push(parsedInline);
+      continue;
+    }
     const key = matchKey(entry.value.kind, entry.value.address);
     const earlier = entryAt.get(key);
     if (earlier !== undefined) {
@@ -453,15 +626,120 @@ export function parseScriptInventory(input: ScriptInventoryInput): InventoryPars
     entryAt.set(key, index);
     scripts.push(entry.value);
   }
-  return { ok: true, value: { pages, scripts } };
+  const frames = parseFrames(input.frames ?? []);
+  if (!frames.ok) return frames;
+  const cardDestinations = parseCardDestinations(input.cardDestinations ?? []);
+  if (!cardDestinations.ok) return cardDestinations;
+  return {
+    ok: true,
+    value: { pages, scripts, inline, frames: frames.value, cardDestinations: cardDestinations.value },
+  };
+}
+
+/**
+ * What makes an entry answered for: its justification ({@link parseJustification}; `justify` says
+ * what to write when it is missing) and its owner, trimmed, refused when blank, absent when not
+ * given; a problem at its field through `at`.
+ */
+function accountable(
+  input: { justification?: string; owner?: string },
+  justify: string,
+  at: (field: string, error: RuleError) => { ok: false; error: InventoryError },
+): { ok: true; value: { justification: string; owner?: string } } | { ok: false; error: InventoryError } {
+  if (input.justification === undefined)
+    return at('justification', missing(`the justification is missing; ${justify}`));
+  const justification = parseJustification(input.justification);
+  if (!justification.ok) return at('justification', justification.error);
+  const owner = input.owner?.trim();
+  if (owner === '')
+    return at(
+      'owner',
+      failure('owner', input.owner ?? '', 0, 'it is blank; name the person or team, or leave the owner out').error,
+    );
+  return { ok: true, value: { justification: justification.value, ...(owner !== undefined ? { owner } : {}) } };
+}
+
+/** The frames: each a prefix with a justification, no prefix twice. */
+function parseFrames(
+  input: readonly FrameEntryInput[],
+): { ok: true; value: FrameEntry[] } | { ok: false; error: InventoryError } {
+  const frames: FrameEntry[] = [];
+  const seen = new Map<string, number>();
+  for (const [index, written] of input.entries()) {
+    const label = `frames[${index}]${written.prefix !== undefined ? ` (prefix ${quoteForMessage(written.prefix)})` : ''}`;
+    const at = (field: string, error: RuleError) => located(['frames', index, field], label, error);
+    if (written.prefix === undefined)
+      return at(
+        'prefix',
+        missing("the prefix is missing; write the frames' URL prefix, as in https://js.pay.example/v3/"),
+      );
+    const address = parseFramePrefix(written.prefix);
+    if (!address.ok) return at('prefix', address.error);
+    const why = accountable(written, 'write why the frame is on the payment pages', at);
+    if (!why.ok) return why;
+    const key = matchKey('prefix', address.value);
+    const earlier = seen.get(key);
+    if (earlier !== undefined)
+      return at(
+        'prefix',
+        failure('frame prefix', written.prefix, 0, `it names the same frames as frames[${earlier}]; keep one entry`)
+          .error,
+      );
+    seen.set(key, index);
+    frames.push({ index, address: address.value, ...why.value });
+  }
+  return { ok: true, value: frames };
+}
+
+/** The card destinations: each a prefix, none twice. */
+function parseCardDestinations(
+  input: readonly string[],
+): { ok: true; value: CardDestination[] } | { ok: false; error: InventoryError } {
+  const destinations: CardDestination[] = [];
+  for (const [index, text] of input.entries()) {
+    const label = `cardDestinations[${index}]`;
+    const destination = parseCardDestination(text);
+    if (!destination.ok) return located(['cardDestinations', index], label, destination.error);
+    const earlier = destinations.find((other) => other.text === destination.value.text);
+    if (earlier !== undefined)
+      return located(
+        ['cardDestinations', index],
+        label,
+        failure('card destination', text, 0, `it is cardDestinations[${earlier.index}]; keep one`).error,
+      );
+    destinations.push({ index, ...destination.value });
+  }
+  return { ok: true, value: destinations };
 }
 
 function parseEntry(
   input: ScriptEntryInput,
   index: number,
-): { ok: true; value: ScriptEntry } | { ok: false; error: InventoryError } {
+): { ok: true; value: ScriptEntry | (InlineEntry & { kind: 'inline' }) } | { ok: false; error: InventoryError } {
   const label = entryLabel(index, input);
   const at = (field: string, error: RuleError) => located(['scripts', index, field], label, error);
+  if (input.inline !== undefined) {
+    const other = input.url !== undefined ? 'url' : input.prefix !== undefined ? 'prefix' : undefined;
+    if (other !== undefined)
+      return at(
+        other,
+        failure(
+          'script entry',
+          input[other] ?? '',
+          0,
+          `an entry is inline, a url or a prefix, one of them; make them two entries, each with its justification`,
+        ).error,
+      );
+    if (input.hash !== undefined)
+      return at(
+        'hash',
+        failure('hash', input.hash, 0, 'an inline entry is pinned by its own hash already; remove hash').error,
+      );
+    const hash = parseInlineHash(input.inline);
+    if (!hash.ok) return at('inline', hash.error);
+    const why = accountable(input, JUSTIFY, at);
+    return why.ok ? { ok: true, value: { kind: 'inline', index, ...hash.value, ...why.value } } : why;
+  }
   if (input.url !== undefined && input.prefix !== undefined) {
     return at(
       'prefix',
@@ -479,25 +757,15 @@ function parseEntry(
     return at(
       'url',
       missing(
-        'it has neither a url nor a prefix; give a url for one script (https://cdn.example.com/app.js) or a prefix for every script under a path (https://cdn.example.com/js/)',
+        "it has neither a url, a prefix nor an inline hash; give a url for one script (https://cdn.example.com/app.js), a prefix for every script under a path (https://cdn.example.com/js/) or the hash of an inline script ('sha256-<base64>')",
       ),
     );
   }
   const address = parseScriptAddress(text, kind);
   if (!address.ok) return at(kind, address.error);
-  if (input.justification === undefined) {
-    return at('justification', missing(`the justification is missing; ${JUSTIFY}`));
-  }
-  const justification = parseJustification(input.justification);
-  if (!justification.ok) return at('justification', justification.error);
-  const owner = input.owner?.trim();
-  if (owner === '') {
-    return at(
-      'owner',
-      failure('owner', input.owner ?? '', 0, 'it is blank; name the person or team, or leave the owner out').error,
-    );
-  }
-  const common = { index, address: address.value, justification: justification.value, ...(owner ? { owner } : {}) };
+  const why = accountable(input, JUSTIFY, at);
+  if (!why.ok) return why;
+  const common = { index, address: address.value, ...why.value };
   if (kind === 'prefix') {
     if (input.hash !== undefined) {
       return at(
@@ -530,7 +798,9 @@ function entryLabel(index: number, input: ScriptEntryInput): string {
       ? ` (url ${quoteForMessage(input.url)})`
       : input.prefix !== undefined
         ? ` (prefix ${quoteForMessage(input.prefix)})`
-        : '';
+        : input.inline !== undefined
+          ? ` (inline ${quoteForMessage(input.inline)})`
+          : '';
   return `scripts[${index}]${named}`;
 }
 
@@ -682,9 +952,49 @@ export function cspSources(inventory: ScriptInventory): string {
           address.path.startsWith(other.path),
       ),
   );
-  if (kept.length === 0) return "'none'";
+  const hashes = (inventory.inline ?? []).map((entry) => entry.cspSource);
+  if (kept.length === 0 && hashes.length === 0) return "'none'";
   const directive = 'script-src';
-  return normalizeCspValue(`${directive} ${kept.map((address) => address.cspSource).join(' ')}`).slice(
+  return normalizeCspValue(`${directive} ${[...hashes, ...kept.map((address) => address.cspSource)].join(' ')}`).slice(
     directive.length + 1,
+  );
+}
+
+/**
+ * The `inline` entry that authorizes an inline script (or code given to `eval`) whose text has the
+ * SHA-256 `hex` (lowercase hexadecimal), or `undefined`.
+ */
+export function authorizingInline(inventory: ScriptInventory, hex: string): InlineEntry | undefined {
+  return inventory.inline?.find((entry) => entry.hex === hex.toLowerCase());
+}
+
+/** The frame entry whose prefix holds `frameUrl` (same origin, path under the prefix's), or `undefined`. */
+export function authorizingFrame(inventory: ScriptInventory, frameUrl: string): FrameEntry | undefined {
+  let url: URL;
+  try {
+    url = new URL(frameUrl);
+  } catch {
+    return undefined;
+  }
+  const path = decodePath(url.pathname);
+  return (inventory.frames ?? [])
+    .filter((frame) => frame.address.origin === url.origin && path.startsWith(frame.address.path))
+    .sort((a, b) => b.address.path.length - a.address.path.length)[0];
+}
+
+/**
+ * The card destination `url` is under (its origin, and its text without the fragment starting with
+ * the destination's), or `undefined` when a card number sent there leaves what the inventory allows.
+ */
+export function cardDestinationOf(inventory: ScriptInventory, target: string): CardDestination | undefined {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return undefined;
+  }
+  url.hash = '';
+  return (inventory.cardDestinations ?? []).find(
+    (destination) => destination.origin === url.origin && url.href.startsWith(destination.text),
   );
 }

@@ -92,7 +92,8 @@ export function jsonOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
  * type describes (`ScriptInventory`'s `scripts` hold `ScriptInventoryScript`s).
  */
 export function nestedTypeName(resource: string, field: { name: string; schema: z.ZodType }): string {
-  const name = field.schema instanceof z.ZodArray ? field.name.replace(/s$/, '') : field.name;
+  const schema = field.schema instanceof z.ZodOptional ? (field.schema.unwrap() as z.ZodType) : field.schema;
+  const name = schema instanceof z.ZodArray ? field.name.replace(/s$/, '') : field.name;
   return `${resource}${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }
 

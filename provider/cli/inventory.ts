@@ -1,9 +1,12 @@
 #!/usr/bin/env node
+import * as fs from 'node:fs';
 import { shown } from '../format/escape';
 import { JUSTIFICATION_PLACEHOLDER, parseInventoryPage, type InventoryPage } from '../../rules/inventory';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { clientFrom } from '../client/shared';
 import { inventoryProgram, PROGRAM_LANGUAGES, writeInventory, type ProgramLanguage } from '../program/inventory';
+import { inlineSourcesSeen } from '../payment/probe';
+import { PROBE_FORMAT_VERSION, probeReportSchema } from '../payment/probe-schema';
 import { readPaymentScripts } from '../payment/scripts';
 import { explainReadFailure, idFlag, parseFlags, settingsHelp, settingsSynopsis, UsageError } from './settings-flags';
 import { runTool, sayAs, unexpectedFailure, writeProgram } from './runner';
@@ -22,6 +25,7 @@ const EXIT = { ok: 0, failed: 1 } as const;
 
 const USAGE = `usage: edgeguard-inventory --zone ZONE_ID --page PAGE [--page PAGE...]
                            [--language typescript|yaml] [--action allow|log] [--out FILE]
+                           [--probe FILE]
 ${settingsSynopsis(27)}
 
 Writes a Pulumi program declaring the ScriptInventory of the payment pages PAGE (PCI DSS 4.0
@@ -42,10 +46,12 @@ a script whose URL the inventory cannot hold (not https). It only reads from the
   --action allow|log    allow blocks the scripts the inventory does not authorize, log reports them
                         (default: allow)
   --out FILE            where to write the program (default: stdout)
+  --probe FILE          edgeguard-probe's JSON report (--json) of the pages: an inline entry, its
+                        justification the marked blank, for each inline script the browser ran there
 ${settingsHelp()}
 
-Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed);
-2 bad usage.`;
+Exit status: 0 written; 1 nothing written (a setting, the credentials or the service failed, the
+probe's report could not be read); 2 bad usage.`;
 
 const say = sayAs('edgeguard-inventory');
 
@@ -88,6 +94,7 @@ function parse(argv: string[]) {
     language: { type: 'string' },
     action: { type: 'string' },
     out: { type: 'string' },
+    probe: { type: 'string' },
   });
   if (flags.help) return 'help';
   const zoneId = idFlag('zone', "the zone's id", flags.text('zone'));
@@ -98,13 +105,38 @@ function parse(argv: string[]) {
     language: choice<ProgramLanguage>('language', PROGRAM_LANGUAGES, flags.text('language'), 'typescript'),
     action: choice('action', ['allow', 'log'] as const, flags.text('action'), 'allow'),
     out: flags.text('out'),
+    probe: flags.text('probe'),
     explicit: flags.explicit,
   };
+}
+
+/** The inline scripts of `file`, edgeguard-probe's JSON report, on `pages`; throws saying why it cannot be read. */
+function probedInline(file: string, pages: readonly InventoryPage[]): string[] {
+  let parsed;
+  try {
+    parsed = probeReportSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch (error) {
+    throw new Error(`--probe ${file}: ${(error as Error).message.split('\n')[0] ?? ''}`, { cause: error });
+  }
+  if (!parsed.success)
+    throw new Error(
+      `--probe ${file} is not an edgeguard-probe report of format ${PROBE_FORMAT_VERSION} (write it with edgeguard-probe --json): ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`,
+    );
+  return inlineSourcesSeen(parsed.data, pages);
 }
 
 /** Does the command's work with its `options`; returns the exit status. */
 async function run(options: Exclude<ReturnType<typeof parse>, 'help'>): Promise<number> {
   const { given, parsed } = options.pages;
+  // Before the service: a report that cannot be read is said at once.
+  let inline: string[] = [];
+  if (options.probe !== undefined)
+    try {
+      inline = probedInline(options.probe, parsed);
+    } catch (error) {
+      say((error as Error).message);
+      return EXIT.failed;
+    }
   let detected;
   try {
     // With no entries, every script on the pages is read, each `unauthorized`.
@@ -116,7 +148,7 @@ async function run(options: Exclude<ReturnType<typeof parse>, 'help'>): Promise<
     say(explainReadFailure(error, 'zone', options.zoneId));
     return EXIT.failed;
   }
-  const inventory = writeInventory(given, detected);
+  const inventory = writeInventory(given, detected, inline);
   const program = inventoryProgram(options, inventory);
   if (!writeProgram(options.out, program, say)) return EXIT.failed;
   const pinned = inventory.entries.filter((entry) => entry.hash !== undefined).length;
@@ -125,6 +157,9 @@ async function run(options: Exclude<ReturnType<typeof parse>, 'help'>): Promise<
   say(
     `wrote ${options.out ?? 'the program to stdout'}: an inventory of ${inventory.entries.length} of the ${inventory.detected} scripts detected on ${given.join(', ')} (${pinned} pinned), ` +
       `and ${policies} ${options.action} ${policies === 1 ? 'policy' : 'policies'} enforcing it (${inventory.hosts.join(', ')}); ` +
+      (inventory.inline.length > 0
+        ? `${inventory.inline.length} inline ${inventory.inline.length === 1 ? 'entry' : 'entries'} for the inline scripts the probe saw; `
+        : '') +
       `every justification is the marked blank "${JUSTIFICATION_PLACEHOLDER}", which preview refuses until a person writes one` +
       (inventory.detected === 0
         ? '; page security detected no script on the pages: check that it is on for the zone, and the pages'

@@ -69,6 +69,8 @@ export interface WrittenInventory {
   leftOut: LeftOutScript[];
   /** How many scripts page security detected on the pages. */
   detected: number;
+  /** The inline scripts a probe saw on the pages (`--probe`), each an `inline` entry, sorted. */
+  inline: string[];
 }
 
 /** Options of {@link inventoryProgram}. */
@@ -141,8 +143,14 @@ function pinOf(scripts: readonly PaymentScript[]): Pick<WrittenEntry, 'hash' | '
  * `readPaymentScripts` reads them against an inventory of those pages and no entries).
  *
  * @param pages - the payment pages as given; each must be one `parseInventoryPage` accepts.
+ * @param inline - the CSP hash sources (`'sha256-<base64>'`) of the inline scripts a probe saw on
+ *   the pages (`edgeguard-probe`'s report, issue 41): one `inline` entry each.
  */
-export function writeInventory(pages: readonly string[], scripts: readonly PaymentScript[]): WrittenInventory {
+export function writeInventory(
+  pages: readonly string[],
+  scripts: readonly PaymentScript[],
+  inline: readonly string[] = [],
+): WrittenInventory {
   const hosts: string[] = [];
   for (const page of pages) {
     const parsed = parseInventoryPage(page);
@@ -178,6 +186,7 @@ export function writeInventory(pages: readonly string[], scripts: readonly Payme
     entries: [...groups.values()].map((group) => ({ url: group.url, ...pinOf(group.scripts) })).sort(byUrl),
     leftOut: leftOut.sort(byUrl),
     detected: scripts.length,
+    inline: [...new Set(inline)].sort(),
   };
 }
 
@@ -216,6 +225,9 @@ function textsOf(options: InventoryProgramOptions, inventory: WrittenInventory):
       `${counted(inventory.entries.length, 'entry', 'entries')} for the ${counted(inventory.detected, 'script', 'scripts')} ` +
       "detected, each pinning the hash of its script's current version" +
       (listed.length > 0 ? ` (${listed.join(' and ')} are listed below, with why)` : '') +
+      (inventory.inline.length > 0
+        ? `, then ${counted(inventory.inline.length, 'inline entry', 'inline entries')} for the inline scripts edgeguard-probe saw, each by the hash of its text`
+        : '') +
       `, and for each host of the pages the CspPolicy that enforces it: ${effect}.\n` +
       `Every justification is the marked blank "${JUSTIFICATION_PLACEHOLDER}", which pulumi preview refuses, naming the entry, ` +
       'until a person writes why the script is on the payment pages (the business or technical reason). Before ' +
@@ -253,11 +265,14 @@ const expressionOf = (host: string) => `http.host eq "${host}"`;
 
 /** The entries as the inventory's `scripts` input. */
 function scriptsInput(inventory: WrittenInventory): FlatObject[] {
-  return inventory.entries.map((entry) => ({
-    url: entry.url,
-    justification: JUSTIFICATION_PLACEHOLDER,
-    ...(entry.hash !== undefined ? { hash: entry.hash } : {}),
-  }));
+  return [
+    ...inventory.entries.map((entry) => ({
+      url: entry.url,
+      justification: JUSTIFICATION_PLACEHOLDER,
+      ...(entry.hash !== undefined ? { hash: entry.hash } : {}),
+    })),
+    ...inventory.inline.map((source) => ({ inline: source, justification: JUSTIFICATION_PLACEHOLDER })),
+  ];
 }
 
 function typescriptProgram(options: InventoryProgramOptions, inventory: WrittenInventory, texts: Texts): string {

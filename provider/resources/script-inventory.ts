@@ -6,14 +6,23 @@ import { EdgeGuardResource } from './registration';
 export interface ScriptInventoryScriptArgs {
   /**
    * The URL of one script, `https://host/path`, with its query if the page loads it with one; give
-   * `url` or `prefix`, not both. Optional; a change updates in place.
+   * one of `url`, `prefix` and `inline`. Optional; a change updates in place.
    */
   url?: pulumi.Input<string>;
   /**
    * Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give
-   * `url` or `prefix`, not both. Optional; a change updates in place.
+   * one of `url`, `prefix` and `inline`. Optional; a change updates in place.
    */
   prefix?: pulumi.Input<string>;
+  /**
+   * An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or
+   * without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's
+   * console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets
+   * exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes
+   * at every load cannot be pinned: move what changes into a JSON data block (`<script
+   * type="application/json">`). Optional; a change updates in place.
+   */
+  inline?: pulumi.Input<string>;
   /**
    * Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks
    * for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry.
@@ -31,20 +40,29 @@ export interface ScriptInventoryScriptArgs {
 }
 
 /**
- * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a
+ * The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a
  * justification.
  */
 export interface ScriptInventoryScriptOutput {
   /**
    * The URL of one script, `https://host/path`, with its query if the page loads it with one; give
-   * `url` or `prefix`, not both.
+   * one of `url`, `prefix` and `inline`.
    */
   url?: string;
   /**
    * Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give
-   * `url` or `prefix`, not both.
+   * one of `url`, `prefix` and `inline`.
    */
   prefix?: string;
+  /**
+   * An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or
+   * without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's
+   * console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets
+   * exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes
+   * at every load cannot be pinned: move what changes into a JSON data block (`<script
+   * type="application/json">`).
+   */
+  inline?: string;
   /**
    * Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks
    * for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry.
@@ -57,6 +75,37 @@ export interface ScriptInventoryScriptOutput {
    * only. A script whose live hash differs shows in `detected` after a refresh.
    */
   hash?: string;
+}
+
+/** The argument `frames` of {@link ScriptInventory}. */
+export interface ScriptInventoryFrameArgs {
+  /**
+   * The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`.
+   * Required; a change updates in place.
+   */
+  prefix: pulumi.Input<string>;
+  /**
+   * Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a
+   * change updates in place.
+   */
+  justification: pulumi.Input<string>;
+  /** Who answers for the frame: a person or a team. Optional; a change updates in place. */
+  owner?: pulumi.Input<string>;
+}
+
+/**
+ * The frames the payment pages may embed, each a URL prefix with its justification: a payment
+ * provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form
+ * laid over the real one), and lists the scripts inside an authorized frame of another origin under
+ * that frame rather than judging them against `scripts`.
+ */
+export interface ScriptInventoryFrameOutput {
+  /** The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. */
+  prefix: string;
+  /** Why the frame is on the payment pages (a payment provider’s card frame, say). */
+  justification: string;
+  /** Who answers for the frame: a person or a team. */
+  owner?: string;
 }
 
 /**
@@ -96,10 +145,25 @@ export interface ScriptInventoryArgs {
    */
   pages: pulumi.Input<pulumi.Input<string>[]>;
   /**
-   * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a
-   * justification. Required; a change updates in place.
+   * The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and
+   * a justification. Required; a change updates in place.
    */
   scripts: pulumi.Input<pulumi.Input<ScriptInventoryScriptArgs>[]>;
+  /**
+   * The frames the payment pages may embed, each a URL prefix with its justification: a payment
+   * provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card
+   * form laid over the real one), and lists the scripts inside an authorized frame of another
+   * origin under that frame rather than judging them against `scripts`. Optional; a change updates
+   * in place.
+   */
+  frames?: pulumi.Input<pulumi.Input<ScriptInventoryFrameArgs>[]>;
+  /**
+   * The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to,
+   * as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card
+   * fields and alerts on any request that carries the number anywhere else. Optional; a change
+   * updates in place.
+   */
+  cardDestinations?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * Security headers the payment pages must send, by name, each with its exact value, as in `{
    * "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`:
@@ -137,10 +201,23 @@ export class ScriptInventory extends EdgeGuardResource {
    */
   declare public readonly pages: pulumi.Output<string[]>;
   /**
-   * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a
-   * justification.
+   * The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and
+   * a justification.
    */
   declare public readonly scripts: pulumi.Output<ScriptInventoryScriptOutput[]>;
+  /**
+   * The frames the payment pages may embed, each a URL prefix with its justification: a payment
+   * provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card
+   * form laid over the real one), and lists the scripts inside an authorized frame of another
+   * origin under that frame rather than judging them against `scripts`.
+   */
+  declare public readonly frames: pulumi.Output<ScriptInventoryFrameOutput[]>;
+  /**
+   * The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to,
+   * as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card
+   * fields and alerts on any request that carries the number anywhere else.
+   */
+  declare public readonly cardDestinations: pulumi.Output<string[]>;
   /**
    * Security headers the payment pages must send, by name, each with its exact value, as in `{
    * "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`:
@@ -185,6 +262,8 @@ export class ScriptInventory extends EdgeGuardResource {
         // output also when an optional input is left out or the resource is read with `get`.
         pages: undefined,
         scripts: undefined,
+        frames: undefined,
+        cardDestinations: undefined,
         headers: undefined,
         ...args,
         cspSources: undefined,

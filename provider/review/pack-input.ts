@@ -92,7 +92,7 @@ function baselinePolicies(): NonNullable<ReviewInput['previousPolicies']> {
 /** An entry of a `ScriptInventory`'s `scripts` as the engine gives it: its text fields, any other value left out. */
 function entryInputOf(entry: Record<string, unknown>): ScriptEntryInput {
   const input: ScriptEntryInput = {};
-  for (const field of ['url', 'prefix', 'justification', 'owner', 'hash'] as const) {
+  for (const field of ['url', 'prefix', 'inline', 'justification', 'owner', 'hash'] as const) {
     const text = entry[field];
     if (typeof text === 'string') input[field] = text;
   }

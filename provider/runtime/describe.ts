@@ -68,6 +68,8 @@ export interface OutputField {
  * is a list of objects (`ScriptInventory`'s `scripts`); each becomes a nested type of its own.
  */
 export function objectOf(schema: z.ZodType): z.ZodObject | undefined {
+  // An optional list of objects (`ScriptInventory`'s `frames`) is one too.
+  if (schema instanceof z.ZodOptional) return objectOf(schema.unwrap() as z.ZodType);
   if (schema instanceof z.ZodObject) return schema;
   if (schema instanceof z.ZodArray && schema.element instanceof z.ZodObject) return schema.element;
   return undefined;

@@ -30,13 +30,22 @@ const entrySchema = z.object({
     .optional()
     .meta({
       description: `The URL of one script, \`https://host/path\`, with its query if the page loads it with one;
-      give \`url\` or \`prefix\`, not both.`,
+      give one of \`url\`, \`prefix\` and \`inline\`.`,
     }),
   prefix: textField('an https: path prefix ending in /')
     .optional()
     .meta({
       description: `Every script under a path, \`https://host/path/\` (ending in \`/\`, as CSP reads a prefix); give
-      \`url\` or \`prefix\`, not both.`,
+      one of \`url\`, \`prefix\` and \`inline\`.`,
+    }),
+  inline: textField("an inline script's hash, sha256-<base64>")
+    .optional()
+    .meta({
+      description: `An inline script, by the SHA-256 of its text as CSP writes it: \`sha256-<base64>\`, with or without
+      the quotes of the CSP form (\`'sha256-<base64>'\`, what \`edgeguard-probe\` and a browser's console give).
+      \`cspSources\` carries it as \`'sha256-<base64>'\`, so the enforcing policy lets exactly that script run. Give
+      one of \`url\`, \`prefix\` and \`inline\`. A script whose text changes at every load cannot be pinned: move
+      what changes into a JSON data block (\`<script type="application/json">\`).`,
     }),
   justification: textField('why the script is on the payment pages').meta({
     description: `Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks
@@ -53,6 +62,18 @@ const entrySchema = z.object({
     }),
 });
 
+const frameSchema = z.object({
+  prefix: textField('an https: URL prefix ending in /').meta({
+    description: `The frames' URLs, \`https://host/path/\` (ending in \`/\`), as in \`https://js.pay.example/v3/\`.`,
+  }),
+  justification: textField('why the frame is on the payment pages').meta({
+    description: 'Why the frame is on the payment pages (a payment provider’s card frame, say).',
+  }),
+  owner: textField('the person or team').optional().meta({
+    description: 'Who answers for the frame: a person or a team.',
+  }),
+});
+
 /** The inputs, as `check` accepts them. */
 export const inputsSchema = z
   .object({
@@ -66,9 +87,26 @@ export const inputsSchema = z
           the pages under it, by whole segments), as in \`shop.example.com/checkout\`.`,
     }),
     scripts: z.array(entrySchema, expecting('a list of script entries')).meta({
-      description: `The scripts authorized on the pages, each with exactly one of \`url\` and \`prefix\`, and a
-        justification.`,
+      description: `The scripts authorized on the pages, each with exactly one of \`url\`, \`prefix\` and \`inline\`,
+        and a justification.`,
     }),
+    frames: z
+      .array(frameSchema, expecting('a list of frame entries'))
+      .optional()
+      .meta({
+        description: `The frames the payment pages may embed, each a URL prefix with its justification: a payment
+          provider's card frame. \`edgeguard-probe\` alerts on a frame no entry authorizes (a fake card form laid
+          over the real one), and lists the scripts inside an authorized frame of another origin under that frame
+          rather than judging them against \`scripts\`.`,
+      }),
+    cardDestinations: z
+      .array(textField('an https: or wss: URL prefix'), expecting('a list of URL prefixes'))
+      .optional()
+      .meta({
+        description: `The URL prefixes (\`https:\` or \`wss:\`) a card number typed on the payment pages may be sent to,
+          as in \`https://api.pay.example/v1/tokens\`. \`edgeguard-probe\` types a test card into the card fields and
+          alerts on any request that carries the number anywhere else.`,
+      }),
     headers: z
       .record(z.string(), textField('the exact value the page sends'), expecting('a map of header names to values'))
       .optional()
@@ -171,6 +209,8 @@ async function outputs(client: HttpClient, inputs: ScriptInventoryInputs): Promi
     zoneId: inputs.zoneId,
     pages: inputs.pages,
     scripts: inputs.scripts,
+    ...(inputs.frames !== undefined ? { frames: inputs.frames } : {}),
+    ...(inputs.cardDestinations !== undefined ? { cardDestinations: inputs.cardDestinations } : {}),
     ...(inputs.headers !== undefined ? { headers: inputs.headers } : {}),
     cspSources: cspSources(inventory),
     detected: await detectedScripts(client, inputs.zoneId, inventory),
@@ -209,6 +249,8 @@ export const runtime: Runtime<ScriptInventoryInputs, ScriptInventoryOutputs> = {
       zoneId,
       pages: props.pages,
       scripts: props.scripts,
+      ...(props.frames !== undefined ? { frames: props.frames } : {}),
+      ...(props.cardDestinations !== undefined ? { cardDestinations: props.cardDestinations } : {}),
       ...(props.headers !== undefined ? { headers: props.headers } : {}),
     };
     return { props: await outputs(ctx.client, inputs), inputs };

@@ -39,6 +39,10 @@ export class ScriptInventory extends pulumi.CustomResource {
     }
 
     /**
+     * The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else.
+     */
+    declare public readonly cardDestinations: pulumi.Output<string[]>;
+    /**
      * The `script-src` sources that allow what the inventory authorizes, space-separated (`'none'` when it authorizes nothing): the value of the enforcing `CspPolicy`, after ` script-src  `.
      */
     declare public /*out*/ readonly cspSources: pulumi.Output<string>;
@@ -46,6 +50,10 @@ export class ScriptInventory extends pulumi.CustomResource {
      * What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
      */
     declare public /*out*/ readonly detected: pulumi.Output<outputs.ScriptInventoryDetected[]>;
+    /**
+     * The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+     */
+    declare public readonly frames: pulumi.Output<outputs.ScriptInventoryFrame[]>;
     /**
      * Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
      */
@@ -55,7 +63,7 @@ export class ScriptInventory extends pulumi.CustomResource {
      */
     declare public readonly pages: pulumi.Output<string[]>;
     /**
-     * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+     * The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
      */
     declare public readonly scripts: pulumi.Output<outputs.ScriptInventoryScript[]>;
     /**
@@ -83,6 +91,8 @@ export class ScriptInventory extends pulumi.CustomResource {
             if (args?.zoneId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'zoneId'");
             }
+            resourceInputs["cardDestinations"] = args?.cardDestinations;
+            resourceInputs["frames"] = args?.frames;
             resourceInputs["headers"] = args?.headers;
             resourceInputs["pages"] = args?.pages;
             resourceInputs["scripts"] = args?.scripts;
@@ -90,8 +100,10 @@ export class ScriptInventory extends pulumi.CustomResource {
             resourceInputs["cspSources"] = undefined /*out*/;
             resourceInputs["detected"] = undefined /*out*/;
         } else {
+            resourceInputs["cardDestinations"] = undefined /*out*/;
             resourceInputs["cspSources"] = undefined /*out*/;
             resourceInputs["detected"] = undefined /*out*/;
+            resourceInputs["frames"] = undefined /*out*/;
             resourceInputs["headers"] = undefined /*out*/;
             resourceInputs["pages"] = undefined /*out*/;
             resourceInputs["scripts"] = undefined /*out*/;
@@ -109,6 +121,14 @@ export class ScriptInventory extends pulumi.CustomResource {
  */
 export interface ScriptInventoryArgs {
     /**
+     * The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else. Optional; a change updates in place.
+     */
+    cardDestinations?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`. Optional; a change updates in place.
+     */
+    frames?: pulumi.Input<pulumi.Input<inputs.ScriptInventoryFrameArgs>[] | undefined>;
+    /**
      * Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
      */
     headers?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
@@ -117,7 +137,7 @@ export interface ScriptInventoryArgs {
      */
     pages: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
+     * The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification. Required; a change updates in place.
      */
     scripts: pulumi.Input<pulumi.Input<inputs.ScriptInventoryScriptArgs>[]>;
     /**

@@ -6,8 +6,15 @@
  */
 
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import https from 'node:https';
+import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { probeReportSchema, type ProbeReport } from '../../provider/payment/probe-schema';
+import type { EngineStack } from '../helpers/engine';
+import { PROBE_CLI, runOnStack } from '../helpers/stack-commands';
+import { BROWSER_EXECUTABLES } from './browsers';
 import { selfSignedCertificate } from './server';
 
 /**
@@ -26,6 +33,8 @@ export interface OriginContent {
   scripts: string[];
   /** The body of each script, by URL. */
   bodies: Record<string, string>;
+  /** A status other than 200 a script is served with, by URL (its body still sent). */
+  statuses?: Record<string, number>;
 }
 
 /** The SHA-256 of a body, in page security's hash format (lowercase hexadecimal). */
@@ -82,18 +91,62 @@ export async function startProbeOrigin(
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(body);
+    response
+      .writeHead(now.statuses?.[url] ?? 200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' })
+      .end(body);
   });
+  await listenOn443(server, ORIGIN_ADDRESS, "the probe's origin");
+  return origin;
+}
+
+/** Starts `server` on `address`:443, a payment page's port; throws naming `what` when it cannot. */
+export async function listenOn443(server: Server, address: string, what: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new Error(
-          `the probe's origin cannot listen on ${ORIGIN_ADDRESS}:443 (${error.code ?? error.message}; port 443 needs root)`,
-        ),
+        new Error(`${what} cannot listen on ${address}:443 (${error.code ?? error.message}; port 443 needs root)`),
       ),
     );
-    server.listen(443, ORIGIN_ADDRESS, resolve);
+    server.listen(443, address, resolve);
   });
-  if ((server.address() as AddressInfo).port !== 443) throw new Error('the origin is not on port 443');
-  return origin;
+  if ((server.address() as AddressInfo).port !== 443) throw new Error(`${what} is not on port 443`);
+}
+
+/**
+ * Fails, saying what to do, unless the probe's browser test can run: Chromium installed and the
+ * probe built. Never a skip: a browser test that cannot run fails.
+ */
+export function assertProbeCanRun(): void {
+  if (!fs.existsSync(BROWSER_EXECUTABLES.chromium))
+    throw new Error(
+      `${BROWSER_EXECUTABLES.chromium} is missing: install it with \`bash scripts/setup-browsers.sh\` (as root: apt-get install chromium)`,
+    );
+  if (!fs.existsSync(PROBE_CLI)) throw new Error(`${PROBE_CLI} is missing: build first (npm run build)`);
+}
+
+/** How a probe ended: its status, stdout (the Markdown when `--markdown -`), stderr, and its JSON report checked by its schema. */
+export interface ProbeRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  report?: ProbeReport;
+}
+
+/**
+ * The built `edgeguard-probe` on `engine`'s stack as a weekly job runs it, with `--json` to a file
+ * of the project and `args`; fails when `token` shows in anything it wrote.
+ */
+export async function runProbe(engine: EngineStack, token: string, args: readonly string[]): Promise<ProbeRun> {
+  const json = path.join(engine.workDir, 'probe.json');
+  fs.rmSync(json, { force: true });
+  const run = await runOnStack(engine, PROBE_CLI, ['--json', json, ...args]);
+  const written = fs.existsSync(json) ? fs.readFileSync(json, 'utf8') : undefined;
+  if ([run.stdout, run.stderr, written ?? ''].some((text) => text.includes(token)))
+    throw new Error('the probe wrote the API token');
+  return {
+    code: run.status,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    ...(written !== undefined ? { report: probeReportSchema.parse(JSON.parse(written)) } : {}),
+  };
 }

@@ -191,17 +191,137 @@ func (o ScriptInventoryDetectedArrayOutput) Index(i pulumi.IntInput) ScriptInven
 	}).(ScriptInventoryDetectedOutput)
 }
 
-// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+type ScriptInventoryFrame struct {
+	// Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+	Justification string `pulumi:"justification"`
+	// Who answers for the frame: a person or a team. Optional; a change updates in place.
+	Owner *string `pulumi:"owner"`
+	// The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+	Prefix string `pulumi:"prefix"`
+}
+
+// ScriptInventoryFrameInput is an input type that accepts ScriptInventoryFrameArgs and ScriptInventoryFrameOutput values.
+// You can construct a concrete instance of `ScriptInventoryFrameInput` via:
+//
+//	ScriptInventoryFrameArgs{...}
+type ScriptInventoryFrameInput interface {
+	pulumi.Input
+
+	ToScriptInventoryFrameOutput() ScriptInventoryFrameOutput
+	ToScriptInventoryFrameOutputWithContext(context.Context) ScriptInventoryFrameOutput
+}
+
+// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+type ScriptInventoryFrameArgs struct {
+	// Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+	Justification pulumi.StringInput `pulumi:"justification"`
+	// Who answers for the frame: a person or a team. Optional; a change updates in place.
+	Owner pulumi.StringPtrInput `pulumi:"owner"`
+	// The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+	Prefix pulumi.StringInput `pulumi:"prefix"`
+}
+
+func (ScriptInventoryFrameArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScriptInventoryFrame)(nil)).Elem()
+}
+
+func (i ScriptInventoryFrameArgs) ToScriptInventoryFrameOutput() ScriptInventoryFrameOutput {
+	return i.ToScriptInventoryFrameOutputWithContext(context.Background())
+}
+
+func (i ScriptInventoryFrameArgs) ToScriptInventoryFrameOutputWithContext(ctx context.Context) ScriptInventoryFrameOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScriptInventoryFrameOutput)
+}
+
+// ScriptInventoryFrameArrayInput is an input type that accepts ScriptInventoryFrameArray and ScriptInventoryFrameArrayOutput values.
+// You can construct a concrete instance of `ScriptInventoryFrameArrayInput` via:
+//
+//	ScriptInventoryFrameArray{ ScriptInventoryFrameArgs{...} }
+type ScriptInventoryFrameArrayInput interface {
+	pulumi.Input
+
+	ToScriptInventoryFrameArrayOutput() ScriptInventoryFrameArrayOutput
+	ToScriptInventoryFrameArrayOutputWithContext(context.Context) ScriptInventoryFrameArrayOutput
+}
+
+type ScriptInventoryFrameArray []ScriptInventoryFrameInput
+
+func (ScriptInventoryFrameArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScriptInventoryFrame)(nil)).Elem()
+}
+
+func (i ScriptInventoryFrameArray) ToScriptInventoryFrameArrayOutput() ScriptInventoryFrameArrayOutput {
+	return i.ToScriptInventoryFrameArrayOutputWithContext(context.Background())
+}
+
+func (i ScriptInventoryFrameArray) ToScriptInventoryFrameArrayOutputWithContext(ctx context.Context) ScriptInventoryFrameArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScriptInventoryFrameArrayOutput)
+}
+
+// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+type ScriptInventoryFrameOutput struct{ *pulumi.OutputState }
+
+func (ScriptInventoryFrameOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScriptInventoryFrame)(nil)).Elem()
+}
+
+func (o ScriptInventoryFrameOutput) ToScriptInventoryFrameOutput() ScriptInventoryFrameOutput {
+	return o
+}
+
+func (o ScriptInventoryFrameOutput) ToScriptInventoryFrameOutputWithContext(ctx context.Context) ScriptInventoryFrameOutput {
+	return o
+}
+
+// Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+func (o ScriptInventoryFrameOutput) Justification() pulumi.StringOutput {
+	return o.ApplyT(func(v ScriptInventoryFrame) string { return v.Justification }).(pulumi.StringOutput)
+}
+
+// Who answers for the frame: a person or a team. Optional; a change updates in place.
+func (o ScriptInventoryFrameOutput) Owner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryFrame) *string { return v.Owner }).(pulumi.StringPtrOutput)
+}
+
+// The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+func (o ScriptInventoryFrameOutput) Prefix() pulumi.StringOutput {
+	return o.ApplyT(func(v ScriptInventoryFrame) string { return v.Prefix }).(pulumi.StringOutput)
+}
+
+type ScriptInventoryFrameArrayOutput struct{ *pulumi.OutputState }
+
+func (ScriptInventoryFrameArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ScriptInventoryFrame)(nil)).Elem()
+}
+
+func (o ScriptInventoryFrameArrayOutput) ToScriptInventoryFrameArrayOutput() ScriptInventoryFrameArrayOutput {
+	return o
+}
+
+func (o ScriptInventoryFrameArrayOutput) ToScriptInventoryFrameArrayOutputWithContext(ctx context.Context) ScriptInventoryFrameArrayOutput {
+	return o
+}
+
+func (o ScriptInventoryFrameArrayOutput) Index(i pulumi.IntInput) ScriptInventoryFrameOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ScriptInventoryFrame {
+		return vs[0].([]ScriptInventoryFrame)[vs[1].(int)]
+	}).(ScriptInventoryFrameOutput)
+}
+
+// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 type ScriptInventoryScript struct {
 	// The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
 	Hash *string `pulumi:"hash"`
+	// An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+	Inline *string `pulumi:"inline"`
 	// Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
 	Justification string `pulumi:"justification"`
 	// Who answers for the script: a person or a team. Optional; a change updates in place.
 	Owner *string `pulumi:"owner"`
-	// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+	// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
 	Prefix *string `pulumi:"prefix"`
-	// The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+	// The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
 	Url *string `pulumi:"url"`
 }
 
@@ -216,17 +336,19 @@ type ScriptInventoryScriptInput interface {
 	ToScriptInventoryScriptOutputWithContext(context.Context) ScriptInventoryScriptOutput
 }
 
-// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 type ScriptInventoryScriptArgs struct {
 	// The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
 	Hash pulumi.StringPtrInput `pulumi:"hash"`
+	// An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+	Inline pulumi.StringPtrInput `pulumi:"inline"`
 	// Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
 	Justification pulumi.StringInput `pulumi:"justification"`
 	// Who answers for the script: a person or a team. Optional; a change updates in place.
 	Owner pulumi.StringPtrInput `pulumi:"owner"`
-	// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+	// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
 	Prefix pulumi.StringPtrInput `pulumi:"prefix"`
-	// The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+	// The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
 	Url pulumi.StringPtrInput `pulumi:"url"`
 }
 
@@ -267,7 +389,7 @@ func (i ScriptInventoryScriptArray) ToScriptInventoryScriptArrayOutputWithContex
 	return pulumi.ToOutputWithContext(ctx, i).(ScriptInventoryScriptArrayOutput)
 }
 
-// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 type ScriptInventoryScriptOutput struct{ *pulumi.OutputState }
 
 func (ScriptInventoryScriptOutput) ElementType() reflect.Type {
@@ -287,6 +409,11 @@ func (o ScriptInventoryScriptOutput) Hash() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Hash }).(pulumi.StringPtrOutput)
 }
 
+// An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+func (o ScriptInventoryScriptOutput) Inline() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Inline }).(pulumi.StringPtrOutput)
+}
+
 // Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
 func (o ScriptInventoryScriptOutput) Justification() pulumi.StringOutput {
 	return o.ApplyT(func(v ScriptInventoryScript) string { return v.Justification }).(pulumi.StringOutput)
@@ -297,12 +424,12 @@ func (o ScriptInventoryScriptOutput) Owner() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Owner }).(pulumi.StringPtrOutput)
 }
 
-// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+// Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
 func (o ScriptInventoryScriptOutput) Prefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Prefix }).(pulumi.StringPtrOutput)
 }
 
-// The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+// The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
 func (o ScriptInventoryScriptOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ScriptInventoryScript) *string { return v.Url }).(pulumi.StringPtrOutput)
 }
@@ -329,11 +456,15 @@ func (o ScriptInventoryScriptArrayOutput) Index(i pulumi.IntInput) ScriptInvento
 
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomHostnameSslInput)(nil)).Elem(), CustomHostnameSslArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScriptInventoryFrameInput)(nil)).Elem(), ScriptInventoryFrameArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScriptInventoryFrameArrayInput)(nil)).Elem(), ScriptInventoryFrameArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScriptInventoryScriptInput)(nil)).Elem(), ScriptInventoryScriptArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScriptInventoryScriptArrayInput)(nil)).Elem(), ScriptInventoryScriptArray{})
 	pulumi.RegisterOutputType(CustomHostnameSslOutput{})
 	pulumi.RegisterOutputType(ScriptInventoryDetectedOutput{})
 	pulumi.RegisterOutputType(ScriptInventoryDetectedArrayOutput{})
+	pulumi.RegisterOutputType(ScriptInventoryFrameOutput{})
+	pulumi.RegisterOutputType(ScriptInventoryFrameArrayOutput{})
 	pulumi.RegisterOutputType(ScriptInventoryScriptOutput{})
 	pulumi.RegisterOutputType(ScriptInventoryScriptArrayOutput{})
 }

@@ -18,15 +18,19 @@ import (
 type ScriptInventory struct {
 	pulumi.CustomResourceState
 
+	// The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else.
+	CardDestinations pulumi.StringArrayOutput `pulumi:"cardDestinations"`
 	// The `script-src` sources that allow what the inventory authorizes, space-separated (`'none'` when it authorizes nothing): the value of the enforcing `CspPolicy`, after ` script-src  `.
 	CspSources pulumi.StringOutput `pulumi:"cspSources"`
 	// What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
 	Detected ScriptInventoryDetectedArrayOutput `pulumi:"detected"`
+	// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+	Frames ScriptInventoryFrameArrayOutput `pulumi:"frames"`
 	// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
 	Headers pulumi.StringMapOutput `pulumi:"headers"`
 	// The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`.
 	Pages pulumi.StringArrayOutput `pulumi:"pages"`
-	// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+	// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 	Scripts ScriptInventoryScriptArrayOutput `pulumi:"scripts"`
 	// The zone of the payment pages: its 32-character hexadecimal id.
 	ZoneId pulumi.StringOutput `pulumi:"zoneId"`
@@ -85,11 +89,15 @@ func (ScriptInventoryState) ElementType() reflect.Type {
 }
 
 type scriptInventoryArgs struct {
+	// The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else. Optional; a change updates in place.
+	CardDestinations []string `pulumi:"cardDestinations"`
+	// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`. Optional; a change updates in place.
+	Frames []ScriptInventoryFrame `pulumi:"frames"`
 	// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
 	Headers map[string]string `pulumi:"headers"`
 	// The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
 	Pages []string `pulumi:"pages"`
-	// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
+	// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification. Required; a change updates in place.
 	Scripts []ScriptInventoryScript `pulumi:"scripts"`
 	// The zone of the payment pages: its 32-character hexadecimal id. Required; a change replaces the resource.
 	ZoneId string `pulumi:"zoneId"`
@@ -97,11 +105,15 @@ type scriptInventoryArgs struct {
 
 // The set of arguments for constructing a ScriptInventory resource.
 type ScriptInventoryArgs struct {
+	// The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else. Optional; a change updates in place.
+	CardDestinations pulumi.StringArrayInput
+	// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`. Optional; a change updates in place.
+	Frames ScriptInventoryFrameArrayInput
 	// Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
 	Headers pulumi.StringMapInput
 	// The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
 	Pages pulumi.StringArrayInput
-	// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
+	// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification. Required; a change updates in place.
 	Scripts ScriptInventoryScriptArrayInput
 	// The zone of the payment pages: its 32-character hexadecimal id. Required; a change replaces the resource.
 	ZoneId pulumi.StringInput
@@ -194,6 +206,11 @@ func (o ScriptInventoryOutput) ToScriptInventoryOutputWithContext(ctx context.Co
 	return o
 }
 
+// The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else.
+func (o ScriptInventoryOutput) CardDestinations() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ScriptInventory) pulumi.StringArrayOutput { return v.CardDestinations }).(pulumi.StringArrayOutput)
+}
+
 // The `script-src` sources that allow what the inventory authorizes, space-separated (`'none'` when it authorizes nothing): the value of the enforcing `CspPolicy`, after ` script-src  `.
 func (o ScriptInventoryOutput) CspSources() pulumi.StringOutput {
 	return o.ApplyT(func(v *ScriptInventory) pulumi.StringOutput { return v.CspSources }).(pulumi.StringOutput)
@@ -202,6 +219,11 @@ func (o ScriptInventoryOutput) CspSources() pulumi.StringOutput {
 // What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
 func (o ScriptInventoryOutput) Detected() ScriptInventoryDetectedArrayOutput {
 	return o.ApplyT(func(v *ScriptInventory) ScriptInventoryDetectedArrayOutput { return v.Detected }).(ScriptInventoryDetectedArrayOutput)
+}
+
+// The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+func (o ScriptInventoryOutput) Frames() ScriptInventoryFrameArrayOutput {
+	return o.ApplyT(func(v *ScriptInventory) ScriptInventoryFrameArrayOutput { return v.Frames }).(ScriptInventoryFrameArrayOutput)
 }
 
 // Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs.
@@ -214,7 +236,7 @@ func (o ScriptInventoryOutput) Pages() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ScriptInventory) pulumi.StringArrayOutput { return v.Pages }).(pulumi.StringArrayOutput)
 }
 
-// The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+// The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 func (o ScriptInventoryOutput) Scripts() ScriptInventoryScriptArrayOutput {
 	return o.ApplyT(func(v *ScriptInventory) ScriptInventoryScriptArrayOutput { return v.Scripts }).(ScriptInventoryScriptArrayOutput)
 }

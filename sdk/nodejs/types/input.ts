@@ -35,13 +35,35 @@ export function customHostnameSslArgsProvideDefaults(val: CustomHostnameSslArgs)
 }
 
 /**
- * The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+ * The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+ */
+export interface ScriptInventoryFrameArgs {
+    /**
+     * Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+     */
+    justification: pulumi.Input<string>;
+    /**
+     * Who answers for the frame: a person or a team. Optional; a change updates in place.
+     */
+    owner?: pulumi.Input<string | undefined>;
+    /**
+     * The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+     */
+    prefix: pulumi.Input<string>;
+}
+
+/**
+ * The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
  */
 export interface ScriptInventoryScriptArgs {
     /**
      * The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
      */
     hash?: pulumi.Input<string | undefined>;
+    /**
+     * An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+     */
+    inline?: pulumi.Input<string | undefined>;
     /**
      * Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
      */
@@ -51,11 +73,11 @@ export interface ScriptInventoryScriptArgs {
      */
     owner?: pulumi.Input<string | undefined>;
     /**
-     * Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+     * Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
      */
     prefix?: pulumi.Input<string | undefined>;
     /**
-     * The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+     * The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
      */
     url?: pulumi.Input<string | undefined>;
 }

@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'CustomHostnameSslArgs',
     'CustomHostnameSslArgsDict',
+    'ScriptInventoryFrameArgs',
+    'ScriptInventoryFrameArgsDict',
     'ScriptInventoryScriptArgs',
     'ScriptInventoryScriptArgsDict',
 ]
@@ -95,9 +97,81 @@ class CustomHostnameSslArgs:
         pulumi.set(self, "certificate_authority", value)
 
 
+class ScriptInventoryFrameArgsDict(TypedDict):
+    """
+    The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+    """
+    justification: pulumi.Input[_builtins.str]
+    """
+    Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+    """
+    prefix: pulumi.Input[_builtins.str]
+    """
+    The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+    """
+    owner: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Who answers for the frame: a person or a team. Optional; a change updates in place.
+    """
+
+@pulumi.input_type
+class ScriptInventoryFrameArgs:
+    def __init__(__self__, *,
+                 justification: pulumi.Input[_builtins.str],
+                 prefix: pulumi.Input[_builtins.str],
+                 owner: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+
+        :param pulumi.Input[_builtins.str] justification: Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] prefix: The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+        :param pulumi.Input[_builtins.str] owner: Who answers for the frame: a person or a team. Optional; a change updates in place.
+        """
+        pulumi.set(__self__, "justification", justification)
+        pulumi.set(__self__, "prefix", prefix)
+        if owner is not None:
+            pulumi.set(__self__, "owner", owner)
+
+    @_builtins.property
+    @pulumi.getter
+    def justification(self) -> pulumi.Input[_builtins.str]:
+        """
+        Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+        """
+        return pulumi.get(self, "justification")
+
+    @justification.setter
+    def justification(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "justification", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def prefix(self) -> pulumi.Input[_builtins.str]:
+        """
+        The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+        """
+        return pulumi.get(self, "prefix")
+
+    @prefix.setter
+    def prefix(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "prefix", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Who answers for the frame: a person or a team. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "owner")
+
+    @owner.setter
+    def owner(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "owner", value)
+
+
 class ScriptInventoryScriptArgsDict(TypedDict):
     """
-    The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+    The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
     """
     justification: pulumi.Input[_builtins.str]
     """
@@ -107,17 +181,21 @@ class ScriptInventoryScriptArgsDict(TypedDict):
     """
     The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
     """
+    inline: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+    """
     owner: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Who answers for the script: a person or a team. Optional; a change updates in place.
     """
     prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+    Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
     """
     url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+    The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
     """
 
 @pulumi.input_type
@@ -125,21 +203,25 @@ class ScriptInventoryScriptArgs:
     def __init__(__self__, *,
                  justification: pulumi.Input[_builtins.str],
                  hash: pulumi.Input[Optional[_builtins.str]] = None,
+                 inline: pulumi.Input[Optional[_builtins.str]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  url: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+        The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 
         :param pulumi.Input[_builtins.str] justification: Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] hash: The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+        :param pulumi.Input[_builtins.str] inline: An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
         :param pulumi.Input[_builtins.str] owner: Who answers for the script: a person or a team. Optional; a change updates in place.
-        :param pulumi.Input[_builtins.str] prefix: Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
-        :param pulumi.Input[_builtins.str] url: The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        :param pulumi.Input[_builtins.str] prefix: Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
+        :param pulumi.Input[_builtins.str] url: The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
         """
         pulumi.set(__self__, "justification", justification)
         if hash is not None:
             pulumi.set(__self__, "hash", hash)
+        if inline is not None:
+            pulumi.set(__self__, "inline", inline)
         if owner is not None:
             pulumi.set(__self__, "owner", owner)
         if prefix is not None:
@@ -173,6 +255,18 @@ class ScriptInventoryScriptArgs:
 
     @_builtins.property
     @pulumi.getter
+    def inline(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+        """
+        return pulumi.get(self, "inline")
+
+    @inline.setter
+    def inline(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "inline", value)
+
+    @_builtins.property
+    @pulumi.getter
     def owner(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         Who answers for the script: a person or a team. Optional; a change updates in place.
@@ -187,7 +281,7 @@ class ScriptInventoryScriptArgs:
     @pulumi.getter
     def prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+        Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
         """
         return pulumi.get(self, "prefix")
 
@@ -199,7 +293,7 @@ class ScriptInventoryScriptArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
         """
         return pulumi.get(self, "url")
 

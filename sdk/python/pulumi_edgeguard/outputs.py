@@ -17,6 +17,7 @@ from . import _utilities
 __all__ = [
     'CustomHostnameSsl',
     'ScriptInventoryDetected',
+    'ScriptInventoryFrame',
     'ScriptInventoryScript',
 ]
 
@@ -166,28 +167,78 @@ class ScriptInventoryDetected(dict):
 
 
 @pulumi.output_type
+class ScriptInventoryFrame(dict):
+    """
+    The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+    """
+    def __init__(__self__, *,
+                 justification: _builtins.str,
+                 prefix: _builtins.str,
+                 owner: Optional[_builtins.str] = None):
+        """
+        The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+
+        :param _builtins.str justification: Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+        :param _builtins.str prefix: The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+        :param _builtins.str owner: Who answers for the frame: a person or a team. Optional; a change updates in place.
+        """
+        pulumi.set(__self__, "justification", justification)
+        pulumi.set(__self__, "prefix", prefix)
+        if owner is not None:
+            pulumi.set(__self__, "owner", owner)
+
+    @_builtins.property
+    @pulumi.getter
+    def justification(self) -> _builtins.str:
+        """
+        Why the frame is on the payment pages (a payment provider’s card frame, say). Required; a change updates in place.
+        """
+        return pulumi.get(self, "justification")
+
+    @_builtins.property
+    @pulumi.getter
+    def prefix(self) -> _builtins.str:
+        """
+        The frames' URLs, `https://host/path/` (ending in `/`), as in `https://js.pay.example/v3/`. Required; a change updates in place.
+        """
+        return pulumi.get(self, "prefix")
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> Optional[_builtins.str]:
+        """
+        Who answers for the frame: a person or a team. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "owner")
+
+
+@pulumi.output_type
 class ScriptInventoryScript(dict):
     """
-    The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+    The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
     """
     def __init__(__self__, *,
                  justification: _builtins.str,
                  hash: Optional[_builtins.str] = None,
+                 inline: Optional[_builtins.str] = None,
                  owner: Optional[_builtins.str] = None,
                  prefix: Optional[_builtins.str] = None,
                  url: Optional[_builtins.str] = None):
         """
-        The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+        The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
 
         :param _builtins.str justification: Why the script is on the payment pages: the business or technical reason PCI DSS 6.4.3 asks for. Blank, or the marked blank `edgeguard-inventory` writes, fails preview naming the entry. Required; a change updates in place.
         :param _builtins.str hash: The hash of the version approved, as page security reports it (hexadecimal); a `url` entry only. A script whose live hash differs shows in `detected` after a refresh. Optional; a change updates in place.
+        :param _builtins.str inline: An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
         :param _builtins.str owner: Who answers for the script: a person or a team. Optional; a change updates in place.
-        :param _builtins.str prefix: Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
-        :param _builtins.str url: The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        :param _builtins.str prefix: Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
+        :param _builtins.str url: The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
         """
         pulumi.set(__self__, "justification", justification)
         if hash is not None:
             pulumi.set(__self__, "hash", hash)
+        if inline is not None:
+            pulumi.set(__self__, "inline", inline)
         if owner is not None:
             pulumi.set(__self__, "owner", owner)
         if prefix is not None:
@@ -213,6 +264,14 @@ class ScriptInventoryScript(dict):
 
     @_builtins.property
     @pulumi.getter
+    def inline(self) -> Optional[_builtins.str]:
+        """
+        An inline script, by the SHA-256 of its text as CSP writes it: `sha256-<base64>`, with or without the quotes of the CSP form (`'sha256-<base64>'`, what `edgeguard-probe` and a browser's console give). `cspSources` carries it as `'sha256-<base64>'`, so the enforcing policy lets exactly that script run. Give one of `url`, `prefix` and `inline`. A script whose text changes at every load cannot be pinned: move what changes into a JSON data block (`<script type="application/json">`). Optional; a change updates in place.
+        """
+        return pulumi.get(self, "inline")
+
+    @_builtins.property
+    @pulumi.getter
     def owner(self) -> Optional[_builtins.str]:
         """
         Who answers for the script: a person or a team. Optional; a change updates in place.
@@ -223,7 +282,7 @@ class ScriptInventoryScript(dict):
     @pulumi.getter
     def prefix(self) -> Optional[_builtins.str]:
         """
-        Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give `url` or `prefix`, not both. Optional; a change updates in place.
+        Every script under a path, `https://host/path/` (ending in `/`, as CSP reads a prefix); give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
         """
         return pulumi.get(self, "prefix")
 
@@ -231,7 +290,7 @@ class ScriptInventoryScript(dict):
     @pulumi.getter
     def url(self) -> Optional[_builtins.str]:
         """
-        The URL of one script, `https://host/path`, with its query if the page loads it with one; give `url` or `prefix`, not both. Optional; a change updates in place.
+        The URL of one script, `https://host/path`, with its query if the page loads it with one; give one of `url`, `prefix` and `inline`. Optional; a change updates in place.
         """
         return pulumi.get(self, "url")
 

@@ -24,18 +24,26 @@ class ScriptInventoryArgs:
                  pages: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  scripts: pulumi.Input[Sequence[pulumi.Input['ScriptInventoryScriptArgs']]],
                  zone_id: pulumi.Input[_builtins.str],
+                 card_destinations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 frames: pulumi.Input[Optional[Sequence[pulumi.Input['ScriptInventoryFrameArgs']]]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a ScriptInventory resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pages: The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input['ScriptInventoryScriptArgs']]] scripts: The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input['ScriptInventoryScriptArgs']]] scripts: The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] zone_id: The zone of the payment pages: its 32-character hexadecimal id. Required; a change replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] card_destinations: The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else. Optional; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input['ScriptInventoryFrameArgs']]] frames: The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`. Optional; a change updates in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
         """
         pulumi.set(__self__, "pages", pages)
         pulumi.set(__self__, "scripts", scripts)
         pulumi.set(__self__, "zone_id", zone_id)
+        if card_destinations is not None:
+            pulumi.set(__self__, "card_destinations", card_destinations)
+        if frames is not None:
+            pulumi.set(__self__, "frames", frames)
         if headers is not None:
             pulumi.set(__self__, "headers", headers)
 
@@ -55,7 +63,7 @@ class ScriptInventoryArgs:
     @pulumi.getter
     def scripts(self) -> pulumi.Input[Sequence[pulumi.Input['ScriptInventoryScriptArgs']]]:
         """
-        The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
+        The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification. Required; a change updates in place.
         """
         return pulumi.get(self, "scripts")
 
@@ -76,6 +84,30 @@ class ScriptInventoryArgs:
         pulumi.set(self, "zone_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="cardDestinations")
+    def card_destinations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "card_destinations")
+
+    @card_destinations.setter
+    def card_destinations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "card_destinations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def frames(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ScriptInventoryFrameArgs']]]]:
+        """
+        The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`. Optional; a change updates in place.
+        """
+        return pulumi.get(self, "frames")
+
+    @frames.setter
+    def frames(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ScriptInventoryFrameArgs']]]]):
+        pulumi.set(self, "frames", value)
+
+    @_builtins.property
     @pulumi.getter
     def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
@@ -94,6 +126,8 @@ class ScriptInventory(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 card_destinations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 frames: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ScriptInventoryFrameArgs', 'ScriptInventoryFrameArgsDict']]]]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pages: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scripts: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]]] = None,
@@ -106,9 +140,11 @@ class ScriptInventory(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] card_destinations: The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else. Optional; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ScriptInventoryFrameArgs', 'ScriptInventoryFrameArgsDict']]]] frames: The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`. Optional; a change updates in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Security headers the payment pages must send, by name, each with its exact value, as in `{ "strict-transport-security": "max-age=63072000", "x-frame-options": "DENY" }`: `strict-transport-security`, `x-frame-options`, `x-content-type-options`, `referrer-policy` or `permissions-policy` (the CSP headers are the stack's `CspPolicy` resources'). `edgeguard-probe` loads the pages in a browser and alerts when one is missing or differs. Optional; a change updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pages: The payment pages, each `host` (every page of the host) or `host/path-prefix` (that path and the pages under it, by whole segments), as in `shop.example.com/checkout`. Required; a change updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]] scripts: The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification. Required; a change updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]] scripts: The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification. Required; a change updates in place.
         :param pulumi.Input[_builtins.str] zone_id: The zone of the payment pages: its 32-character hexadecimal id. Required; a change replaces the resource.
         """
         ...
@@ -137,6 +173,8 @@ class ScriptInventory(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 card_destinations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 frames: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ScriptInventoryFrameArgs', 'ScriptInventoryFrameArgsDict']]]]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  pages: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  scripts: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ScriptInventoryScriptArgs', 'ScriptInventoryScriptArgsDict']]]]] = None,
@@ -150,6 +188,8 @@ class ScriptInventory(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ScriptInventoryArgs.__new__(ScriptInventoryArgs)
 
+            __props__.__dict__["card_destinations"] = card_destinations
+            __props__.__dict__["frames"] = frames
             __props__.__dict__["headers"] = headers
             if pages is None and not opts.urn:
                 raise TypeError("Missing required property 'pages'")
@@ -186,13 +226,23 @@ class ScriptInventory(pulumi.CustomResource):
 
         __props__ = ScriptInventoryArgs.__new__(ScriptInventoryArgs)
 
+        __props__.__dict__["card_destinations"] = None
         __props__.__dict__["csp_sources"] = None
         __props__.__dict__["detected"] = None
+        __props__.__dict__["frames"] = None
         __props__.__dict__["headers"] = None
         __props__.__dict__["pages"] = None
         __props__.__dict__["scripts"] = None
         __props__.__dict__["zone_id"] = None
         return ScriptInventory(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="cardDestinations")
+    def card_destinations(self) -> pulumi.Output[Sequence[_builtins.str]]:
+        """
+        The URL prefixes (`https:` or `wss:`) a card number typed on the payment pages may be sent to, as in `https://api.pay.example/v1/tokens`. `edgeguard-probe` types a test card into the card fields and alerts on any request that carries the number anywhere else.
+        """
+        return pulumi.get(self, "card_destinations")
 
     @_builtins.property
     @pulumi.getter(name="cspSources")
@@ -209,6 +259,14 @@ class ScriptInventory(pulumi.CustomResource):
         What page security detects on the pages now, each script with the entry that authorizes it and its current hash; read again at every refresh, so a pinned script whose content changed shows here.
         """
         return pulumi.get(self, "detected")
+
+    @_builtins.property
+    @pulumi.getter
+    def frames(self) -> pulumi.Output[Sequence['outputs.ScriptInventoryFrame']]:
+        """
+        The frames the payment pages may embed, each a URL prefix with its justification: a payment provider's card frame. `edgeguard-probe` alerts on a frame no entry authorizes (a fake card form laid over the real one), and lists the scripts inside an authorized frame of another origin under that frame rather than judging them against `scripts`.
+        """
+        return pulumi.get(self, "frames")
 
     @_builtins.property
     @pulumi.getter
@@ -230,7 +288,7 @@ class ScriptInventory(pulumi.CustomResource):
     @pulumi.getter
     def scripts(self) -> pulumi.Output[Sequence['outputs.ScriptInventoryScript']]:
         """
-        The scripts authorized on the pages, each with exactly one of `url` and `prefix`, and a justification.
+        The scripts authorized on the pages, each with exactly one of `url`, `prefix` and `inline`, and a justification.
         """
         return pulumi.get(self, "scripts")
 

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import { isScalar, parse as parseYaml, parseDocument, visit, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import {
   authorizingEntry,
+  cspSources,
+  inlineSourceOfHex,
   JUSTIFICATION_PLACEHOLDER,
   parseInventoryPage,
   parseScriptInventory,
@@ -14,8 +17,11 @@ import {
   type ProgramLanguage,
   type WrittenInventory,
 } from '../../../provider/program/inventory';
+import { inlineSourcesSeen } from '../../../provider/payment/probe';
+import type { ProbeReport, ProbeScript } from '../../../provider/payment/probe-schema';
 import type { PaymentScript } from '../../../provider/payment/scripts';
 import { literalValue, prettierFormat, typeErrors } from '../../helpers/typescript';
+import { reportOf } from './probe-report';
 
 /**
  * The program edgeguard-inventory writes (issue 25, item 2), from scripts as `readPaymentScripts`
@@ -176,6 +182,7 @@ describe('one payment page with three scripts, one of them in two versions', () 
       ],
       leftOut: [],
       detected: 3,
+      inline: [],
     });
   });
 
@@ -462,4 +469,79 @@ describe('hostile strings', () => {
     const text = inventoryProgram(options('typescript'), written);
     expect(prettierFormat(text)).toBe(text);
   });
+});
+
+describe('inline entries for what a probe saw (edgeguard-inventory --probe, issue 41)', () => {
+  const config = 'window.shopConfig = { currency: "EUR" };';
+  const hex = createHash('sha256').update(config).digest('hex');
+  const source = inlineSourceOfHex(hex);
+  const pages = parseScriptInventory({ pages: ['checkout.example.com/pay'], scripts: [] });
+  if (!pages.ok) throw new Error(pages.error.message);
+
+  /** A probe report of a page holding `scripts`. */
+  function report(page: string, scripts: ProbeScript[]): ProbeReport {
+    const probed = {
+      page,
+      url: `https://${page}`,
+      loaded: true,
+      headers: {},
+      loads: [],
+      scripts,
+      frames: [],
+      serviceWorkers: [],
+      violations: [],
+      alerts: [],
+      notices: [],
+    };
+    return reportOf([probed], ZONE);
+  }
+  const seenOn = [{ device: 'desktop' as const, load: 1 }];
+  const inline = (sha256: string, more: Partial<ProbeScript> = {}): ProbeScript => ({
+    kind: 'inline',
+    sha256,
+    hashSource: inlineSourceOfHex(sha256),
+    frame: 'https://checkout.example.com/pay',
+    context: 'page',
+    seenOn,
+    ...more,
+  });
+
+  test('the inline scripts of the pages, once each; not eval code, nor a provider frame’s, nor another page’s', () => {
+    const other = 'e5'.repeat(32);
+    const seen = report('checkout.example.com/pay', [
+      inline(hex),
+      inline(hex, { frame: 'https://checkout.example.com/pay#again' }),
+      { ...inline(other), kind: 'eval' },
+      inline(other, {
+        context: 'frame',
+        frame: 'https://js.pay.example/v3/f.html',
+        underFrame: 'https://js.pay.example/v3/',
+      }),
+    ]);
+    expect(inlineSourcesSeen(seen, pages.value.pages)).toEqual([source]);
+    expect(inlineSourcesSeen(report('checkout.example.com/other', [inline(hex)]), pages.value.pages)).toEqual([]);
+  });
+
+  test.each(LANGUAGES)(
+    '%s: an inline entry after the url entries, its justification the marked blank; its hash parses',
+    (language) => {
+      const written = writeInventory(
+        ['checkout.example.com/pay'],
+        [script(STRIPE, { hash: HASH('b') })],
+        [source, source],
+      );
+      expect(written.inline).toEqual([source]);
+      const scripts = inventoryInputs(readBack(language, inventoryProgram(options(language), written))).scripts;
+      expect(scripts).toEqual([
+        { url: STRIPE, justification: JUSTIFICATION_PLACEHOLDER, hash: HASH('b') },
+        { inline: source, justification: JUSTIFICATION_PLACEHOLDER },
+      ]);
+      // Once justified, the inventory takes it, and its policy lets exactly that script run.
+      const justified = parseScriptInventory({
+        pages: ['checkout.example.com/pay'],
+        scripts: scripts.map((entry) => ({ ...entry, justification: 'reviewed' })),
+      });
+      expect(justified.ok && cspSources(justified.value)).toContain(source);
+    },
+  );
 });

@@ -140,8 +140,13 @@ test('a list of objects, input or output (ScriptInventory scripts, detected), is
   expect(schema.resources[token('ScriptInventory')]!.properties.detected!.items!.$ref).toBe(
     `#/types/${token('ScriptInventoryDetected')}`,
   );
+  // An optional list of objects (`frames`) is a type of its own too, named in the singular.
+  expect(schema.resources[token('ScriptInventory')]!.inputProperties!.frames).toMatchObject({
+    type: 'array',
+    items: { $ref: `#/types/${token('ScriptInventoryFrame')}` },
+  });
   expect(Object.keys(schema.types).sort()).toEqual(
-    ['CustomHostnameSsl', 'ScriptInventoryDetected', 'ScriptInventoryScript'].map(token),
+    ['CustomHostnameSsl', 'ScriptInventoryDetected', 'ScriptInventoryFrame', 'ScriptInventoryScript'].map(token),
   );
 });
 

@@ -262,7 +262,7 @@ describe('parseScriptInventory: the first problem, naming the entry', () => {
       'neither url nor prefix',
       { justification: 'x' },
       ['scripts', 0, 'url'],
-      'scripts[0]: it has neither a url nor a prefix; give a url for one script (https://cdn.example.com/app.js) or a prefix for every script under a path (https://cdn.example.com/js/)',
+      "scripts[0]: it has neither a url, a prefix nor an inline hash; give a url for one script (https://cdn.example.com/app.js), a prefix for every script under a path (https://cdn.example.com/js/) or the hash of an inline script ('sha256-<base64>')",
     ],
     [
       'both url and prefix',
