@@ -181,10 +181,10 @@ test('edgeguard-import declares the deployed zone and account', async () => {
 test('edgeguard-audit gives the evidence of the checkout’s payment pages', async () => {
   const mark = emu.mark();
   const run = await runAudit(engine);
-  // The audit was done (exit 0 or 1: the verdict); 2 would be an audit that could not be done.
-  expect({ done: [0, 1].includes(run.code ?? -1), stderr: run.stderr }).toEqual({
-    done: true,
-    stderr: expect.stringMatching(/^edgeguard-audit: (pass|fail): /),
+  // The demo world's payment pages load exactly the three pinned scripts, unchanged: the audit passes.
+  expect({ code: run.code, stderr: run.stderr }).toEqual({
+    code: 0,
+    stderr: expect.stringMatching(/^edgeguard-audit: pass: /),
   });
   expect(run.files.json).toBeDefined();
   await expectVendorValid(mark);
@@ -211,11 +211,8 @@ test('edgeguard-review reviews a change of the storefront policy', async () => {
   await withChangedProgram(async () => {
     const mark = emu.mark();
     const run = await runReview(engine);
-    // Reviewed (0: no mandatory violation, 1: some); 2 would be a review that could not be done.
-    expect({ done: [0, 1].includes(run.code ?? -1), stderr: run.code === 2 ? run.stderr : '' }).toEqual({
-      done: true,
-      stderr: '',
-    });
+    // Reviewed, with no mandatory violation (the storefront's weaknesses are advisory).
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.markdown).toContain('cdn.newly-added.example.net');
     await expectVendorValid(mark);
   });
