@@ -18,12 +18,14 @@ import { loadVendorShapes, type VendorShapes } from '../../helpers/vendor-shapes
  * configuration, the way a user selects it (and the way the stack commands, which read only the
  * stack's configuration, get it); in order: `pulumi up`, a preview that changes nothing,
  * `edgeguard-csp`, `edgeguard-inventory`, `edgeguard-import` (each with `--dialect vendor`),
- * `edgeguard-audit`, `edgeguard-review` of a changed CSP policy, then `pulumi destroy`.
+ * `edgeguard-audit`, `edgeguard-review` of a changed CSP policy, `pulumi up` of that change and of
+ * a new alert address (the updates), then `pulumi destroy`.
  *
  * Each step must succeed, and afterwards every request the emulator logged for it must be answered
  * below 400 and pass the vendor-shape checker (`tests/helpers/vendor-shapes.ts`: the vendor SDK's
- * declared parameters, the schema's page bounds and wildcard rule). The tests run in order and share
- * the stack; a step whose predecessor failed fails too, which names the first failure plainly.
+ * declared parameters, the schema's page bounds and wildcard rule); the last test checks the whole
+ * log again and that the run exercised each kind of write. The tests run in order and share the
+ * stack; each checks only its own requests, so a failure names the step that sent the request.
  */
 
 const TOKEN = 'e2e-vendor-deploy-token-6b2e90d4';
