@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveSettings } from '../provider/settings';
+import { DIALECTS, isDialect, type Dialect } from '../rules/dialect';
 import { MALICIOUS_SCRIPT_RULE } from '../rules/malicious';
 import { CommandError, LocalWorkspace, type OutputMap } from '@pulumi/pulumi/automation';
 import { reviewFlagship } from './demo-review';
@@ -12,8 +13,10 @@ import { pulumiHome } from './pulumi-home';
 /**
  * `npm run demo`: deploys the flagship program (the root Pulumi project) with the real engine.
  * - Against the local emulator, started here with durable state in `.edgeguard/emulator` (the
- *   demo world is loaded the first time) and stopped at the end; or, when EDGEGUARD_BASE_URL is
- *   set, against that service with the credentials of the environment.
+ *   demo world is loaded the first time) and stopped at the end, speaking the dialect of
+ *   EDGEGUARD_DIALECT when it is set (the provider, the program and the review read the same
+ *   variable, so both sides speak it); or, when EDGEGUARD_BASE_URL is set, against that service
+ *   with the credentials of the environment.
  * - The stack `demo` lives in a local file backend in `.edgeguard/pulumi`, encrypted with a
  *   passphrase generated on the first run and kept there; its PULUMI_HOME there uses the plugin
  *   cache that scripts/setup-plugins.sh filled (`@pulumi/command`'s plugin).
@@ -34,10 +37,31 @@ interface Target {
   stop: () => Promise<void>;
 }
 
+/**
+ * The dialect EDGEGUARD_DIALECT names, for the emulator's `--dialect`; undefined when it is not
+ * set (the emulator's default, `spec`). A value that is no dialect is refused here, naming the
+ * variable, before anything starts.
+ */
+function dialectOfEnvironment(): Dialect | undefined {
+  const value = process.env.EDGEGUARD_DIALECT;
+  if (value === undefined || value === '') return undefined;
+  if (!isDialect(value))
+    throw new Error(`EDGEGUARD_DIALECT: "${value}" is not a dialect (one of ${DIALECTS.join(', ')})`);
+  return value;
+}
+
 async function startEmulator(): Promise<Target> {
+  const dialect = dialectOfEnvironment();
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'dist', 'emulator', 'cli.js'), '--port', '0', '--data-dir', path.join(STATE, 'emulator')],
+    [
+      path.join(ROOT, 'dist', 'emulator', 'cli.js'),
+      '--port',
+      '0',
+      '--data-dir',
+      path.join(STATE, 'emulator'),
+      ...(dialect !== undefined ? ['--dialect', dialect] : []),
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -166,7 +190,7 @@ async function main(): Promise<void> {
     console.log(
       external
         ? `Target: ${target.baseUrl}`
-        : `Target: the local emulator at ${target.baseUrl} (state in .edgeguard/emulator)`,
+        : `Target: the local emulator at ${target.baseUrl} (state in .edgeguard/emulator${process.env.EDGEGUARD_DIALECT ? `, dialect ${process.env.EDGEGUARD_DIALECT}` : ''})`,
     );
     const backend = path.join(STATE, 'pulumi', 'state');
     fs.mkdirSync(backend, { recursive: true });
