@@ -57,3 +57,13 @@ export const LIST_PAGE_BOUNDS: Readonly<Record<Dialect, { pageSecurity: PageBoun
   spec: { pageSecurity: { min: 1, max: 1000 }, customHostnames: { min: 1, max: 1000 } },
   vendor: { pageSecurity: { min: 1, max: 100 }, customHostnames: { min: 5, max: 50 } },
 };
+
+/**
+ * The page size a list of `kind` asks for in `dialect`: `wanted` as it is in `spec` (as always);
+ * within the dialect's {@link LIST_PAGE_BOUNDS} otherwise, so no request passes the vendor's bound.
+ */
+export function listPageSize(dialect: Dialect, kind: 'pageSecurity' | 'customHostnames', wanted: number): number {
+  if (dialect === 'spec') return wanted;
+  const { min, max } = LIST_PAGE_BOUNDS[dialect][kind];
+  return Math.min(max, Math.max(min, wanted));
+}

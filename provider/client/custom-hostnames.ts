@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_PAGE_BOUNDS } from '../../rules/dialect';
+import { listPageSize } from '../../rules/dialect';
 import { dialectOf } from '../settings';
 import { deletedSchema, type HttpClient, type PollOptions } from './http';
 import { reported, type Known } from './reading';
@@ -171,10 +171,7 @@ function wireSsl(http: HttpClient, ssl: Partial<CustomHostnameSsl>): Record<stri
  * bounds (5 to 50) in `vendor`.
  */
 function hostnamePageSize(http: HttpClient, perPage: number): number {
-  const dialect = dialectOf(http.settings);
-  if (dialect === 'spec') return perPage;
-  const { min, max } = LIST_PAGE_BOUNDS[dialect].customHostnames;
-  return Math.min(max, Math.max(min, perPage));
+  return listPageSize(dialectOf(http.settings), 'customHostnames', perPage);
 }
 
 function collectionPath(zoneId: string): string {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../rules/dialect';
+import { listPageSize, PAGE_SECURITY_SEGMENT } from '../../rules/dialect';
 import { dialectOf } from '../settings';
 import { EdgeGuardError } from './errors';
 import { deletedSchema, type HttpClient } from './http';
@@ -20,19 +20,9 @@ function zonePath(http: HttpClient, zoneId: string, rest = ''): string {
   return `zones/${encodeURIComponent(zoneId)}/${PAGE_SECURITY_SEGMENT[dialectOf(http.settings)]}${rest}`;
 }
 
-/**
- * The page size a list of page security asks for: `perPage` in the spec dialect (as always); within
- * the dialect's bounds in `vendor` (`LIST_PAGE_BOUNDS`: 1 to 100), where a caller that pages by
- * offsets asks for {@link pageSecurityPageSize} itself so the two agree.
- */
+/** The page size a list of page security asks for: `perPage`, within the vendor's bounds in `vendor`. */
 function perPageOf(http: HttpClient, perPage: number): number {
-  return dialectOf(http.settings) === 'spec' ? perPage : pageSecurityPageSize(dialectOf(http.settings), perPage);
-}
-
-/** `wanted` within the page bounds of page security's lists in `dialect` (`LIST_PAGE_BOUNDS`). */
-export function pageSecurityPageSize(dialect: Dialect, wanted: number): number {
-  const { min, max } = LIST_PAGE_BOUNDS[dialect].pageSecurity;
-  return Math.min(max, Math.max(min, wanted));
+  return listPageSize(dialectOf(http.settings), 'pageSecurity', perPage);
 }
 
 // ---- Settings (spec 2.2) ----
