@@ -1,5 +1,3 @@
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Agent } from 'undici';
 import {
@@ -10,6 +8,7 @@ import {
   pageSecurity,
   resolveSettings,
 } from '../../../provider/client';
+import { readAll as all, startAnswerServer, type AnswerServer } from '../../helpers/answer-server';
 import { answersOf, type GeneratedAnswer, type IdForm } from '../../helpers/vendor-answers';
 import { loadVendorShapes, VENDOR_SDK, type VendorShapes } from '../../helpers/vendor-shapes';
 
@@ -130,14 +129,8 @@ const ALERT_BODY = {
   filters: { pool_id: [ID] },
 };
 
-async function all<T>(items: AsyncGenerator<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
 let shapes: VendorShapes;
-let server: http.Server;
+let server: AnswerServer | undefined;
 let client: HttpClient;
 /** The client's own connection pool, closed when the file ends (not the process-wide one). */
 const agent = new Agent();
@@ -148,22 +141,11 @@ let clock = Date.parse('2026-01-01T00:00:00.000Z');
 
 beforeAll(async () => {
   shapes = loadVendorShapes();
-  server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      if (current.body === undefined) {
-        response.writeHead(current.status).end();
-        return;
-      }
-      response.writeHead(current.status, { 'content-type': 'application/json' }).end(JSON.stringify(current.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  server = await startAnswerServer(() => current);
   client = new HttpClient(
     resolveSettings({
       explicit: {
-        baseUrl: `http://127.0.0.1:${port}/client/v4`,
+        baseUrl: server.baseUrl,
         apiToken: 'vendor-answers-token',
         vendor: 'cloudflare',
       },
@@ -176,7 +158,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await agent.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
 });
 
 test('every operation the client uses is one of the vendor operations checked', () => {
