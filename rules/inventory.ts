@@ -968,17 +968,12 @@ export function authorizingInline(inventory: ScriptInventory, hex: string): Inli
   return inventory.inline?.find((entry) => entry.hex === hex.toLowerCase());
 }
 
-/** The frame entry whose prefix holds `frameUrl` (same origin, path under the prefix's), or `undefined`. */
+/** The frame entry whose prefix holds `frameUrl` by the one prefix rule ({@link isUnderPrefix}), the longest first, or `undefined`. */
 export function authorizingFrame(inventory: ScriptInventory, frameUrl: string): FrameEntry | undefined {
-  let url: URL;
-  try {
-    url = new URL(frameUrl);
-  } catch {
-    return undefined;
-  }
-  const path = decodePath(url.pathname);
+  const address = prefixAddressOf(frameUrl);
+  if (address === undefined) return undefined;
   return (inventory.frames ?? [])
-    .filter((frame) => frame.address.origin === url.origin && path.startsWith(frame.address.path))
+    .filter((frame) => isUnderPrefix(frame.address, address))
     .sort((a, b) => b.address.path.length - a.address.path.length)[0];
 }
 
