@@ -66,6 +66,11 @@ ensure_dependencies
 # plugins or update checks: this machine reaches no plugin server.
 export PATH="$root/node_modules/.bin:$tools/pulumi/bin:$PATH"
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_SKIP_UPDATE_CHECK=true
+# Node's compile cache for every Node.js process started from here, from its first module on: the
+# engine starts a program, a dynamic-provider host and a policy pack afresh for every operation,
+# each loading @pulumi/pulumi (and the program ts-node and TypeScript) before any code of ours could
+# turn the cache on. Node checks each entry against the source; the folder is ignored by git.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$tools/node-compile-cache}"
 cd "$root"
 command_line="${1:?usage: bash scripts/with-env.sh '<command line>' [argument...]}"
 shift
