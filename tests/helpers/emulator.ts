@@ -164,7 +164,7 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     scriptIdOf: async (zoneId, url) => {
       for (const status of ['active', 'infrequent']) {
         const listed = await test.api('GET', `zones/${zoneId}/${pageSecurity}/scripts`, {
-          query: { status, per_page: LIST_PAGE_BOUNDS[dialect].pageSecurity.max },
+          query: { status, urls: url, per_page: LIST_PAGE_BOUNDS[dialect].pageSecurity.max },
         });
         const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
           (item) => item.url === url,
