@@ -54,13 +54,14 @@ export interface PaymentZone {
 const EMULATOR_OPTIONS: EmulatorOptions = { apiRateLimit: 'off' };
 
 const PAGE = 'https://checkout.example.com/pay';
-const PINNED = 50;
+/** The pinned scripts of the payment pages, and the checkout's own there. */
+export const PINNED = 50;
 const OWN = 10;
 const SEED_CHUNK = 10_000;
 /** The nightly set of zones, each reviewed, audited and refreshed. */
 const NIGHTLY_ZONES = 20;
 /** The vendor's limit: requests per window per credential (contract, "API rate limit"). */
-const API_LIMIT = { requests: 1200, seconds: 300 };
+export const API_LIMIT = { requests: 1200, seconds: 300 };
 /** Kept equal to bench/projects/payment-pages's `vendorScript` and `NEW_HASH`. */
 const vendorScript = (i: number) => `https://vendor${i % 5}.example.net/pay/v${i}.js`;
 const NEW_HASH = 'b'.repeat(64);
@@ -88,7 +89,8 @@ function scriptsOf(zone: PaymentZone): Array<Record<string, unknown>> {
   ];
 }
 
-async function seed(emulator: RunningEmulator, zone: PaymentZone): Promise<void> {
+/** Seeds `zone`'s scripts through the control API (which the API limit does not count). */
+export async function seed(emulator: RunningEmulator, zone: PaymentZone): Promise<void> {
   const all = scriptsOf(zone);
   for (let offset = 0; offset < all.length; offset += SEED_CHUNK) {
     const reply = await call('POST', `${emulator.controlUrl}/seed`, {
@@ -96,6 +98,25 @@ async function seed(emulator: RunningEmulator, zone: PaymentZone): Promise<void>
     });
     if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body).slice(0, 300)}`);
   }
+}
+
+/**
+ * A new version of the first pinned script: the audit finds it changed, the change re-pins it.
+ * `segment` is the dialect's path of page security (`PAGE_SECURITY_SEGMENT`).
+ */
+export async function newPinnedVersion(emulator: RunningEmulator, segment = 'page_security'): Promise<void> {
+  const listed = await call(
+    'GET',
+    `${emulator.baseUrl}/zones/${ZONE}/${segment}/scripts?urls=${encodeURIComponent(vendorScript(0))}`,
+  );
+  const first = (listed.body.result as unknown as Array<{ id: string; url: string }>).find(
+    (script) => script.url === vendorScript(0),
+  );
+  if (first === undefined) throw new Error('the first vendor script was not listed');
+  const posted = await call('POST', `${emulator.controlUrl}/zones/${ZONE}/page_security/scripts/${first.id}/versions`, {
+    hash: NEW_HASH,
+  });
+  if (posted.status !== 200) throw new Error(`new version failed: ${JSON.stringify(posted.body)}`);
 }
 
 /** The requests of the payment pages' reading: its listings (with `page_url`) and its single-script reads. */
@@ -126,7 +147,8 @@ interface ZoneFigures {
   retained: { heapBytes: number; rssKiB: number; ms: number };
 }
 
-const zoneText = (zone: PaymentZone) =>
+/** A zone's size in words. */
+export const zoneText = (zone: PaymentZone) =>
   `${zone.scripts} scripts (${Math.round(zone.share * 100)}% of the others on the checkout host)`;
 
 async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigures> {
@@ -138,21 +160,7 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-payment-'));
       try {
         await bench.up();
-        // A new version of the first pinned script: the audit finds it changed, the change re-pins it.
-        const listed = await call(
-          'GET',
-          `${emulator.baseUrl}/zones/${ZONE}/page_security/scripts?urls=${encodeURIComponent(vendorScript(0))}`,
-        );
-        const first = (listed.body.result as unknown as Array<{ id: string; url: string }>).find(
-          (script) => script.url === vendorScript(0),
-        );
-        if (first === undefined) throw new Error('the first vendor script was not listed');
-        const posted = await call(
-          'POST',
-          `${emulator.controlUrl}/zones/${ZONE}/page_security/scripts/${first.id}/versions`,
-          { hash: NEW_HASH },
-        );
-        if (posted.status !== 200) throw new Error(`new version failed: ${JSON.stringify(posted.body)}`);
+        await newPinnedVersion(emulator);
         // The 60 scripts of the pages listed in each status, the changed one read for its versions.
         const bound = requestBound(PINNED + OWN, 1);
 
