@@ -22,7 +22,7 @@ export interface PolicyHelp {
 export const POLICY_HELP: Readonly<Record<string, PolicyHelp>> = {
   'csp-blocks-detected-scripts': {
     reports:
-      'an `allow` policy of the stack, changed or not, that would block a script detected on its host. A malicious script is what blocking is for: it is listed as blocked, and no violation. A live policy that blocks a script still being seen keeps failing until the script is allowed or accepted',
+      'an `allow` policy of the stack, changed or not, that would block a script detected on its host. A malicious script is what blocking is for: it is listed as blocked, and no violation. A live policy that blocks a script still being seen keeps failing until the script is allowed or accepted (in the scope `change`, on the reviews that read its zone: see [Scope](reviewing.md#scope))',
     tags: ['csp', 'availability'],
   },
   'csp-blocks-detected-connections': {
@@ -41,7 +41,8 @@ export const POLICY_HELP: Readonly<Record<string, PolicyHelp>> = {
     securitySeverity: '9.0',
   },
   'csp-change-impact': {
-    reports: 'the summary above, for every CSP policy the change creates or changes',
+    reports:
+      'the summary above, for every CSP policy the change creates or changes, and, in the scope `change`, for every policy whose host it did not read, saying so',
     tags: ['csp', 'summary'],
   },
   'csp-weaknesses': {
