@@ -23,7 +23,8 @@ import { seconds } from './review';
  * Per zone, after `pulumi up` and a new version of one pinned script, the change that re-pins it is
  * reviewed (`pulumi preview` with the policy pack, as `edgeguard-review` runs it) once in each scope
  * of `EDGEGUARD_REVIEW_SCOPE`: `full` (every list read) and `change` (a zone the change leaves as it
- * is not listed). Before each, the emulator's clock is moved past a window, so each review starts
+ * is not listed), after one preview without the pack that is not measured (the program's first
+ * compile after the config change). Before each, the emulator's clock is moved past a window, so each review starts
  * with the whole budget, as a job of its own would. Printed: the requests (the emulator's log), the
  * time the limit imposes on them (the windows they need beyond the first), the time measured, the
  * 429s answered, whether the review said it waited for the limit, and whether the two scopes'
@@ -78,6 +79,8 @@ async function vendorZone(zone: PaymentZone): Promise<ScopeFigures[]> {
         fs.writeFileSync(baseline, JSON.stringify(await bench.stack.exportStack()));
         await bench.stack.setConfig('edgeguard-bench-payment-pages:variant', { value: 'after' });
         const output = path.join(scratch, 'review.json');
+        // Once unmeasured, without the pack: the first preview after the config change compiles the program anew.
+        await bench.stack.preview({ parallel: PARALLEL });
         const figures: ScopeFigures[] = [];
         for (const scope of [...REVIEW_SCOPES].reverse()) {
           // A fresh window: the review alone, as a job with the credential to itself.
@@ -144,7 +147,7 @@ export async function vendorBenchmarks(options: { zones?: PaymentZone[] } = {}):
     const same = JSON.stringify(full.verdicts) === JSON.stringify(change.verdicts);
     console.log(
       `vendor, review of a re-pin, ${zoneText(zone)}: requests full ${full.requests}, change ${change.requests} ` +
-        `(<= 1000 at 50,000: ${verdict(change.requests <= 1000)}); 429s ${full.refused} / ${change.refused}: ${verdict(full.refused + change.refused === 0)}; ` +
+        `(issue 42's target, at most 1,000 at 50,000: full ${verdict(full.requests <= 1000)}, change ${verdict(change.requests <= 1000)}); 429s ${full.refused} / ${change.refused}: ${verdict(full.refused + change.refused === 0)}; ` +
         `within the bound: ${verdict(full.requests <= full.bound && change.requests <= change.bound)}; ` +
         `the verdicts of change equal those of full (${full.verdicts.length} violations): ${verdict(same)}; ` +
         `a wait said where the limit imposed one: ${verdict(figures.every((one) => imposedSeconds(one.requests) === 0 || one.waitLine !== undefined))}`,
