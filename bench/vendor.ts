@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PAGE_SECURITY_SEGMENT } from '../rules/dialect';
 import type { EmulatorOptions } from '../emulator/app';
@@ -9,9 +8,9 @@ import { REVIEW_BASELINE_ENV } from '../provider/review/pack-input';
 import { REVIEW_SCOPE_ENV, REVIEW_SCOPES } from '../provider/review/plan';
 import { POLICY_PACK } from '../provider/review/review-stack';
 import type { ReviewScope } from '../provider/impact/model';
-import { call, withEmulator, ZONE } from './common';
-import { benchStack, PARALLEL } from './engine';
-import { API_LIMIT, newPinnedVersion, PINNED, seed, zoneText, type PaymentZone } from './payment';
+import { call } from './common';
+import { PARALLEL } from './engine';
+import { API_LIMIT, newPinnedVersion, withPaymentStack, zoneText, type PaymentZone } from './payment';
 import { seconds } from './review';
 
 /**
@@ -64,71 +63,57 @@ const verdictsOf = (output: PackOutput) =>
     .sort();
 
 async function vendorZone(zone: PaymentZone): Promise<ScopeFigures[]> {
-  return withEmulator(
-    false,
-    async (emulator) => {
-      await seed(emulator, zone);
-      const bench = await benchStack('payment-pages', emulator.baseUrl, { zoneId: ZONE, pinned: String(PINNED) });
-      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-vendor-'));
-      try {
-        const workspace = bench.stack.workspace;
-        workspace.envVars = { ...workspace.envVars, EDGEGUARD_DIALECT: 'vendor' };
-        await bench.up();
-        await newPinnedVersion(emulator, PAGE_SECURITY_SEGMENT.vendor);
-        const baseline = path.join(scratch, 'baseline.json');
-        fs.writeFileSync(baseline, JSON.stringify(await bench.stack.exportStack()));
-        await bench.stack.setConfig('edgeguard-bench-payment-pages:variant', { value: 'after' });
-        const output = path.join(scratch, 'review.json');
-        // Once unmeasured, without the pack: the first preview after the config change compiles the program anew.
-        await bench.stack.preview({ parallel: PARALLEL });
-        const figures: ScopeFigures[] = [];
-        for (const scope of [...REVIEW_SCOPES].reverse()) {
-          // A fresh window: the review alone, as a job with the credential to itself.
-          const moved = await call('POST', `${emulator.controlUrl}/clock`, { advance_seconds: API_LIMIT.seconds + 1 });
-          if (moved.status !== 200) throw new Error(`the clock did not move: ${JSON.stringify(moved.body)}`);
-          workspace.envVars = {
-            ...workspace.envVars,
-            [REVIEW_BASELINE_ENV]: baseline,
-            [REVIEW_OUTPUT_ENV]: output,
-            [REVIEW_SCOPE_ENV]: scope,
-          };
-          fs.rmSync(output, { force: true });
-          const mark = emulator.log.last;
-          const started = performance.now();
-          const result = await bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] });
-          const ms = performance.now() - started;
-          const served: LoggedRequest[] = emulator.log.since(mark);
-          const reviewed = JSON.parse(fs.readFileSync(output, 'utf8')) as PackOutput;
-          if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
-          const mandatory = reviewed.violations.filter((violation) => violation.policy.startsWith('payment-script-'));
-          if (mandatory.length > 0)
-            throw new Error(`the re-pin should pass: ${JSON.stringify(mandatory).slice(0, 500)}`);
-          const said = `${result.stdout}\n${result.stderr}`;
-          figures.push({
-            scope,
-            ms,
-            requests: served.length,
-            refused: served.filter((request) => request.status === 429).length,
-            waitLine: /edgeguard: waiting \d+ s for the service's API limit[^\n]*/.exec(said)?.[0],
-            bound: reviewed.review?.requests.bound ?? 0,
-            plan: reviewed.review?.requests.plan ?? '',
-            verdicts: verdictsOf(reviewed),
-          });
-          const last = figures.at(-1)!;
-          console.log(
-            `vendor, review of a re-pin, ${zoneText(zone)}, scope ${scope}: ${last.requests} requests (bound ${last.bound}: ${last.plan}); ` +
-              `the limit imposes ${seconds(imposedSeconds(last.requests) * 1000)}; measured ${seconds(ms)}; ${last.refused} × 429; ` +
-              `${last.waitLine !== undefined ? `it said: "${last.waitLine.slice(0, 80)}…"` : 'no wait for the limit said'}`,
-          );
-        }
-        return figures;
-      } finally {
-        await bench.dispose();
-        fs.rmSync(scratch, { recursive: true, force: true });
-      }
-    },
-    EMULATOR_OPTIONS,
-  );
+  return withPaymentStack(zone, EMULATOR_OPTIONS, { EDGEGUARD_DIALECT: 'vendor' }, async (emulator, bench, scratch) => {
+    const workspace = bench.stack.workspace;
+    await bench.up();
+    await newPinnedVersion(emulator, PAGE_SECURITY_SEGMENT.vendor);
+    const baseline = path.join(scratch, 'baseline.json');
+    fs.writeFileSync(baseline, JSON.stringify(await bench.stack.exportStack()));
+    await bench.stack.setConfig('edgeguard-bench-payment-pages:variant', { value: 'after' });
+    const output = path.join(scratch, 'review.json');
+    // Once unmeasured, without the pack: the first preview after the config change compiles the program anew.
+    await bench.stack.preview({ parallel: PARALLEL });
+    const figures: ScopeFigures[] = [];
+    for (const scope of [...REVIEW_SCOPES].reverse()) {
+      // A fresh window: the review alone, as a job with the credential to itself.
+      const moved = await call('POST', `${emulator.controlUrl}/clock`, { advance_seconds: API_LIMIT.seconds + 1 });
+      if (moved.status !== 200) throw new Error(`the clock did not move: ${JSON.stringify(moved.body)}`);
+      workspace.envVars = {
+        ...workspace.envVars,
+        [REVIEW_BASELINE_ENV]: baseline,
+        [REVIEW_OUTPUT_ENV]: output,
+        [REVIEW_SCOPE_ENV]: scope,
+      };
+      fs.rmSync(output, { force: true });
+      const mark = emulator.log.last;
+      const started = performance.now();
+      const result = await bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] });
+      const ms = performance.now() - started;
+      const served: LoggedRequest[] = emulator.log.since(mark);
+      const reviewed = JSON.parse(fs.readFileSync(output, 'utf8')) as PackOutput;
+      if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
+      const mandatory = reviewed.violations.filter((violation) => violation.policy.startsWith('payment-script-'));
+      if (mandatory.length > 0) throw new Error(`the re-pin should pass: ${JSON.stringify(mandatory).slice(0, 500)}`);
+      const said = `${result.stdout}\n${result.stderr}`;
+      figures.push({
+        scope,
+        ms,
+        requests: served.length,
+        refused: served.filter((request) => request.status === 429).length,
+        waitLine: /edgeguard: waiting \d+ s for the service's API limit[^\n]*/.exec(said)?.[0],
+        bound: reviewed.review?.requests.bound ?? 0,
+        plan: reviewed.review?.requests.plan ?? '',
+        verdicts: verdictsOf(reviewed),
+      });
+      const last = figures.at(-1)!;
+      console.log(
+        `vendor, review of a re-pin, ${zoneText(zone)}, scope ${scope}: ${last.requests} requests (bound ${last.bound}: ${last.plan}); ` +
+          `the limit imposes ${seconds(imposedSeconds(last.requests) * 1000)}; measured ${seconds(ms)}; ${last.refused} × 429; ` +
+          `${last.waitLine !== undefined ? `it said: "${last.waitLine.slice(0, 80)}…"` : 'no wait for the limit said'}`,
+      );
+    }
+    return figures;
+  });
 }
 
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');

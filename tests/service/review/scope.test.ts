@@ -66,17 +66,22 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
       ].map((script) => ({ zone_id: zone, ...script })),
     });
     await emu.newScriptVersion(zone, CARD, { hash: V2, js_integrity_score: 61 });
+    return { zone, liveId: await livePolicy(zone, 'allow', LIVE_VALUE) };
+  }
+
+  /** A live policy of `action` and `value` on the checkout host, created in the dialect's shape: its id. */
+  async function livePolicy(zone: string, action: 'allow' | 'log', value: string): Promise<string> {
     const created = await emu.api('POST', `zones/${zone}/${segment}/policies`, {
       body: {
-        description: 'checkout',
-        action: 'allow',
+        description: `checkout ${action}`,
+        action,
         expression: `http.host eq "${HOST}"`,
         enabled: dialect === 'vendor' ? true : 'true',
-        value: LIVE_VALUE,
+        value,
       },
     });
     expect(created.status).toBe(200);
-    return { zone, liveId: created.body.result.id as string };
+    return created.body.result.id as string;
   }
 
   const policy = (zone: string, value: string, liveId: string): PolicyUnderReview => ({
@@ -110,21 +115,28 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
     return { result, served };
   }
 
+  /** The stack's enforcing policy of `value` replacing the live one, its managed ids `managed`, and the re-pinned inventory when asked. */
+  const inputOf = (zone: string, value: string, managed: string[], withInventory = true): ReviewInput => ({
+    policies: [policy(zone, value, managed[0]!)],
+    managedPolicyIds: managed,
+    migrations: [],
+    notifications: [],
+    ...(withInventory ? { inventories: [inventory(zone)] } : {}),
+  });
+
+  /** The review of `input` in both scopes, full first. */
+  const inBothScopes = async (input: ReviewInput) => ({
+    full: await reviewed(input, 'full'),
+    change: await reviewed(input, 'change'),
+  });
+
   /** The listings of the zone's detected items on the policies' hosts (the CSP review's, not the inventory's). */
   const hostListings = (served: Awaited<ReturnType<typeof reviewed>>['served']) =>
     served.filter((request) => /\/(scripts|connections)$/.test(request.path) && request.query.hosts !== undefined);
 
   test('a re-pin (the CSP policy as it is live): scope change lists none of the zone, the inventory judged as in full, the policy said not read', async () => {
     const { zone, liveId } = await zoneWithPolicy();
-    const input: ReviewInput = {
-      policies: [policy(zone, LIVE_VALUE, liveId)],
-      managedPolicyIds: [liveId],
-      migrations: [],
-      notifications: [],
-      inventories: [inventory(zone)],
-    };
-    const full = await reviewed(input, 'full');
-    const change = await reviewed(input, 'change');
+    const { full, change } = await inBothScopes(inputOf(zone, LIVE_VALUE, [liveId]));
 
     // Reading everything: four listings or more (the vendor's pages of 100 make more), the legacy script blocked.
     const perPage = dialect === 'vendor' ? 100 : 1000;
@@ -154,15 +166,7 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
 
   test('a change that adds a source: scope change reads the zone and judges it exactly as full does', async () => {
     const { zone, liveId } = await zoneWithPolicy();
-    const input: ReviewInput = {
-      policies: [policy(zone, `${LIVE_VALUE} legacy.example.org`, liveId)],
-      managedPolicyIds: [liveId],
-      migrations: [],
-      notifications: [],
-      inventories: [inventory(zone)],
-    };
-    const full = await reviewed(input, 'full');
-    const change = await reviewed(input, 'change');
+    const { full, change } = await inBothScopes(inputOf(zone, `${LIVE_VALUE} legacy.example.org`, [liveId]));
     expect(change.result.policies).toEqual(full.result.policies);
     expect(change.result.inventories).toEqual(full.result.inventories);
     expect(change.result.requests).toEqual(full.result.requests);
@@ -172,23 +176,8 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
 
   test('a managed live policy the change deletes alters the zone: scope change reads it', async () => {
     const { zone, liveId } = await zoneWithPolicy();
-    const other = await emu.api('POST', `zones/${zone}/${segment}/policies`, {
-      body: {
-        description: 'checkout report-only',
-        action: 'log',
-        expression: `http.host eq "${HOST}"`,
-        enabled: dialect === 'vendor' ? true : 'true',
-        value: "script-src 'self'",
-      },
-    });
-    const input: ReviewInput = {
-      policies: [policy(zone, LIVE_VALUE, liveId)],
-      managedPolicyIds: [liveId, other.body.result.id as string],
-      migrations: [],
-      notifications: [],
-    };
-    const full = await reviewed(input, 'full');
-    const change = await reviewed(input, 'change');
+    const other = await livePolicy(zone, 'log', "script-src 'self'");
+    const { full, change } = await inBothScopes(inputOf(zone, LIVE_VALUE, [liveId, other], false));
     expect(change.result.policies).toEqual(full.result.policies);
     expect(hostListings(change.served)).toHaveLength(hostListings(full.served).length);
   });
