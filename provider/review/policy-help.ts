@@ -22,7 +22,7 @@ export interface PolicyHelp {
 export const POLICY_HELP: Readonly<Record<string, PolicyHelp>> = {
   'csp-blocks-detected-scripts': {
     reports:
-      'an `allow` policy of the stack, changed or not, that would block a script detected on its host. A malicious script is what blocking is for: it is listed as blocked, and no violation. A live policy that blocks a script still being seen keeps failing until the script is allowed or accepted (in the scope `change`, on the reviews that read its zone: see [Scope](reviewing.md#scope))',
+      'an `allow` policy of the stack, changed or not, that would block a script detected on its host. A malicious script is what blocking is for: it is listed as blocked, and no violation. A live policy that blocks a script still being seen keeps failing until the script is allowed or accepted',
     tags: ['csp', 'availability'],
   },
   'csp-blocks-detected-connections': {
