@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { clientFrom } from '../../../provider/client/shared';
 import { impactText } from '../../../provider/format/review-text';
 import type { PolicyUnderReview } from '../../../provider/impact/model';
 import type { InventoryUnderReview } from '../../../provider/payment/review';
-import { NOT_READ_UNCHANGED, reviewService, type ReviewInput } from '../../../provider/review/plan';
+import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/pack/policies';
+import { warmReview } from '../../../provider/review/pack-analysis';
+import { REVIEW_BASELINE_ENV } from '../../../provider/review/pack-input';
+import { NOT_READ_UNCHANGED, REVIEW_SCOPE_ENV, reviewService, type ReviewInput } from '../../../provider/review/plan';
 import { DIALECTS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../../rules/dialect';
 import { previousEntries } from '../../../rules/inventory-changes';
 import { parseScriptInventory, type ScriptEntryInput } from '../../../rules/inventory';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { cspPolicyResource, packEnvironment, stackArgs, type PackEnvironment } from '../../helpers/pack';
 
 /**
  * The review's scope (issue 42, item 6), in each dialect against an emulator speaking it: in the
@@ -37,13 +43,19 @@ const LIVE_VALUE = "script-src 'self' js.pay.example cdn.example.net";
 
 describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
   let emu: TestEmulator;
+  let pack: PackEnvironment;
   const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN, dialect } });
   const segment = PAGE_SECURITY_SEGMENT[dialect];
 
   beforeAll(async () => {
     emu = await startTestEmulator({ dialect });
+    pack = packEnvironment(emu, 'edgeguard-review-scope-');
+    process.env.EDGEGUARD_DIALECT = dialect;
   });
-  afterAll(async () => emu?.close());
+  afterAll(async () => {
+    pack?.restore();
+    await emu?.close();
+  });
 
   /**
    * A zone whose payment page loads the card script (pinned at V1, then a new version V2) and our
@@ -180,5 +192,45 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
     const { full, change } = await inBothScopes(inputOf(zone, LIVE_VALUE, [liveId, other], false));
     expect(change.result.policies).toEqual(full.result.policies);
     expect(hostListings(change.served)).toHaveLength(hostListings(full.served).length);
+  });
+
+  test('the pack in the scope change, the policy as it is live: nothing of the zone read ahead or listed, and csp-change-impact says it was not read', async () => {
+    const { zone, liveId } = await zoneWithPolicy();
+    const resource = cspPolicyResource('checkout-enforce', { zoneId: zone, host: HOST, value: LIVE_VALUE });
+    // The state before the change: the same policy, with the live policy's id.
+    const state = path.join(pack.dir, `state-${randomBytes(4).toString('hex')}.json`);
+    const declared = { zoneId: zone, action: 'allow', expression: `http.host eq "${HOST}"`, value: LIVE_VALUE };
+    fs.writeFileSync(
+      state,
+      JSON.stringify({
+        deployment: {
+          resources: [
+            { urn: resource.urn, type: resource.type, inputs: declared, outputs: { ...declared, policyId: liveId } },
+          ],
+        },
+      }),
+    );
+    process.env[REVIEW_BASELINE_ENV] = state;
+    process.env[REVIEW_SCOPE_ENV] = 'change';
+    try {
+      const mark = emu.mark();
+      // As once the engine has configured the pack: the read ahead would start here in the scope full.
+      warmReview();
+      const reported: Record<string, string[]> = {};
+      for (const policy of PACK_POLICIES.filter((candidate) => candidate.name.startsWith('csp-'))) {
+        await policy.validateStack(stackArgs([resource]), (message) => (reported[policy.name] ??= []).push(message));
+      }
+      const served = await emu.requests(mark);
+      expect(served.map((request) => request.path)).toEqual([`/client/v4/zones/${zone}/${segment}/policies`]);
+      // No mandatory policy fails, and the advisory one says what was not read.
+      expect(Object.keys(reported).sort()).toEqual([POLICY_NAMES.impact, POLICY_NAMES.weaknesses].sort());
+      expect(reported[POLICY_NAMES.impact]).toEqual([
+        expect.stringContaining(`Its host's detected scripts and connections were not read: ${NOT_READ_UNCHANGED}.`),
+      ]);
+      expect(pack.output().review?.policies[0]!.notRead).toBe(NOT_READ_UNCHANGED);
+    } finally {
+      delete process.env[REVIEW_SCOPE_ENV];
+      delete process.env[REVIEW_BASELINE_ENV];
+    }
   });
 });
