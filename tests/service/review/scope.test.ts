@@ -88,7 +88,7 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
         description: `checkout ${action}`,
         action,
         expression: `http.host eq "${HOST}"`,
-        enabled: dialect === 'vendor' ? true : 'true',
+        enabled: emu.wireEnabled(true),
         value,
       },
     });
