@@ -11,7 +11,7 @@ import { REVIEW_BASELINE_ENV } from '../provider/review/pack-input';
 import { POLICY_PACK } from '../provider/review/review-stack';
 import { requestBound } from '../provider/payment/scripts';
 import { call, TOKEN, withEmulator, ZONE } from './common';
-import { benchStack, PARALLEL } from './engine';
+import { benchStack, PARALLEL, type BenchStack } from './engine';
 import { median, mib, packPeakRss, seconds } from './review';
 
 /**
@@ -54,13 +54,14 @@ export interface PaymentZone {
 const EMULATOR_OPTIONS: EmulatorOptions = { apiRateLimit: 'off' };
 
 const PAGE = 'https://checkout.example.com/pay';
-const PINNED = 50;
+/** The pinned scripts of the payment pages, and the checkout's own there. */
+export const PINNED = 50;
 const OWN = 10;
 const SEED_CHUNK = 10_000;
 /** The nightly set of zones, each reviewed, audited and refreshed. */
 const NIGHTLY_ZONES = 20;
 /** The vendor's limit: requests per window per credential (contract, "API rate limit"). */
-const API_LIMIT = { requests: 1200, seconds: 300 };
+export const API_LIMIT = { requests: 1200, seconds: 300 };
 /** Kept equal to bench/projects/payment-pages's `vendorScript` and `NEW_HASH`. */
 const vendorScript = (i: number) => `https://vendor${i % 5}.example.net/pay/v${i}.js`;
 const NEW_HASH = 'b'.repeat(64);
@@ -88,7 +89,8 @@ function scriptsOf(zone: PaymentZone): Array<Record<string, unknown>> {
   ];
 }
 
-async function seed(emulator: RunningEmulator, zone: PaymentZone): Promise<void> {
+/** Seeds `zone`'s scripts through the control API (which the API limit does not count). */
+export async function seed(emulator: RunningEmulator, zone: PaymentZone): Promise<void> {
   const all = scriptsOf(zone);
   for (let offset = 0; offset < all.length; offset += SEED_CHUNK) {
     const reply = await call('POST', `${emulator.controlUrl}/seed`, {
@@ -96,6 +98,25 @@ async function seed(emulator: RunningEmulator, zone: PaymentZone): Promise<void>
     });
     if (reply.status !== 200) throw new Error(`seed failed: ${JSON.stringify(reply.body).slice(0, 300)}`);
   }
+}
+
+/**
+ * A new version of the first pinned script: the audit finds it changed, the change re-pins it.
+ * `segment` is the dialect's path of page security (`PAGE_SECURITY_SEGMENT`).
+ */
+export async function newPinnedVersion(emulator: RunningEmulator, segment = 'page_security'): Promise<void> {
+  const listed = await call(
+    'GET',
+    `${emulator.baseUrl}/zones/${ZONE}/${segment}/scripts?urls=${encodeURIComponent(vendorScript(0))}`,
+  );
+  const first = (listed.body.result as unknown as Array<{ id: string; url: string }>).find(
+    (script) => script.url === vendorScript(0),
+  );
+  if (first === undefined) throw new Error('the first vendor script was not listed');
+  const posted = await call('POST', `${emulator.controlUrl}/zones/${ZONE}/page_security/scripts/${first.id}/versions`, {
+    hash: NEW_HASH,
+  });
+  if (posted.status !== 200) throw new Error(`new version failed: ${JSON.stringify(posted.body)}`);
 }
 
 /** The requests of the payment pages' reading: its listings (with `page_url`) and its single-script reads. */
@@ -126,163 +147,164 @@ interface ZoneFigures {
   retained: { heapBytes: number; rssKiB: number; ms: number };
 }
 
-const zoneText = (zone: PaymentZone) =>
+/** A zone's size in words. */
+export const zoneText = (zone: PaymentZone) =>
   `${zone.scripts} scripts (${Math.round(zone.share * 100)}% of the others on the checkout host)`;
 
-async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigures> {
+/**
+ * `run` on a fresh emulator (`options`) seeded with `zone`, and a stack of bench/projects/payment-pages
+ * on it (with `env` beside the stack's own), with a scratch folder; both removed after.
+ */
+export async function withPaymentStack<T>(
+  zone: PaymentZone,
+  options: EmulatorOptions,
+  env: Record<string, string>,
+  run: (emulator: RunningEmulator, bench: BenchStack, scratch: string) => Promise<T>,
+): Promise<T> {
   return withEmulator(
     false,
     async (emulator) => {
       await seed(emulator, zone);
       const bench = await benchStack('payment-pages', emulator.baseUrl, { zoneId: ZONE, pinned: String(PINNED) });
+      bench.stack.workspace.envVars = { ...bench.stack.workspace.envVars, ...env };
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-bench-payment-'));
       try {
-        await bench.up();
-        // A new version of the first pinned script: the audit finds it changed, the change re-pins it.
-        const listed = await call(
-          'GET',
-          `${emulator.baseUrl}/zones/${ZONE}/page_security/scripts?urls=${encodeURIComponent(vendorScript(0))}`,
-        );
-        const first = (listed.body.result as unknown as Array<{ id: string; url: string }>).find(
-          (script) => script.url === vendorScript(0),
-        );
-        if (first === undefined) throw new Error('the first vendor script was not listed');
-        const posted = await call(
-          'POST',
-          `${emulator.controlUrl}/zones/${ZONE}/page_security/scripts/${first.id}/versions`,
-          { hash: NEW_HASH },
-        );
-        if (posted.status !== 200) throw new Error(`new version failed: ${JSON.stringify(posted.body)}`);
-        // The 60 scripts of the pages listed in each status, the changed one read for its versions.
-        const bound = requestBound(PINNED + OWN, 1);
-
-        // The audit, as a weekly job runs it.
-        const env = { ...process.env, ...bench.stack.workspace.envVars };
-        const rssFile = path.join(scratch, 'rss');
-        const json = path.join(scratch, 'audit.json');
-        let mark = emulator.log.last;
-        let started = performance.now();
-        let exit = 0;
-        try {
-          await promisify(execFile)(
-            process.execPath,
-            [
-              '--require',
-              path.join(__dirname, 'max-rss.js'),
-              path.join(__dirname, '..', 'provider', 'cli', 'audit.js'),
-              '--cwd',
-              bench.stack.workspace.workDir,
-              '--stack',
-              bench.stack.name,
-              '--json',
-              json,
-            ],
-            { env: { ...env, EDGEGUARD_BENCH_RSS_FILE: rssFile }, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
-          );
-        } catch (error) {
-          exit = (error as { code?: number }).code ?? -1;
-          if (exit !== 1) throw error;
-        }
-        const auditMs = performance.now() - started;
-        const auditRequests = emulator.log.since(mark).length;
-        const evidence = JSON.parse(fs.readFileSync(json, 'utf8')) as unknown;
-        const auditScripts = countScripts(evidence);
-
-        // The review of the change that re-pins the script, on the state before the refresh.
-        const baseline = path.join(scratch, 'baseline.json');
-        fs.writeFileSync(baseline, JSON.stringify(await bench.stack.exportStack()));
-
-        // A refresh: the inventory reads what is detected on its pages again.
-        mark = emulator.log.last;
-        started = performance.now();
-        await bench.stack.refresh({ parallel: PARALLEL });
-        const refreshMs = performance.now() - started;
-        const refreshLog = emulator.log.since(mark);
-        const refresh = {
-          ms: refreshMs,
-          inventory: inventoryRequests(refreshLog),
-          other: refreshLog.length - inventoryRequests(refreshLog),
-        };
-
-        const output = path.join(scratch, 'review.json');
-        const workspace = bench.stack.workspace;
-        workspace.envVars = { ...workspace.envVars, [REVIEW_BASELINE_ENV]: baseline, [REVIEW_OUTPUT_ENV]: output };
-        await bench.stack.setConfig('edgeguard-bench-payment-pages:variant', { value: 'after' });
-        const review: ZoneFigures['review'] = {
-          withoutMs: [],
-          withMs: [],
-          requests: [],
-          inventory: [],
-          bound: 0,
-          inventoryTerm: '',
-          peakKiB: [],
-        };
-        // Once unmeasured: the first preview after the config change compiles the program anew.
-        await bench.stack.preview({ parallel: PARALLEL });
-        for (let round = 0; round < rounds; round++) {
-          started = performance.now();
-          await bench.stack.preview({ parallel: PARALLEL });
-          review.withoutMs.push(performance.now() - started);
-          fs.rmSync(output, { force: true });
-          mark = emulator.log.last;
-          started = performance.now();
-          const { peakKiB } = await packPeakRss(() =>
-            bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] }),
-          );
-          review.withMs.push(performance.now() - started);
-          review.peakKiB.push(peakKiB);
-          const served = emulator.log.since(mark);
-          review.requests.push(served.length);
-          review.inventory.push(inventoryRequests(served));
-          const reviewed = JSON.parse(fs.readFileSync(output, 'utf8')) as PackOutput;
-          if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
-          const mandatory = reviewed.violations.filter((violation) => violation.policy.startsWith('payment-script-'));
-          if (mandatory.length > 0)
-            throw new Error(`the re-pin should pass: ${JSON.stringify(mandatory).slice(0, 500)}`);
-          review.bound = reviewed.review?.requests.bound ?? 0;
-          review.inventoryTerm =
-            reviewed.review?.requests.plan.split('; ').find((term) => term.startsWith('inventory ')) ?? '';
-        }
-        // Not execFileSync: the emulator answering the child runs in this process's event loop.
-        const { stdout } = await promisify(execFile)(
-          process.execPath,
-          ['--expose-gc', path.join(__dirname, 'payment-child.js'), emulator.baseUrl, TOKEN, ZONE, baseline],
-          { encoding: 'utf8' },
-        );
-        const child = JSON.parse(stdout) as {
-          scripts: number;
-          ms: number;
-          retainedPeakBytes: number;
-          maxRssKiB: number;
-        };
-        if (child.scripts !== PINNED + OWN)
-          throw new Error(`the child read ${child.scripts} scripts, not ${PINNED + OWN}`);
-        const rssKiB = Number(fs.readFileSync(rssFile, 'utf8'));
-        const figures: ZoneFigures = {
-          zone,
-          bound,
-          audit: { ms: auditMs, requests: auditRequests, rssKiB, exit, scripts: auditScripts },
-          refresh,
-          review,
-          retained: { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB, ms: child.ms },
-        };
-        console.log(
-          `payment pages, ${zoneText(zone)}: the reading's bound ${bound}; ` +
-            `audit ${seconds(auditMs)} (exit ${exit}, ${auditScripts} scripts in the evidence), ${auditRequests} requests (bound ${bound} + 1 policy list), peak RSS ${mib(rssKiB)}; ` +
-            `refresh ${seconds(refresh.ms)}, the inventory's requests ${refresh.inventory} (bound ${bound}), others ${refresh.other}; ` +
-            `review of a re-pin: preview without the pack ${review.withoutMs.map(seconds).join(', ')}, with it ${review.withMs.map(seconds).join(', ')}: ` +
-            `ratio of medians ${(median(review.withMs) / median(review.withoutMs)).toFixed(2)}; requests ${review.requests.join(', ')} (bound ${review.bound}), ` +
-            `the inventory's ${review.inventory.join(', ')} (${review.inventoryTerm}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; ` +
-            `the reading in a child with a full GC every 50 ms: ${seconds(child.ms)}, heap kept ${mib(child.retainedPeakBytes / 1024)}, peak RSS ${mib(child.maxRssKiB)}`,
-        );
-        return figures;
+        return await run(emulator, bench, scratch);
       } finally {
         await bench.dispose();
         fs.rmSync(scratch, { recursive: true, force: true });
       }
     },
-    EMULATOR_OPTIONS,
+    options,
   );
+}
+
+async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigures> {
+  return withPaymentStack(zone, EMULATOR_OPTIONS, {}, async (emulator, bench, scratch) => {
+    await bench.up();
+    await newPinnedVersion(emulator);
+    // The 60 scripts of the pages listed in each status, the changed one read for its versions.
+    const bound = requestBound(PINNED + OWN, 1);
+
+    // The audit, as a weekly job runs it.
+    const env = { ...process.env, ...bench.stack.workspace.envVars };
+    const rssFile = path.join(scratch, 'rss');
+    const json = path.join(scratch, 'audit.json');
+    let mark = emulator.log.last;
+    let started = performance.now();
+    let exit = 0;
+    try {
+      await promisify(execFile)(
+        process.execPath,
+        [
+          '--require',
+          path.join(__dirname, 'max-rss.js'),
+          path.join(__dirname, '..', 'provider', 'cli', 'audit.js'),
+          '--cwd',
+          bench.stack.workspace.workDir,
+          '--stack',
+          bench.stack.name,
+          '--json',
+          json,
+        ],
+        { env: { ...env, EDGEGUARD_BENCH_RSS_FILE: rssFile }, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+      );
+    } catch (error) {
+      exit = (error as { code?: number }).code ?? -1;
+      if (exit !== 1) throw error;
+    }
+    const auditMs = performance.now() - started;
+    const auditRequests = emulator.log.since(mark).length;
+    const evidence = JSON.parse(fs.readFileSync(json, 'utf8')) as unknown;
+    const auditScripts = countScripts(evidence);
+
+    // The review of the change that re-pins the script, on the state before the refresh.
+    const baseline = path.join(scratch, 'baseline.json');
+    fs.writeFileSync(baseline, JSON.stringify(await bench.stack.exportStack()));
+
+    // A refresh: the inventory reads what is detected on its pages again.
+    mark = emulator.log.last;
+    started = performance.now();
+    await bench.stack.refresh({ parallel: PARALLEL });
+    const refreshMs = performance.now() - started;
+    const refreshLog = emulator.log.since(mark);
+    const refresh = {
+      ms: refreshMs,
+      inventory: inventoryRequests(refreshLog),
+      other: refreshLog.length - inventoryRequests(refreshLog),
+    };
+
+    const output = path.join(scratch, 'review.json');
+    const workspace = bench.stack.workspace;
+    workspace.envVars = { ...workspace.envVars, [REVIEW_BASELINE_ENV]: baseline, [REVIEW_OUTPUT_ENV]: output };
+    await bench.stack.setConfig('edgeguard-bench-payment-pages:variant', { value: 'after' });
+    const review: ZoneFigures['review'] = {
+      withoutMs: [],
+      withMs: [],
+      requests: [],
+      inventory: [],
+      bound: 0,
+      inventoryTerm: '',
+      peakKiB: [],
+    };
+    // Once unmeasured: the first preview after the config change compiles the program anew.
+    await bench.stack.preview({ parallel: PARALLEL });
+    for (let round = 0; round < rounds; round++) {
+      started = performance.now();
+      await bench.stack.preview({ parallel: PARALLEL });
+      review.withoutMs.push(performance.now() - started);
+      fs.rmSync(output, { force: true });
+      mark = emulator.log.last;
+      started = performance.now();
+      const { peakKiB } = await packPeakRss(() =>
+        bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] }),
+      );
+      review.withMs.push(performance.now() - started);
+      review.peakKiB.push(peakKiB);
+      const served = emulator.log.since(mark);
+      review.requests.push(served.length);
+      review.inventory.push(inventoryRequests(served));
+      const reviewed = JSON.parse(fs.readFileSync(output, 'utf8')) as PackOutput;
+      if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
+      const mandatory = reviewed.violations.filter((violation) => violation.policy.startsWith('payment-script-'));
+      if (mandatory.length > 0) throw new Error(`the re-pin should pass: ${JSON.stringify(mandatory).slice(0, 500)}`);
+      review.bound = reviewed.review?.requests.bound ?? 0;
+      review.inventoryTerm =
+        reviewed.review?.requests.plan.split('; ').find((term) => term.startsWith('inventory ')) ?? '';
+    }
+    // Not execFileSync: the emulator answering the child runs in this process's event loop.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', path.join(__dirname, 'payment-child.js'), emulator.baseUrl, TOKEN, ZONE, baseline],
+      { encoding: 'utf8' },
+    );
+    const child = JSON.parse(stdout) as {
+      scripts: number;
+      ms: number;
+      retainedPeakBytes: number;
+      maxRssKiB: number;
+    };
+    if (child.scripts !== PINNED + OWN) throw new Error(`the child read ${child.scripts} scripts, not ${PINNED + OWN}`);
+    const rssKiB = Number(fs.readFileSync(rssFile, 'utf8'));
+    const figures: ZoneFigures = {
+      zone,
+      bound,
+      audit: { ms: auditMs, requests: auditRequests, rssKiB, exit, scripts: auditScripts },
+      refresh,
+      review,
+      retained: { heapBytes: child.retainedPeakBytes, rssKiB: child.maxRssKiB, ms: child.ms },
+    };
+    console.log(
+      `payment pages, ${zoneText(zone)}: the reading's bound ${bound}; ` +
+        `audit ${seconds(auditMs)} (exit ${exit}, ${auditScripts} scripts in the evidence), ${auditRequests} requests (bound ${bound} + 1 policy list), peak RSS ${mib(rssKiB)}; ` +
+        `refresh ${seconds(refresh.ms)}, the inventory's requests ${refresh.inventory} (bound ${bound}), others ${refresh.other}; ` +
+        `review of a re-pin: preview without the pack ${review.withoutMs.map(seconds).join(', ')}, with it ${review.withMs.map(seconds).join(', ')}: ` +
+        `ratio of medians ${(median(review.withMs) / median(review.withoutMs)).toFixed(2)}; requests ${review.requests.join(', ')} (bound ${review.bound}), ` +
+        `the inventory's ${review.inventory.join(', ')} (${review.inventoryTerm}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; ` +
+        `the reading in a child with a full GC every 50 ms: ${seconds(child.ms)}, heap kept ${mib(child.retainedPeakBytes / 1024)}, peak RSS ${mib(child.maxRssKiB)}`,
+    );
+    return figures;
+  });
 }
 
 /** The scripts the audit's JSON holds, wherever its shape keeps them: every object with a `url` and an `integrity`. */

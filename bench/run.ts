@@ -5,26 +5,30 @@ import { engineBenchmarks } from './engine';
 import { migrationBenchmarks, readingBenchmarks } from './provider';
 import { paymentBenchmarks } from './payment';
 import { reviewBenchmarks } from './review';
+import { vendorBenchmarks } from './vendor';
 
 /**
  * `npm run bench`: the emulator's own figures, each printed with its method. Every benchmark
  * starts a fresh emulator on a loopback port and talks to it over HTTP with one keep-alive pool.
  *
- * `npm run bench -- [emulator] [provider] [engine] [review] [payment] [--resources=N[,N...]] [--rounds=N]
- * [--hostnames=N] [--list]` (`node dist/bench/run.js ...` after a build) runs only the groups named
+ * `npm run bench -- [emulator] [provider] [engine] [review] [payment] [vendor] [--resources=N[,N...]] [--rounds=N]
+ * [--hostnames=N] [--scripts=N[,N...]] [--list]` (`node dist/bench/run.js ...` after a build) runs only the groups named
  * (all by default); the flags size the engine benchmarks: the sizes of the overhead benchmark
  * (default 200,1000), its rounds at each size (default 3, also the rounds of the review and payment
- * benchmarks) and the custom hostnames of the issuance benchmark (default 45). `--list` prints the
+ * benchmarks) and the custom hostnames of the issuance benchmark (default 45); `--scripts` the zones of
+ * the vendor group (bench/vendor.ts: the review in the vendor's dialect with the API limit on; default
+ * 5000,50000,200000). `--list` prints the
  * groups and sizes the command line selects and runs nothing.
  */
 
-const GROUPS = ['emulator', 'provider', 'engine', 'review', 'payment'] as const;
+const GROUPS = ['emulator', 'provider', 'engine', 'review', 'payment', 'vendor'] as const;
 
 function commandLine(): {
   groups: Set<string>;
   resources: number[] | undefined;
   rounds: number | undefined;
   hostnames: number | undefined;
+  scripts: number[] | undefined;
   list: boolean;
 } {
   const { values, positionals } = parseArgs({
@@ -33,6 +37,7 @@ function commandLine(): {
       resources: { type: 'string' },
       rounds: { type: 'string' },
       hostnames: { type: 'string' },
+      scripts: { type: 'string' },
       list: { type: 'boolean' },
     },
   });
@@ -50,6 +55,7 @@ function commandLine(): {
     resources: values.resources?.split(',').map((text) => positive('resources', text)),
     rounds: values.rounds === undefined ? undefined : positive('rounds', values.rounds),
     hostnames: values.hostnames === undefined ? undefined : positive('hostnames', values.hostnames),
+    scripts: values.scripts?.split(',').map((text) => positive('scripts', text)),
     list: values.list === true,
   };
 }
@@ -167,12 +173,13 @@ async function clearPools(count: number, perPage: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { groups, resources, rounds, hostnames, list } = commandLine();
+  const { groups, resources, rounds, hostnames, scripts, list } = commandLine();
   if (list) {
     const sizes = [
       resources !== undefined ? `resources ${resources.join(',')}` : undefined,
       rounds !== undefined ? `rounds ${rounds}` : undefined,
       hostnames !== undefined ? `hostnames ${hostnames}` : undefined,
+      scripts !== undefined ? `scripts ${scripts.join(',')}` : undefined,
     ].filter((size) => size !== undefined);
     console.log(`groups: ${GROUPS.filter((group) => groups.has(group)).join(', ')}`);
     console.log(`sizes: ${sizes.length > 0 ? sizes.join('; ') : 'the defaults'}`);
@@ -211,6 +218,12 @@ async function main(): Promise<void> {
   if (groups.has('payment')) {
     console.log('');
     await paymentBenchmarks(rounds !== undefined ? { rounds } : {});
+  }
+  if (groups.has('vendor')) {
+    console.log('');
+    await vendorBenchmarks(
+      scripts !== undefined ? { zones: scripts.map((count) => ({ scripts: count, share: 1 })) } : {},
+    );
   }
   await dispatcher.close();
 }

@@ -294,9 +294,15 @@ export class ApiBudget implements CallBudget {
     if (this.told || ms < NOTICE_AFTER_MS) return;
     this.told = true;
     const { limit, windowMs } = this.policy;
+    // A wait that spaces the calls left in the window is the first of many: say how long they go on.
+    const resetSeconds = this.view === undefined ? 0 : Math.ceil((this.view.resetAtMs - this.now()) / 1000);
+    const spaced =
+      resetSeconds > Math.ceil(ms / 1000)
+        ? `; its window resets in ${resetSeconds} s, and until then the calls are spaced to fit it`
+        : '';
     this.notice(
       `edgeguard: waiting ${Math.ceil(ms / 1000)} s for the service's API limit (${limit} calls per ${windowMs / 1000} s ` +
-        `per credential, shared by every tool and job using these credentials); later waits for it are not reported`,
+        `per credential, shared by every tool and job using these credentials)${spaced}; later waits for it are not reported`,
     );
   }
 

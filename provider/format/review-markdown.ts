@@ -75,6 +75,7 @@ export function policyMarkdown(statement: PolicyStatement): string[] {
     ...statement.comparison.flatMap(paragraph),
   ];
   if (statement.problem !== undefined) return [...lines, ...paragraph(statement.problem)];
+  if (statement.notRead !== undefined) return [...lines, ...paragraph(statement.notRead)];
   lines.push(...statement.changes.flatMap(paragraph));
   for (const kind of statement.kinds)
     lines.push(
@@ -182,7 +183,11 @@ export function renderMarkdown(report: ReviewReport): string {
   out.push(...(report.changes.length > 0 ? meaningTable(report.changes) : ['The preview changes nothing.']), '');
 
   out.push('### Impact on the scripts and connections page security detected', '');
-  const shown = report.policies.filter((review) => isCreatedOrChanged(review) || hasViolation(review));
+  // A policy whose host was not read (the scope change) says so under its own heading: the table
+  // below claims its counts.
+  const shown = report.policies.filter(
+    (review) => isCreatedOrChanged(review) || hasViolation(review) || review.notRead !== undefined,
+  );
   const quietPolicies = report.policies.filter((review) => !shown.includes(review));
   const quiet = quietPolicies.length;
   if (report.policies.length === 0) out.push('The stack has no CSP policy.', '');

@@ -64,6 +64,7 @@ export function impactText(review: PolicyReview): string {
   const paragraphs = [
     ...statement.comparison,
     ...(statement.problem !== undefined ? [statement.problem] : []),
+    ...(statement.notRead !== undefined ? [statement.notRead] : []),
     ...statement.changes,
     ...statement.kinds.flatMap((kind) => kind.parts),
   ];

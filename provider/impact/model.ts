@@ -41,6 +41,14 @@ export interface PolicyUnderReview {
   replaces: { id: string } | 'none' | { unknown: string };
 }
 
+/**
+ * How much of a zone's detected lists a review reads (`../review/plan.ts`): `full`, every list of
+ * every zone of the stack's policies (a nightly run); `change`, only the zones whose CSP headers
+ * the change alters: a zone whose policies the change leaves as they are live is not listed, as
+ * no verdict of its can change (a pull request's run).
+ */
+export type ReviewScope = 'full' | 'change';
+
 /** One policy's review. */
 export interface PolicyReview extends PolicyImpact {
   key: string;
@@ -49,6 +57,12 @@ export interface PolicyReview extends PolicyImpact {
   action: string;
   enabled: boolean;
   value: string;
+  /**
+   * Why the zone's detected scripts and connections were not read for this policy (the review's
+   * scope `change` and a zone the change leaves as it is): its lists are then empty, and none of
+   * its verdicts on them is claimed.
+   */
+  notRead?: string;
 }
 
 /** The pools of a migration's account that no notification of the stack covers. */

@@ -204,6 +204,11 @@ export interface PolicyStatement {
   comparison: Phrase[];
   /** Why it cannot be judged; then nothing else is said of it. */
   problem?: Phrase;
+  /**
+   * Why its host's detected scripts and connections were not read ({@link PolicyReview.notRead});
+   * then nothing is said of them.
+   */
+  notRead?: Phrase;
   /** The sources added and removed, and the headers of the host its verdicts come from. */
   changes: Phrase[];
   kinds: KindStatement[];
@@ -325,6 +330,13 @@ export function policyStatement(review: PolicyReview): PolicyStatement {
     return { ...about, problem: say`It cannot be judged: ${review.problem}.`, changes: [], kinds: [] };
   const sources = (label: string, list: string[] | null): Phrase[] =>
     list !== null && list.length > 0 ? [say`${label}: ${values(list)}.`] : [];
+  if (review.notRead !== undefined)
+    return {
+      ...about,
+      notRead: say`Its host's detected scripts and connections were not read: ${review.notRead}.`,
+      changes: [],
+      kinds: [],
+    };
   return {
     ...about,
     changes: [

@@ -188,13 +188,14 @@ function allowsMalicious(kind: Kind): StackValidationPolicy {
 const changeImpact: StackValidationPolicy = {
   name: POLICY_NAMES.impact,
   description:
-    'What each created or changed CSP policy does to the scripts and connections page security detected on its host.',
+    "What each created or changed CSP policy does to the scripts and connections page security detected on its host, and which policies' hosts were not read (the review's scope change).",
   enforcementLevel: 'advisory',
   validateStack: stackPolicy(
     POLICY_NAMES.impact,
     (analysis, report) => {
       for (const review of analysis.review?.policies ?? []) {
-        if (isCreatedOrChanged(review)) report(impactText(review), review.key);
+        // A policy whose host was not read (the scope change) is said so, so no one takes silence for a pass.
+        if (isCreatedOrChanged(review) || review.notRead !== undefined) report(impactText(review), review.key);
       }
     },
     { concerns: 'csp' },

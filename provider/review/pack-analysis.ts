@@ -122,7 +122,15 @@ export function warmReview(): void {
   } catch {
     return;
   }
-  if (targets.size > 0)
+  // In the scope change, the zones the change leaves as they are go unlisted (../review/plan.ts):
+  // listing them ahead would spend the requests the scope saves.
+  let scope;
+  try {
+    scope = modules.plan.reviewScopeFrom();
+  } catch {
+    return;
+  }
+  if (targets.size > 0 && scope === 'full')
     readingAhead = new modules.readAhead.ReadAhead(
       client,
       targets,

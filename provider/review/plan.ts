@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { NotFoundError } from '../client/errors';
 import type { HttpClient } from '../client/http';
 import { mapLimited } from '../client/map-limited';
@@ -10,6 +11,8 @@ import {
   type Acceptance,
   type Detected,
   type HostKindEvaluator,
+  type PolicyText,
+  type ZonePolicies,
 } from '../impact/evaluate';
 import { inJudgingOrder, zoneOptions, zonePoliciesOf } from '../impact/zone';
 import { detectedPages, listedJudge, type DetectedKind, type DetectedStatus, type ListedItem } from '../impact/listed';
@@ -26,6 +29,7 @@ import {
   type PolicyUnderReview,
   type PoolCoverage,
   type ReviewRequests,
+  type ReviewScope,
 } from '../impact/model';
 
 /**
@@ -72,9 +76,58 @@ import {
  * ({@link ReviewOptions.inventoryReadAhead}), an inventory's V_i is that of the listing made on
  * the previous state's same zone and pages, with the reads its entries then ask; R is the requests of the listings, live
  * policies' lists and inventory readings read ahead that nothing used (0 without a read ahead, or when every one was used).
+ * In the scope `change` ({@link ReviewOptions.scope}), a zone whose CSP headers the change leaves as
+ * they are live ({@link zoneUnchanged}) costs its 1 request alone: its four listings, its page reads
+ * and its violations' reads are not made (A_z ... D_z, S_z = 0), nor is its read ahead used (its
+ * requests count in R), and its policies' reviews say so ({@link PolicyReview.notRead}).
  * Memory holds a page or two of each list and the bounded samples of `../impact/evaluate.ts`, whatever the
  * number of scripts and connections.
  */
+
+/** The environment variable of the review's scope ({@link ReviewOptions.scope}): `full` (the default) or `change`. */
+export const REVIEW_SCOPE_ENV = 'EDGEGUARD_REVIEW_SCOPE';
+
+/** The scopes of a review, the default first. */
+export const REVIEW_SCOPES = ['full', 'change'] as const satisfies readonly ReviewScope[];
+
+const scopeSchema = z.enum(REVIEW_SCOPES);
+
+/**
+ * The review's scope as {@link REVIEW_SCOPE_ENV} of `env` sets it: `full` when unset or empty; a
+ * value that is no scope is refused, naming the variable and the values it takes.
+ */
+export function reviewScopeFrom(env: NodeJS.ProcessEnv = process.env): ReviewScope {
+  const text = env[REVIEW_SCOPE_ENV]?.trim();
+  if (text === undefined || text === '') return 'full';
+  const parsed = scopeSchema.safeParse(text);
+  if (!parsed.success) throw new Error(`${REVIEW_SCOPE_ENV} "${text}" must be one of ${REVIEW_SCOPES.join(', ')}`);
+  return parsed.data;
+}
+
+/** Whether two policies' texts are the same (the same header, or none). */
+function sameText(a: PolicyText, b: PolicyText): boolean {
+  return a.action === b.action && a.enabled === b.enabled && a.expression === b.expression && a.value === b.value;
+}
+
+/**
+ * Whether the change leaves a zone's CSP headers as they are live, so that no verdict on its
+ * detected items can change: the live policies the stack manages are known, each of them is
+ * replaced by a policy of the same text, and every policy of the stack in the zone replaces a live
+ * one of the same text (none is created, recreated or of an unknown baseline). A managed policy the
+ * change deletes, or any difference of action, enabled, expression or value, is a change.
+ */
+export function zoneUnchanged(zone: ZonePolicies): boolean {
+  if ('unknown' in zone.managed) return false;
+  const kept = new Map<string, PolicyText>();
+  for (const proposed of zone.proposed) {
+    if (proposed.baseline.kind !== 'live' || !sameText(proposed.baseline.policy, proposed.policy)) return false;
+    kept.set(proposed.baseline.id, proposed.policy);
+  }
+  return zone.live.every((live) => !(zone.managed as ReadonlySet<string>).has(live.id) || kept.has(live.id));
+}
+
+/** Why a zone's lists were not read in the scope `change` ({@link PolicyReview.notRead}). */
+export const NOT_READ_UNCHANGED = `the review's scope is change (${REVIEW_SCOPE_ENV}) and the change leaves the zone's CSP policies as they are live, so no verdict on its detected scripts and connections can change; a review of scope full (a nightly run) reads them`;
 
 /** Single-script reads in flight at once. */
 const LOOKUP_CONCURRENCY = 16;
@@ -144,6 +197,13 @@ export interface ReviewOptions {
    * those no inventory used count as requests made, and in the bound.
    */
   inventoryReadAhead?: InventoryReadAhead;
+  /**
+   * `full` reads every zone's detected lists; `change` leaves out the zones whose CSP headers the
+   * change leaves as they are ({@link zoneUnchanged}), whose policies' reviews then say so
+   * ({@link PolicyReview.notRead}) and claim no verdict on them. Default {@link reviewScopeFrom}
+   * the environment (`full` when unset).
+   */
+  scope?: ReviewScope;
 }
 
 /** An inventory's hosts' CSP headers against the stack's policies before the change, or why they are not compared. */
@@ -168,6 +228,7 @@ export async function reviewService(
   options: ReviewOptions = {},
 ): Promise<ReviewResult> {
   const perPage = options.perPage ?? reviewPerPage(dialectOf(client.settings));
+  const scope = options.scope ?? reviewScopeFrom();
   let lookupsLeft = options.maxPageLookups ?? MAX_PAGE_LOOKUPS;
   let made = 0;
   let listPages = 0;
@@ -205,8 +266,11 @@ export async function reviewService(
     let evaluator = new ZoneImpactEvaluator(zone, zoneOptions(options.sampleSize, acceptBlocked));
     const hosts = [...evaluator.hosts];
     const zoneTerms = ['1'];
+    // Scope change: a zone the change leaves as it is is not listed (its read ahead, if any, not used).
+    const notRead = scope === 'change' && hosts.length > 0 && zoneUnchanged(zone) ? NOT_READ_UNCHANGED : undefined;
 
-    const readAhead = hosts.length > 0 ? await options.readAhead?.take(zoneId, hosts) : undefined;
+    const readAhead =
+      hosts.length > 0 && notRead === undefined ? await options.readAhead?.take(zoneId, hosts) : undefined;
     const judgedAhead =
       readAhead && (await options.readAhead!.judgedAhead(zoneId, zone, options.sampleSize, acceptBlocked));
     if (readAhead !== undefined && judgedAhead !== undefined) {
@@ -220,6 +284,10 @@ export async function reviewService(
           zoneTerms.push(`${kept.requests} (${kept.count} ${status} ${kind}, read ahead and judged ahead)`);
         }
       }
+    } else if (notRead !== undefined) {
+      zoneTerms.push(
+        '0 (its scripts and connections not listed: the change leaves its CSP policies as they are; scope change)',
+      );
     } else if (hosts.length > 0) {
       // Page reads run beside the listings, a few at a time; the four listings (two kinds, two
       // statuses) run side by side. The verdicts do not depend on the order items are judged in.
@@ -338,6 +406,14 @@ export async function reviewService(
         enabled: policy.policy.enabled,
         value: policy.policy.value,
         ...result,
+        // Nothing read: no source is known to allow nothing.
+        ...(notRead !== undefined
+          ? {
+              notRead,
+              scripts: { ...result.scripts, unusedSources: [] },
+              connections: { ...result.connections, unusedSources: [] },
+            }
+          : {}),
       });
     });
   }

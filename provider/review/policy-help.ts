@@ -41,7 +41,8 @@ export const POLICY_HELP: Readonly<Record<string, PolicyHelp>> = {
     securitySeverity: '9.0',
   },
   'csp-change-impact': {
-    reports: 'the summary above, for every CSP policy the change creates or changes',
+    reports:
+      'the summary above, for every CSP policy the change creates or changes, and, in the scope `change`, for every policy whose host it did not read, saying so',
     tags: ['csp', 'summary'],
   },
   'csp-weaknesses': {

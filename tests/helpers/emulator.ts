@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { EmulatorOptions } from '../../emulator/app';
-import { LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT } from '../../rules/dialect';
+import { DEFAULT_DIALECT, isDialect, LIST_PAGE_BOUNDS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../rules/dialect';
 import type { Envelope } from '../../emulator/core/envelope';
 import type { LoggedRequest } from '../../emulator/core/request-log';
 import { startEmulator, type RunningEmulator } from '../../emulator/server';
@@ -41,6 +41,12 @@ export interface TestEmulator {
   baseUrl: string;
   /** The control API's admin token, when the emulator was started with one (`control` sends it). */
   adminToken: string | undefined;
+  /** The dialect it speaks: the option's, else `EDGEGUARD_DIALECT` (`vendor`), else `spec`. */
+  dialect: Dialect;
+  /** Page security's path segment in that dialect (`page_security`, the vendor's `page_shield`). */
+  pageSecurity: string;
+  /** A policy's `enabled` as a request body of that dialect carries it: the spec's string, the vendor's boolean. */
+  wireEnabled(enabled: boolean): string | boolean;
   /** Calls the vendor API: `path` is relative to the base address (`zones/<id>/...`). */
   api<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
   /** Calls the control API: `path` is relative to `/__emulator/`. */
@@ -112,11 +118,15 @@ export const TEST_API_RATE_LIMIT = { limit: 120_000, windowSeconds: 300 };
  * {@link TEST_API_RATE_LIMIT}: `apiRateLimit` gives another (the service's, or a small one such as
  * `{limit: 20, windowSeconds: 4}`), turns it `'off'`, or, given as `undefined`, leaves the
  * emulator's own default. `dialect: 'vendor'` serves the vendor's paths and shapes (contract, "Two
- * dialects"); the helpers below follow it.
+ * dialects"), and so does `EDGEGUARD_DIALECT=vendor` when no `dialect` is given (the variable the
+ * provider's clients read too, so a file can be run in either dialect); the helpers below follow it.
  */
 export async function startTestEmulator(options: EmulatorOptions & { fixture?: boolean } = {}): Promise<TestEmulator> {
-  const { fixture = true, ...emulatorOptions } = options;
-  const dialect = emulatorOptions.dialect ?? 'spec';
+  const { fixture = true, ...given } = options;
+  // A file run with EDGEGUARD_DIALECT=vendor speaks the vendor's dialect on both sides: its clients read the same variable.
+  const fromEnv = process.env.EDGEGUARD_DIALECT?.trim() ?? '';
+  const emulatorOptions = { ...given, dialect: given.dialect ?? (isDialect(fromEnv) ? fromEnv : DEFAULT_DIALECT) };
+  const dialect = emulatorOptions.dialect;
   const pageSecurity = PAGE_SECURITY_SEGMENT[dialect];
   const emulator = await startEmulator({
     port: 0,
@@ -133,6 +143,9 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     emulator,
     baseUrl: emulator.baseUrl,
     adminToken,
+    dialect,
+    pageSecurity,
+    wireEnabled: (enabled) => (dialect === 'vendor' ? enabled : String(enabled)),
     api: (method, path, callOptions = {}) =>
       call(method, `${emulator.baseUrl}/${path}`, { ...callOptions, headers: callOptions.headers ?? auth }),
     control: (method, path, body) =>
@@ -164,7 +177,7 @@ export async function startTestEmulator(options: EmulatorOptions & { fixture?: b
     scriptIdOf: async (zoneId, url) => {
       for (const status of ['active', 'infrequent']) {
         const listed = await test.api('GET', `zones/${zoneId}/${pageSecurity}/scripts`, {
-          query: { status, per_page: LIST_PAGE_BOUNDS[dialect].pageSecurity.max },
+          query: { status, urls: url, per_page: LIST_PAGE_BOUNDS[dialect].pageSecurity.max },
         });
         const script = (listed.body.result as Array<{ id: string; url: string }> | undefined)?.find(
           (item) => item.url === url,

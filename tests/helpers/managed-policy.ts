@@ -26,7 +26,7 @@ export async function managedPolicy(
   emu: TestEmulator,
   zone: string,
 ): Promise<{ policyId: string; managed: ManagedPolicy }> {
-  const reply = await emu.api('POST', `zones/${zone}/page_security/policies`, { body: DECLARED });
+  const reply = await emu.api('POST', `zones/${zone}/${emu.pageSecurity}/policies`, { body: DECLARED });
   if (reply.status !== 200) throw new Error(`the policy was not created: ${JSON.stringify(reply.body)}`);
   const policyId = reply.body.result.id as string;
   return {
@@ -41,15 +41,16 @@ export async function managedPolicy(
   };
 }
 
-/** Changes the live policy outside the stack: the declaration with `change` (`enabled` as the service's string). */
+/** Changes the live policy outside the stack: the declaration with `change` (`enabled` as the spec's string, sent in the emulator's dialect). */
 export async function changePolicy(
   emu: TestEmulator,
   zone: string,
   policyId: string,
   change: Partial<Record<keyof DeclaredPolicy, string>>,
 ): Promise<void> {
-  const reply = await emu.api('PUT', `zones/${zone}/page_security/policies/${policyId}`, {
-    body: { ...DECLARED, enabled: 'true', ...change },
+  const { enabled = 'true', ...rest } = change;
+  const reply = await emu.api('PUT', `zones/${zone}/${emu.pageSecurity}/policies/${policyId}`, {
+    body: { ...DECLARED, ...rest, enabled: emu.wireEnabled(enabled === 'true') },
   });
   if (reply.status !== 200) throw new Error(`the policy was not changed: ${JSON.stringify(reply.body)}`);
 }

@@ -57,7 +57,7 @@ test('as the stack declared them: no violation, one request for the zone’s pol
   const { zone, managed } = await zoneWithPolicy();
   const mark = emu.mark();
   const result = await reviewService(client(), input(zone, [managed]));
-  const listed = (await emu.requests(mark)).filter((request) => request.path.endsWith('/page_security/policies'));
+  const listed = (await emu.requests(mark)).filter((request) => request.path.endsWith(`/${emu.pageSecurity}/policies`));
   expect(listed).toHaveLength(1);
   expect(result.inventories[0]!.headerChanges).toEqual([]);
   expect(result.requests.made).toBeLessThanOrEqual(result.requests.bound);
@@ -69,7 +69,7 @@ test('as the stack declared them: no violation, one request for the zone’s pol
 
 test('another team’s policy added on the payment host: the violation names it, none before', async () => {
   const { zone, managed } = await zoneWithPolicy();
-  const added = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+  const added = await emu.api('POST', `zones/${zone}/${emu.pageSecurity}/policies`, {
     body: { ...DECLARED, description: 'Marketing', action: 'log', value: "script-src 'self' https://tags.example" },
   });
   const message = await violation(zone, managed);
@@ -104,7 +104,7 @@ test.each([
 
 test('the managed policy deleted outside the stack: the violation names the header before, none after', async () => {
   const { zone, policyId, managed } = await zoneWithPolicy();
-  await emu.api('DELETE', `zones/${zone}/page_security/policies/${policyId}`);
+  await emu.api('DELETE', `zones/${zone}/${emu.pageSecurity}/policies/${policyId}`);
   expect(await violation(zone, managed)).toContain(
     `managed CSP header deleted on ${HOST}: policy ${policyId} (CspPolicy "checkout-enforce"); before: Content-Security-Policy: script-src ${CARD}, after: none (the service no longer has the policy).`,
   );

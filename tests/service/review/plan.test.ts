@@ -64,7 +64,7 @@ const input = (policies: PolicyUnderReview[]): ReviewInput => ({ policies, migra
 async function calls(mark: number, zone: string): Promise<string[]> {
   return (await emu.requests(mark)).map((r) => {
     const query = new URLSearchParams(r.query as Record<string, string>).toString();
-    return `${r.method} ${r.path.replace(`/client/v4/zones/${zone}/page_security`, '')}${query ? `?${query}` : ''}`;
+    return `${r.method} ${r.path.replace(`/client/v4/zones/${zone}/${emu.pageSecurity}`, '')}${query ? `?${query}` : ''}`;
   });
 }
 
@@ -101,16 +101,16 @@ describe('the request plan', () => {
         }),
       ],
     });
-    const live = await emu.api('POST', `zones/${zone}/page_security/policies`, {
+    const live = await emu.api('POST', `zones/${zone}/${emu.pageSecurity}/policies`, {
       body: {
         description: 'checkout',
         action: 'allow',
         expression: `http.host eq "${CHECKOUT}"`,
-        enabled: 'true',
+        enabled: emu.wireEnabled(true),
         value: "script-src 'self' js.stripe.com cdn.example.net",
       },
     });
-    const listed = await emu.api('GET', `zones/${zone}/page_security/scripts`, { query: { per_page: 50 } });
+    const listed = await emu.api('GET', `zones/${zone}/${emu.pageSecurity}/scripts`, { query: { per_page: 50 } });
     const idOf = (end: string) => listed.body.result.find((s: { url: string }) => s.url.endsWith(end)).id;
     const mark = emu.mark();
     const result = await reviewService(
@@ -236,8 +236,14 @@ describe('the request plan', () => {
     });
     const create = async (action: string, value: string): Promise<string> =>
       (
-        await emu.api('POST', `zones/${zone}/page_security/policies`, {
-          body: { description: 'x', action, expression: `http.host eq "${CHECKOUT}"`, enabled: 'true', value },
+        await emu.api('POST', `zones/${zone}/${emu.pageSecurity}/policies`, {
+          body: {
+            description: 'x',
+            action,
+            expression: `http.host eq "${CHECKOUT}"`,
+            enabled: emu.wireEnabled(true),
+            value,
+          },
         })
       ).body.result.id;
     const value = "script-src 'self' js.stripe.com www.google.com";

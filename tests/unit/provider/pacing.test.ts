@@ -221,6 +221,25 @@ describe('the API budget', () => {
     );
   });
 
+  test("a review's 2,007 calls under the service's 1,200 per 300 s: no refusal, one line saying the spacing lasts until the window resets", async () => {
+    const { budget, notices, now, advance } = fakeBudget();
+    const service = fakeService(now, DEFAULT_API_POLICY);
+    for (let i = 0; i < 2007; i++) {
+      const ticket = await budget.take();
+      advance(10); // the answer of a list page takes 10 ms
+      ticket.settle(service.call());
+    }
+    expect(service.refused).toEqual([]);
+    // The second window is needed: at least 300 s.
+    expect(now()).toBeGreaterThanOrEqual(300_000);
+    expect(now()).toBeLessThan(330_000);
+    expect(notices).toHaveLength(1);
+    // The first wait spaces the calls left in the window; the line says for how long that goes on.
+    expect(notices[0]).toMatch(
+      /^edgeguard: waiting \d+ s for the service's API limit \(1200 calls per 300 s per credential, shared by every tool and job using these credentials\); its window resets in (2\d\d|300) s, and until then the calls are spaced to fit it; later waits for it are not reported$/,
+    );
+  });
+
   test('calls in flight count against what an answer reports', async () => {
     const { budget, now } = fakeBudget();
     const service = fakeService(now);

@@ -67,7 +67,9 @@ test('`npm run bench -- payment --rounds=3` selects the payment group with three
   expect(one.stderr).toBe('');
   expect(one.stdout).toBe('groups: payment\nsizes: rounds 3\n');
   const all = run('bash', ['scripts/with-env.sh', bench, '--list']);
-  expect(all.stdout).toBe('groups: emulator, provider, engine, review, payment\nsizes: the defaults\n');
+  expect(all.stdout).toBe('groups: emulator, provider, engine, review, payment, vendor\nsizes: the defaults\n');
+  const vendor = run('bash', ['scripts/with-env.sh', bench, 'vendor', '--scripts=5000,50000', '--list']);
+  expect(vendor.stdout).toBe('groups: vendor\nsizes: scripts 5000,50000\n');
 });
 
 test('`npm test -- <jest arguments>` and the tiers hand their arguments to jest: the last command of each takes them', () => {
