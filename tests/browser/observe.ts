@@ -50,11 +50,22 @@ export interface LoadObservation {
 declare const window: {
   addEventListener(type: 'securitypolicyviolation', listener: (event: Violation) => void, capture: boolean): void;
 };
-declare const document: { createElement(tag: 'script'): PageScript; body: { appendChild(node: PageScript): void } };
+declare const document: {
+  createElement(tag: 'script'): PageScript;
+  createElement(tag: 'meta'): PageMeta;
+  body: { appendChild(node: PageScript): void };
+  head: { appendChild(node: PageMeta): void };
+};
+declare const location: { href: string };
+declare const Image: new () => { src: string };
 interface PageScript {
   src: string;
   onload: (() => void) | null;
   onerror: (() => void) | null;
+}
+interface PageMeta {
+  httpEquiv: string;
+  content: string;
 }
 
 /** The URL a case is loaded at: its own, with the case id in the query. */
