@@ -106,8 +106,11 @@ function policyBodyOf(dialect: Dialect) {
       parsePolicyExpression,
       'the requests the policy covers, as in http.host eq "shop.example.com"',
     ),
-    enabled: z
-      .union([z.enum(['true', 'false']), z.boolean()], expecting('"true" or "false", as a string or a JSON boolean'))
+    // The vendor's schema declares a JSON boolean; the spec's string is refused there.
+    enabled: (dialect === 'vendor'
+      ? z.boolean(expecting('a JSON boolean, true or false'))
+      : z.union([z.enum(['true', 'false']), z.boolean()], expecting('"true" or "false", as a string or a JSON boolean'))
+    )
       .optional()
       .transform((enabled): PolicyRecord['enabled'] =>
         enabled === undefined || enabled === true || enabled === 'true' ? 'true' : 'false',
@@ -307,7 +310,9 @@ export function registerPageSecurity(app: FastifyInstance, ctx: EmulatorContext)
     PUT: (request) => {
       const current = getPolicy(ctx, request);
       // The vendor's update takes any of the fields (its `PolicyUpdateParams`), the others kept.
-      const given = vendorDialect ? { ...policyView(current), ...bodyObject(request.body) } : request.body;
+      const given = vendorDialect
+        ? { ...policyView(current), enabled: current.enabled === 'true', ...bodyObject(request.body) }
+        : request.body;
       const body = parseBody(policyBody, given);
       const record: PolicyRecord = { zone_id: current.zone_id, id: current.id, ...body };
       ctx.store.write((tx) => tx.put(policies, record.id, record));

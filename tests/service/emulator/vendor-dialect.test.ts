@@ -124,7 +124,7 @@ describe('page security at the vendor path', () => {
     expect(elsewhere.body.result).toEqual([]);
   });
 
-  test('policies: enabled is a boolean, add_reporting_directives is an action, an update takes any field, a delete is 204 with no body', async () => {
+  test('policies: enabled is a boolean (the string refused), add_reporting_directives is an action, an update takes any field, a delete is 204 with no body', async () => {
     const created = await emu.api('POST', `${PS}/policies`, { body: { ...POLICY, enabled: true } });
     expect(created.status).toBe(200);
     expect(created.body.result).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), ...POLICY, enabled: true });
@@ -137,6 +137,14 @@ describe('page security at the vendor path', () => {
     const bad = await emu.api('PUT', path, { body: { value: "script-src 'nope" } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].message).toMatch(/^value: /);
+    // The spec's string form of enabled is no value of the vendor's boolean, on a create or an update.
+    const stringCreate = await emu.api('POST', `${PS}/policies`, { body: { ...POLICY, enabled: 'true' } });
+    expect(stringCreate.status).toBe(400);
+    expect(stringCreate.body.errors[0].message).toMatch(/^enabled: must be a JSON boolean/);
+    const stringUpdate = await emu.api('PUT', path, { body: { enabled: 'false' } });
+    expect(stringUpdate.status).toBe(400);
+    expect(stringUpdate.body.errors[0].message).toMatch(/^enabled: must be a JSON boolean/);
+    expect((await emu.api('GET', path)).body.result.enabled).toBe(false);
     const deleted = await emu.api('DELETE', path, {
       headers: { authorization: 'Bearer test-token-0123456789', 'content-type': 'application/json' },
     });
