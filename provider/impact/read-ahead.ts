@@ -57,7 +57,7 @@ export function readAheadTargets(exported: unknown): Map<string, Set<string>> {
 }
 
 /** One zone's listings, read ahead on its hosts. */
-interface ZoneRead {
+interface ZoneReading {
   hosts: ReadonlySet<string>;
   /** The zone's live policies, listed before its items. */
   live: Promise<PageSecurityPolicy[]>;
@@ -80,7 +80,7 @@ export { speculationOf, type Speculation } from './judge-ahead';
  * called; {@link take} gives a zone's to the review that covers no other host.
  */
 export class ReadAhead {
-  private readonly zones = new Map<string, ZoneRead>();
+  private readonly zones = new Map<string, ZoneReading>();
   private readonly judging: JudgeAhead;
   private disposed = false;
 
@@ -127,7 +127,7 @@ export class ReadAhead {
   }
 
   /** Reads zone `zoneId` on `hosts` into `listings`. */
-  private reading(zoneId: string, hosts: ReadonlySet<string>, listings: Map<string, FileListing>): ZoneRead {
+  private reading(zoneId: string, hosts: ReadonlySet<string>, listings: Map<string, FileListing>): ZoneReading {
     const stop = new AbortController();
     const live = listPolicies(this.client, zoneId);
     const reads = [...listings].map(async ([key, listing]) => {
@@ -208,13 +208,18 @@ export class ReadAhead {
 
   /**
    * The listings of `zoneId` read ahead, for a review of the zone's policies on `hosts`, once
-   * read: `undefined` when the read ahead did not cover every one of those hosts, failed, was
-   * given already, or was disposed of. Items on the zone's other hosts read ahead are in the listings too.
+   * read: `undefined` when the read ahead did not cover every one of those hosts (its listings are
+   * then aborted), failed, was given already, or was disposed of. Items on the zone's other hosts
+   * read ahead are in the listings too.
    */
   async take(zoneId: string, hosts: readonly string[]): Promise<Map<string, ReadListing> | undefined> {
     const zone = this.zones.get(zoneId);
-    if (this.disposed || zone === undefined || zone.taken || !hosts.every((host) => zone.hosts.has(host)))
+    if (this.disposed || zone === undefined || zone.taken) return undefined;
+    if (!hosts.every((host) => zone.hosts.has(host))) {
+      // The review lists the zone itself: what is still being read would be read for nothing.
+      zone.stop.abort();
       return undefined;
+    }
     zone.taken = true;
     try {
       await zone.done;

@@ -12,8 +12,9 @@ import { REPO } from '../../helpers/repo';
 /**
  * The review's read ahead when it fails or is not used (issue 43), the built modules as the policy
  * pack runs them, against the emulator: a listing line it cannot write (a full disk), or no folder
- * to keep its listings in, never fails the review, which reads for itself; listings no review takes
- * are aborted, not read to their end, and counted by what was asked.
+ * to keep its listings in, never fails the review, which reads for itself; listings no review takes,
+ * or whose hosts do not cover the review's, are aborted, not read to their end, and counted by what
+ * was asked.
  */
 
 /**
@@ -181,6 +182,43 @@ test('listings no review takes are aborted, not read to their end, and counted b
     // And nothing more is asked once they are.
     await reading.ended();
     expect(await zoneRequests(mark, zone)).toHaveLength(asked.length);
+  } finally {
+    reading.dispose();
+  }
+});
+
+test('a review of a host the read ahead does not cover: its listings are aborted then, not read to their end', async () => {
+  // 60 active scripts on the checkout host: 31 pages of 2.
+  const zone = await newZone(60);
+  const [checkout] = input(zone).policies;
+  const www = 'www.example.com';
+  const review: ReviewInput = {
+    ...input(zone),
+    policies: [
+      checkout!,
+      {
+        ...checkout!,
+        key: `urn:${www}`,
+        name: www,
+        policy: { ...checkout!.policy, expression: `http.host eq "${www}"` },
+      },
+    ],
+  };
+  const mark = emu.mark();
+  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  try {
+    const reviewed = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    await reading.ended();
+    const served = await zoneRequests(mark, zone);
+    const readAhead = served.filter(
+      (r) => r.path.endsWith('/scripts') && r.query.status === 'active' && r.query.hosts === CHECKOUT,
+    );
+    expect(readAhead.length).toBeGreaterThan(0);
+    expect(readAhead.length).toBeLessThan(31);
+    expect(reviewed.requests.plan).not.toContain('read ahead)');
+    // The review's requests and those the read ahead asked, all counted.
+    expect(reviewed.requests.made).toBe(served.length);
+    expect(reviewed.requests.made).toBeLessThanOrEqual(reviewed.requests.bound);
   } finally {
     reading.dispose();
   }
