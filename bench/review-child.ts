@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const ahead = await measured(async () => {
     const reading = new ReadAhead(client, new Map([[zoneId, hosts]]), REVIEW_PER_PAGE).start();
     try {
-      await reading.unusedRequests();
+      await reading.ended();
       return await reviewService(client, input, { readAhead: reading });
     } finally {
       reading.dispose();

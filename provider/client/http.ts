@@ -157,6 +157,16 @@ export function processDispatcher(): Dispatcher {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How {@link HttpClient.pages} reads a paged list, beside `prefetch`. */
+export interface PageOptions {
+  /** Each next page asked for as soon as a page arrives ({@link HttpClient.pages}). */
+  prefetch?: boolean;
+  /** Called as each page is asked for, before its request is sent (its retries not counted again). */
+  asked?: () => void;
+  /** Once aborted, no next page is asked for: the list ends with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 /** The HTTP layer bound to one set of settings. */
 export class HttpClient {
   private readonly policy: Omit<RetryPolicy, 'maxRateLimitWaitMs'>;
@@ -231,23 +241,24 @@ export class HttpClient {
    * iterator. With `prefetch`, the next page is asked for as soon as a page arrives, while its items
    * are being consumed, so the service's time and the caller's overlap (one request ahead, never
    * past the last page; a caller that stops early leaves at most that one unused). Default: a page
-   * is asked for when the caller reaches it. With `firstPage`, the pages before it are not asked
-   * for: the rest of a list another reader began.
+   * is asked for when the caller reaches it. See {@link PageOptions} for `asked` and `signal`.
    */
   async *pages<S extends z.ZodType>(
     spec: Omit<RequestSpec<z.ZodArray<S>>, 'method' | 'recover' | 'pace'>,
     perPage: number,
-    options: { prefetch?: boolean; firstPage?: number } = {},
+    options: PageOptions = {},
   ): AsyncGenerator<Array<z.output<S>>> {
     const fetch = (page: number) => {
+      // Aborted: no page asked for after; the one in flight, if any, is answered and dropped.
+      options.signal?.throwIfAborted();
+      options.asked?.();
       const answer = this.send({ ...spec, method: 'GET', query: { ...spec.query, page, per_page: perPage } });
       // Its failure is thrown where the page is awaited; until then it must not count as unhandled.
       answer.catch(() => undefined);
       return answer;
     };
-    const first = options.firstPage ?? 1;
-    let next = fetch(first);
-    for (let page = first; ; page++) {
+    let next = fetch(1);
+    for (let page = 1; ; page++) {
       const answer = await next;
       const last = isLastPage(answer.resultInfo, page, perPage, answer.result.length);
       if (!last && options.prefetch) next = fetch(page + 1);

@@ -217,10 +217,7 @@ export interface BudgetTicket {
   settle(report: BudgetReport | undefined): void;
 }
 
-/**
- * What paces a client's calls under its credential's API limit: an {@link ApiBudget}, or a
- * worker thread's relay to its process's (`budget-relay.ts`).
- */
+/** What paces a client's calls under its credential's API limit: an {@link ApiBudget}. */
 export interface CallBudget {
   /** The limit the service reported last, or {@link DEFAULT_API_POLICY} before any report. */
   readonly policy: ApiPolicy;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listPageSize, PAGE_SECURITY_SEGMENT } from '../../rules/dialect';
 import { dialectOf } from '../settings';
 import { EdgeGuardError } from './errors';
-import { deletedSchema, type HttpClient } from './http';
+import { deletedSchema, type HttpClient, type PageOptions } from './http';
 import { reported, type Known } from './reading';
 
 export { reported, type Known } from './reading';
@@ -362,7 +362,7 @@ export async function* judgedScriptPages(
   zoneId: string,
   params: ScriptListParams,
   perPage: number,
-  options: { prefetch?: boolean; firstPage?: number } = {},
+  options: PageOptions = {},
 ): AsyncGenerator<JudgedScript[]> {
   yield* http.pages(scriptList(http, zoneId, params, judgedScriptSchema), perPageOf(http, perPage), options);
 }
@@ -407,7 +407,7 @@ export async function* judgedConnectionPages(
   zoneId: string,
   params: ConnectionListParams,
   perPage: number,
-  options: { prefetch?: boolean; firstPage?: number } = {},
+  options: PageOptions = {},
 ): AsyncGenerator<JudgedConnection[]> {
   yield* http.pages(connectionList(http, zoneId, params, judgedConnectionSchema), perPageOf(http, perPage), options);
 }

@@ -1,4 +1,4 @@
-import type { HttpClient } from '../client/http';
+import type { HttpClient, PageOptions } from '../client/http';
 import {
   DETECTED_STATUSES,
   judgedConnectionPages,
@@ -72,9 +72,9 @@ function seenConnection(connection: JudgedConnection, listed: DetectedStatus): D
 
 /**
  * The items of one kind and status detected on `hosts` of the zone, a page of `perPage` at a time,
- * each next page asked for while the current one is judged, from `firstPage` on (default the
- * first). Those under `/cdn-cgi/` included, which the service leaves out unless asked: a policy
- * that blocks one still breaks the page.
+ * each next page asked for while the current one is judged (`reading`: told as each page is asked
+ * for, and stopped, as `HttpClient.pages` is). Those under `/cdn-cgi/` included, which the service
+ * leaves out unless asked: a policy that blocks one still breaks the page.
  */
 export async function* detectedPages(
   client: HttpClient,
@@ -83,10 +83,10 @@ export async function* detectedPages(
   status: DetectedStatus,
   hosts: readonly string[],
   perPage: number,
-  firstPage = 1,
+  reading: Pick<PageOptions, 'asked' | 'signal'> = {},
 ): AsyncGenerator<ListedItem[]> {
   const params = { status, hosts, excludeCdnCgi: false };
-  const options = { prefetch: true, firstPage };
+  const options = { ...reading, prefetch: true };
   if (kind === 'scripts') {
     for await (const page of judgedScriptPages(client, zoneId, params, perPage, options))
       yield page.map((script) => ({ host: script.host, item: seenScript(script, status) }));

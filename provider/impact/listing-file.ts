@@ -2,15 +2,12 @@ import * as fs from 'node:fs';
 import { urlOrigin, type Detected } from './evaluate';
 import type { ListedItem } from './listed';
 
-/**
- * A detected listing kept in a file, a page per line, as the review's read ahead keeps what it
- * reads (`./read-ahead.ts`) whichever thread reads it (`./listing-thread.ts`).
- */
+/** A detected listing kept in a file, a page per line, as the review's read ahead keeps what it reads (`./read-ahead.ts`). */
 
 /** One listing read ahead: its items, page by page from its file, and the requests it took. */
 export interface ReadListing {
   count: number;
-  /** List requests made: one per page, at least one. */
+  /** List requests asked for: one per page, at least one (and, for a listing aborted, any asked and not given). */
   requests: number;
   /** The items' pages, in the order the service listed them. */
   pages(): Iterable<ListedItem[]>;
@@ -60,11 +57,6 @@ function lineOf(page: readonly ListedItem[]): Line {
   return [texts, rows];
 }
 
-/** A page as its file keeps it: its line, with the line's end, in UTF-8. */
-export function lineBytes(page: readonly ListedItem[]): Uint8Array {
-  return encoder.encode(`${JSON.stringify(lineOf(page))}\n`);
-}
-
 const encoder = new TextEncoder();
 
 function pageOf([texts, rows]: Line): ListedItem[] {
@@ -94,22 +86,14 @@ export class FileListing implements ReadListing {
     fs.rmSync(file, { force: true });
   }
 
-  /** Pages kept so far. */
-  get pagesKept(): number {
-    return this.lines.length;
-  }
-
+  /** Keeps a page, as its line; what cannot be written (a full disk) is thrown. */
   append(page: readonly ListedItem[]): void {
-    this.appendLine(lineBytes(page), page.length);
-  }
-
-  /** Keeps a page of `items` items as {@link lineBytes} gave it. */
-  appendLine(bytes: Uint8Array, items: number): void {
     if (this.fd === undefined) return;
+    const bytes = encoder.encode(`${JSON.stringify(lineOf(page))}\n`);
     const written = fs.writeSync(this.fd, bytes, 0, bytes.length, this.size);
     this.lines.push({ at: this.size, length: written - 1 });
     this.size += written;
-    this.count += items;
+    this.count += page.length;
   }
 
   *pages(): Iterable<ListedItem[]> {

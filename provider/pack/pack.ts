@@ -2,7 +2,7 @@ import './start';
 import { PolicyPack } from '@pulumi/policy';
 import { keepStackConfig } from '../review/pack-config';
 import { declaredResource, warmReview } from '../review/pack-analysis';
-import { PACK_POLICIES } from './policies';
+import { hearingPolicy, PACK_POLICIES } from './policies';
 
 /**
  * EdgeGuard's policy pack: loading this module serves it to the engine (it prints the port the
@@ -10,9 +10,9 @@ import { PACK_POLICIES } from './policies';
  * (`pulumi preview --policy-pack <that file>`), which runs this module with node from the
  * `policy-pack/` folder, whose package.json gives the pack's version and names this module.
  */
-keepStackConfig(warmReview, declaredResource);
+keepStackConfig(warmReview);
 new PolicyPack('edgeguard', {
   description:
     "What CSP changes do to the scripts page security detected, pools left without alerts, and the payment pages' scripts against their inventory.",
-  policies: PACK_POLICIES,
+  policies: [...PACK_POLICIES, hearingPolicy(declaredResource)],
 });

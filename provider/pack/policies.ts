@@ -1,13 +1,19 @@
-import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from '@pulumi/policy';
+import type {
+  ReportViolation,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from '@pulumi/policy';
 import { GOVERNING_DIRECTIVES } from '../../rules/csp-match';
 import { MALICIOUS_SCRIPT_RULE } from '../../rules/malicious';
 import { findingText, impactText, listText, policyText, text } from '../format/review-text';
 import { acceptBlocked, acceptMalicious } from '../impact/evaluate';
 import { isCreatedOrChanged } from '../impact/model';
-import { analysisOf, reviewModules, writeOutput, type Analysis } from '../review/pack-analysis';
+import { analysisOf, reviewModules, writeOutput, type Analysis, type Declared } from '../review/pack-analysis';
 import { ACCEPTED_KEY, acceptanceOf, acceptedConfigSchema } from '../review/pack-config';
 import type { Unjudged } from '../review/pack-input';
 import type { InventoryReview } from '../payment/review';
+import { resourceOf } from '../stack/export';
 import {
   changedFinding,
   cspDifferenceFinding,
@@ -31,8 +37,11 @@ import {
 
 /**
  * The policies of EdgeGuard's policy pack (`./pack.ts` serves them; `policy-pack/` holds the
- * executable the engine runs). All are stack policies: they see every resource of the stack at
- * once, so the service is read once for all of them (`./pack-analysis.ts`), by the first that runs.
+ * executable the engine runs). Those that report ({@link PACK_POLICIES}) are stack policies: they
+ * see every resource of the stack at once, so the service is read once for all of them
+ * (`./pack-analysis.ts`), by the first that runs. Beside them, one resource policy reports nothing
+ * and hears the resources as the program declares them, for the review's read ahead
+ * ({@link hearingPolicy}).
  *
  * Settings come from the stack's `edgeguard:*` configuration, as the engine gives it to the pack
  * (`./pack-config.ts`), else the environment (`EDGEGUARD_*`), as for the stack's resources. Two
@@ -315,3 +324,44 @@ export const PACK_POLICIES: StackValidationPolicy[] = [
   paymentCspDiffers,
   paymentHeadersChanged,
 ];
+
+/** The name of the pack's one resource policy, {@link hearingPolicy}'s. */
+export const HEARING_POLICY_NAME = 'edgeguard-hears-declarations';
+
+/** What a declared CSP policy's inputs are read for: what the judging ahead compares with the previous state. */
+const HEARD_INPUTS = ['zoneId', 'action', 'expression', 'value', 'enabled'] as const;
+
+/** A value the engine does not know yet at a preview (`@pulumi/policy` throws when one is read). */
+const UNKNOWN = '<unknown at preview>';
+
+/**
+ * The pack's resource policy that reports nothing: `@pulumi/policy` calls its `validateResource`
+ * in the engine's `Analyze` of each resource, as the program registers it, long before the stack
+ * policies run; it tells `declared` the resource's URN and type token and, for a CSP policy, the
+ * inputs the judging ahead compares (a value unknown at the preview as {@link UNKNOWN}: declared
+ * otherwise). What `declared` throws is ignored: the review then judges at the analysis.
+ */
+export function hearingPolicy(declared: Declared): ResourceValidationPolicy {
+  return {
+    name: HEARING_POLICY_NAME,
+    description:
+      'Reports nothing: hears the resources the program declares, so that the review judges ahead a zone whose CSP policies the change leaves as they were.',
+    enforcementLevel: 'advisory',
+    validateResource: ({ urn, type, props }) => {
+      try {
+        const inputs: Record<string, unknown> = {};
+        if (resourceOf(type) === 'CspPolicy')
+          for (const key of HEARD_INPUTS) {
+            try {
+              inputs[key] = (props as Record<string, unknown>)[key];
+            } catch {
+              inputs[key] = UNKNOWN;
+            }
+          }
+        declared(urn, type, inputs);
+      } catch {
+        // Not heard: the zone is then not judged ahead, and the review judges it at the analysis.
+      }
+    },
+  };
+}

@@ -11,7 +11,7 @@ import { exportedResources } from '../stack/export';
  * hash is not the listed one once it knows the entries the change proposes (`readChangedScripts`),
  * and judges. A change to the entries, the usual one (a re-pin, a new script), keeps the zone and
  * the pages. An inventory whose zone or pages changed reads anew; a reading no inventory used is
- * counted in the requests and stated in the bound.
+ * aborted, counted in the requests by what it asked, and stated in the bound.
  */
 
 /** An inventory's zone and pages, as the previous state gives them. */
@@ -62,6 +62,8 @@ interface Reading {
   /** Settles with the scripts listed, or rejects with the reading's failure. */
   done: Promise<ScriptOnPages[]>;
   taken: boolean;
+  /** Stops the reading at its next page or batch. */
+  stop: AbortController;
 }
 
 /**
@@ -70,7 +72,7 @@ interface Reading {
  */
 export class InventoryReadAhead {
   private readonly readings = new Map<string, Reading>();
-  private readonly stop = new AbortController();
+  private disposed = false;
 
   constructor(
     private readonly client: HttpClient,
@@ -81,10 +83,11 @@ export class InventoryReadAhead {
   start(): this {
     for (const { zoneId, pages } of this.targets) {
       const tally = newTally();
-      const done = listScriptsOnPages(this.client, zoneId, pages, { tally, signal: this.stop.signal });
+      const stop = new AbortController();
+      const done = listScriptsOnPages(this.client, zoneId, pages, { tally, signal: stop.signal });
       // A failure is the review's to meet, where it is awaited; until then it is not unhandled.
       done.catch(() => undefined);
-      this.readings.set(targetKey(zoneId, pages), { tally, done, taken: false });
+      this.readings.set(targetKey(zoneId, pages), { tally, done, taken: false, stop });
     }
     return this;
   }
@@ -97,7 +100,7 @@ export class InventoryReadAhead {
    */
   async take(zoneId: string, pages: readonly InventoryPage[]): Promise<InventoryRead | undefined> {
     const reading = this.readings.get(targetKey(zoneId, pages));
-    if (this.stop.signal.aborted || reading === undefined || reading.taken) return undefined;
+    if (this.disposed || reading === undefined || reading.taken) return undefined;
     reading.taken = true;
     try {
       return { scripts: await reading.done, tally: reading.tally };
@@ -107,11 +110,20 @@ export class InventoryReadAhead {
     }
   }
 
-  /** The requests of the readings no review took, once they have ended. */
+  /** Settles once every reading has ended, read to its end, failed or aborted. */
+  async ended(): Promise<void> {
+    await Promise.allSettled([...this.readings.values()].map((reading) => reading.done));
+  }
+
+  /**
+   * The requests of the readings no review took: each aborted, not read to its end, and counted
+   * once it has stopped by what it asked.
+   */
   async unusedRequests(): Promise<number> {
     let requests = 0;
     for (const reading of this.readings.values()) {
       if (reading.taken) continue;
+      reading.stop.abort();
       await reading.done.catch(() => undefined);
       requests += reading.tally.requests;
     }
@@ -120,6 +132,7 @@ export class InventoryReadAhead {
 
   /** Stops reading: each reading ends at its next page or batch. */
   dispose(): void {
-    this.stop.abort();
+    this.disposed = true;
+    for (const reading of this.readings.values()) reading.stop.abort();
   }
 }

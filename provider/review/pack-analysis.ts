@@ -4,7 +4,7 @@ import { clientLayer } from '../helpers/lazy-client';
 import type { Acceptance } from '../impact/evaluate';
 import { reviewPerPage } from '../impact/model';
 import { dialectOf } from '../settings';
-import { stackConfigValue, type Declared } from './pack-config';
+import { stackConfigValue } from './pack-config';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
 import type * as inventoryReadAhead from '../payment/read-ahead';
 import type * as plan from './plan';
@@ -72,22 +72,24 @@ let readingAhead: readAhead.ReadAhead | undefined;
 /** The inventories' pages' scripts read ahead from the previous state, likewise. */
 let inventoriesAhead: inventoryReadAhead.InventoryReadAhead | undefined;
 
+/**
+ * Hears a resource the program declares: its URN, type token and, for a CSP policy, its inputs
+ * (`{}` for other resources, whose inputs are not read).
+ */
+export type Declared = (urn: string, type: string, inputs: Record<string, unknown>) => void;
+
 /** The resources the program declared before the read ahead started, to tell it once it has. */
 let declaredEarly: Array<Parameters<Declared>> | undefined = [];
 
 /**
- * Hears a resource the program declares (`keepStackConfig` of `./pack-config.ts`), for the read
- * ahead's judging (`ReadAhead.declared` of `../impact/read-ahead.ts`); those declared before it
+ * Hears a resource the program declares (`hearingPolicy` of `../pack/policies.ts`), for the read
+ * ahead's judging (`JudgeAhead.declared` of `../impact/judge-ahead.ts`); those declared before it
  * started are kept until it has.
  */
-export function declaredResource(urn: string, type: string, inputs: Record<string, unknown>): void {
+export const declaredResource: Declared = (urn, type, inputs) => {
   if (readingAhead !== undefined) readingAhead.declared(urn, type, inputs);
-  else {
-    // What the read ahead compares, not a dynamic resource's serialized provider.
-    const { zoneId, action, expression, value, enabled } = inputs;
-    declaredEarly?.push([urn, type, { zoneId, action, expression, value, enabled }]);
-  }
-}
+  else declaredEarly?.push([urn, type, inputs]);
+};
 
 /** Stops both read aheads and forgets them: used by the first analysis alone, their requests are counted once. */
 function disposeReadAhead(): void {
@@ -108,6 +110,16 @@ function disposeReadAhead(): void {
  * nothing is read ahead: the review reads at the analysis, and says what is missing.
  */
 export function warmReview(): void {
+  try {
+    startReadAhead();
+  } catch {
+    // The read ahead never fails the review: the review reads at the analysis.
+    disposeReadAhead();
+  }
+}
+
+/** {@link warmReview}'s work. */
+function startReadAhead(): void {
   const early = declaredEarly ?? [];
   declaredEarly = undefined;
   const modules = reviewModules();
@@ -130,6 +142,7 @@ export function warmReview(): void {
   } catch {
     return;
   }
+  process.once('exit', disposeReadAhead);
   if (targets.size > 0 && scope === 'full')
     readingAhead = new modules.readAhead.ReadAhead(
       client,
@@ -140,7 +153,6 @@ export function warmReview(): void {
   for (const declaration of early) readingAhead?.declared(...declaration);
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
-  process.once('exit', disposeReadAhead);
 }
 
 /** The analysis of a stack's resources that the pack's policies share. */

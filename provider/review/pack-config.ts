@@ -4,7 +4,6 @@ import type * as zod from 'zod';
 import type * as inventoryRules from '../../rules/inventory';
 import type { Acceptance } from '../impact/evaluate';
 import type { Kind } from '../impact/statements';
-import { resourceOf } from '../stack/export';
 
 /**
  * The policy pack's configuration: the stack's, so that the pack reads the service with the
@@ -38,21 +37,6 @@ interface GrpcModule {
 
 type Handler = (call: { request: { getConfigMap(): ConfigMap } }, callback: unknown) => unknown;
 
-/** An `Analyze` request, as the generated protobuf code gives it. */
-interface AnalyzeRequest {
-  getUrn(): string;
-  getType(): string;
-  getProperties(): { toJavaScript(): Record<string, unknown> } | undefined;
-}
-
-type AnalyzeHandler = (call: { request: AnalyzeRequest }, callback: unknown) => unknown;
-
-/**
- * Hears each resource the program declares: its URN, type token and, for a CSP policy, its inputs
- * (`{}` for other resources, whose inputs are not read; see {@link keepStackConfig}).
- */
-export type Declared = (urn: string, type: string, inputs: Record<string, unknown>) => void;
-
 let stackConfig: ReadonlyMap<string, string> | undefined;
 let kept = false;
 
@@ -72,13 +56,10 @@ const AFTER_CONFIGURE_MS = 100;
 /**
  * Keeps the configuration of the engine's `ConfigureStack` call; to call before the pack is served.
  * `configured` runs {@link AFTER_CONFIGURE_MS} after the engine's `Configure` call (the pack's own
- * configuration, its last call before it runs the program) is answered. `declared` hears each
- * resource the engine gives the pack's `Analyze` as the program registers it, with a CSP policy's
- * inputs, before `@pulumi/policy` analyzes it (the read ahead judges a zone ahead once the program
- * declares its resources, unless it declares a policy of the zone otherwise than the previous state
- * has it: `../impact/read-ahead.ts`); what it throws is ignored.
+ * configuration, its last call before it runs the program) is answered: the review's read ahead
+ * starts then (`warmReview` of `./pack-analysis.ts`); what it throws is its own to catch.
  */
-export function keepStackConfig(configured?: () => void, declared?: Declared): void {
+export function keepStackConfig(configured?: () => void): void {
   if (kept) return;
   kept = true;
   // The @grpc/grpc-js that @pulumi/policy loads, resolved from where it is.
@@ -87,8 +68,7 @@ export function keepStackConfig(configured?: () => void, declared?: Declared): v
   grpc.Server.prototype.addService = function (service, implementation) {
     const configureStack = implementation.configureStack as Handler | undefined;
     const configure = implementation.configure as Handler | undefined;
-    const analyze = implementation.analyze as AnalyzeHandler | undefined;
-    const wrapped: { configureStack?: Handler; configure?: Handler; analyze?: AnalyzeHandler } = {};
+    const wrapped: { configureStack?: Handler; configure?: Handler } = {};
     if (configureStack)
       wrapped.configureStack = (call, callback) => {
         try {
@@ -107,18 +87,6 @@ export function keepStackConfig(configured?: () => void, declared?: Declared): v
           (callback as (...answer: unknown[]) => void)(...answer);
           setTimeout(configured, AFTER_CONFIGURE_MS);
         });
-    if (analyze && declared)
-      wrapped.analyze = (call, callback) => {
-        try {
-          const type = call.request.getType();
-          // The inputs of the CSP policies alone: a dynamic resource's hold its serialized provider.
-          const inputs = resourceOf(type) === 'CspPolicy' ? (call.request.getProperties()?.toJavaScript() ?? {}) : {};
-          declared(call.request.getUrn(), type, inputs);
-        } catch {
-          // Not heard: the zone is then not judged ahead, and the review judges it at the analysis.
-        }
-        return analyze(call, callback);
-      };
     addService.call(this, service, { ...implementation, ...wrapped });
   };
 }

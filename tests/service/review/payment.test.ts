@@ -379,8 +379,8 @@ test('read ahead on the previous state: the same inventory review, judged with t
 
   let mark = emu.mark();
   const reading = new InventoryReadAhead(client(), inventoryTargets(stateBefore(zone, ENTRIES))).start();
-  // Let the reading end: what the review gets is then what was read ahead.
-  await reading.unusedRequests();
+  // Let the reading end (not aborted as unused): what the review gets is then what was read ahead.
+  await reading.ended();
   const readAhead = (await emu.requests(mark)).length;
   mark = emu.mark();
   const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });
@@ -413,7 +413,7 @@ test('an inventory whose pages changed reads anew; the reading it did not use is
     client(),
     inventoryTargets(stateBefore(zone, ENTRIES, [`${HOST}/pay`, 'shop.example.com'])),
   ).start();
-  await reading.unusedRequests();
+  await reading.ended();
   const readAhead = (await emu.requests(mark)).length;
   mark = emu.mark();
   const ahead = await reviewService(client(), input, { inventoryReadAhead: reading });

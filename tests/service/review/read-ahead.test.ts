@@ -114,8 +114,8 @@ async function listings(mark: number, zone: string): Promise<string[]> {
 
 async function readAhead(zone: string, hosts: string[], token?: string): Promise<ReadAhead> {
   const reading = begun(new ReadAhead(client(token), readAheadTargets(exported(zone, hosts)), PER_PAGE).start());
-  // Let every listing end: what the review gets is then what the read ahead read.
-  await reading.unusedRequests();
+  // Let every listing end (not aborted as unused): what the review gets is then what the read ahead read.
+  await reading.ended();
   return reading;
 }
 
@@ -306,7 +306,7 @@ describe("judged ahead, against the previous state's policies, unless the progra
   ): Promise<ReadAhead> {
     const reading = begun(new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start());
     if (when === 'before') for (const declaration of declarations) reading.declared(...declaration);
-    await reading.unusedRequests();
+    await reading.ended();
     if (when === 'after') for (const declaration of declarations) reading.declared(...declaration);
     // Its judging ahead, a page per turn of the event loop, ended (or not begun, as declared).
     await reading.judgingSettled();
@@ -483,7 +483,7 @@ describe("judged ahead, against the previous state's policies, unless the progra
       return reading;
     });
     try {
-      for (const reading of readings) await reading.unusedRequests();
+      for (const reading of readings) await reading.ended();
       const before = await listPolicies(client(), zone);
       // Then a policy made outside the stack, on the checkout's host: its header is enforced beside the stack's.
       const unmanaged = await emu.api('POST', `zones/${zone}/page_security/policies`, {

@@ -1,5 +1,3 @@
-import { MessageChannel } from 'node:worker_threads';
-import { RelayedBudget, relayBudget } from '../../../provider/client/budget-relay';
 import { clientFor, instanceClient } from '../../../provider/client/shared';
 import { resolveSettings } from '../../../provider/settings';
 import {
@@ -11,7 +9,6 @@ import {
   pollIntervalFloorMs,
   rateLimitWaitAllowanceMs,
   type BudgetReport,
-  type CallBudget,
 } from '../../../provider/client/pacing';
 
 /** A fake clock: its sleeps move it instead of waiting, and are recorded. */
@@ -320,53 +317,6 @@ describe('the API budget', () => {
     for (let i = 0; i < 5000; i++) (await budget.take()).settle(undefined);
     expect(sleeps).toEqual([]);
     expect(budget.policy).toEqual(DEFAULT_API_POLICY);
-  });
-});
-
-describe("a worker thread's calls, relayed to its process's budget (budget-relay.ts)", () => {
-  test('the calls a thread was granted and never settled are settled when it goes, and one granted after at once', async () => {
-    const settled: number[] = [];
-    let taken = 0;
-    let release: () => void = () => undefined;
-    let thirdAsked: () => void = () => undefined;
-    let thirdSettled: () => void = () => undefined;
-    const asked = new Promise<void>((resolve) => (thirdAsked = resolve));
-    const settledLast = new Promise<void>((resolve) => (thirdSettled = resolve));
-    // The process's budget: the third call is let go only once `release` is called.
-    const budget: CallBudget = {
-      policy: DEFAULT_API_POLICY,
-      take: async () => {
-        const id = taken++;
-        if (id === 2) {
-          thirdAsked();
-          await new Promise<void>((resolve) => (release = resolve));
-        }
-        return {
-          settle: () => {
-            settled.push(id);
-            if (id === 2) thirdSettled();
-          },
-        };
-      },
-      waiting: () => undefined,
-    };
-    const { port1, port2 } = new MessageChannel();
-    const closed = new Promise((resolve) => port1.once('close', resolve));
-    relayBudget(port1, budget);
-    const thread = new RelayedBudget(port2);
-    // Two calls granted, neither settled; a third asked for.
-    await thread.take();
-    await thread.take();
-    void thread.take();
-    await asked;
-    // The thread goes (as a terminated worker's port does).
-    port2.close();
-    await closed;
-    expect([...settled].sort()).toEqual([0, 1]);
-    // The third, granted after, is settled at once: no call stays in flight.
-    release();
-    await settledLast;
-    expect(settled).toHaveLength(3);
   });
 });
 

@@ -1,54 +1,24 @@
-import { createRequire } from 'node:module';
-import { AnalyzeRequest } from '@pulumi/pulumi/proto/analyzer_pb';
-import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+import type { ResourceValidationArgs } from '@pulumi/policy';
 import type { StackValidationArgs } from '@pulumi/policy';
-import { ACCEPTED_KEY, acceptanceOf, keepStackConfig } from '../../../provider/review/pack-config';
+import { hearingPolicy, HEARING_POLICY_NAME } from '../../../provider/pack/policies';
+import { ACCEPTED_KEY, acceptanceOf } from '../../../provider/review/pack-config';
 
 /**
- * The pack hears the CSP policies the program declares (`keepStackConfig` of
- * `provider/review/pack-config.ts`): it wraps the `analyze` handler `@pulumi/policy` registers with
- * its gRPC server, and reads the engine's `AnalyzeRequest` message (the SDK's generated protobuf
- * code, as `@pulumi/policy` gets it). The read ahead judges a zone ahead once the program declares
- * its resources, and not when it declares one of the zone's policies otherwise
- * (tests/service/review/read-ahead.test.ts); through the real engine,
- * tests/engine/review/payment-review.test.ts.
+ * The pack hears the resources the program declares through `@pulumi/policy`'s own interface
+ * (`hearingPolicy` of `provider/pack/policies.ts`, issue 43): a resource policy whose
+ * `validateResource` `@pulumi/policy` calls in the engine's `Analyze` of each resource, with its
+ * inputs behind `@pulumi/policy`'s proxy that throws on a value unknown at the preview. The read
+ * ahead judges a zone ahead once the program declares its resources, and not when it declares one
+ * of the zone's policies otherwise (tests/service/review/read-ahead.test.ts); through the real
+ * engine, tests/engine/review/payment-review.test.ts.
  */
 
-interface GrpcServer {
-  prototype: { addService: (this: unknown, service: unknown, implementation: Record<string, unknown>) => void };
-}
-type Handler = (call: { request: AnalyzeRequest }, callback: (...answer: unknown[]) => void) => unknown;
-
-// The @grpc/grpc-js that @pulumi/policy loads, as the wrapper resolves it.
-const grpc = createRequire(require.resolve('@pulumi/policy'))('@grpc/grpc-js') as { Server: GrpcServer };
-const registered: Array<Record<string, unknown>> = [];
-const heard: Array<[string, string, Record<string, unknown>]> = [];
-let failWith: Error | undefined;
-
-beforeAll(() => {
-  // What the server would register, recorded in place of the real registration.
-  grpc.Server.prototype.addService = function (_service, implementation) {
-    registered.push(implementation);
-  };
-  keepStackConfig(undefined, (urn, type, inputs) => {
-    if (failWith !== undefined) throw failWith;
-    heard.push([urn, type, inputs]);
-  });
-});
-
-/** The `analyze` handler the server gets for `analyze`, the one `@pulumi/policy` gives. */
-function wrapped(analyze: Handler): Handler {
-  grpc.Server.prototype.addService.call({}, { analyze: {} }, { analyze, configure: () => undefined });
-  return registered.at(-1)!.analyze as Handler;
-}
-
-function request(type: string, urn: string, inputs: Record<string, unknown>): AnalyzeRequest {
-  return new AnalyzeRequest()
-    .setType(type)
-    .setUrn(urn)
-    .setName(urn.split('::').at(-1)!)
-    .setProperties(Struct.fromJavaScript(inputs as Parameters<typeof Struct.fromJavaScript>[0]));
-}
+// @pulumi/policy's proxy of a resource's inputs, as its Analyze handler gives them to a policy.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const proxy = require('@pulumi/policy/proxy') as {
+  unknownCheckingProxy<T extends object>(inputs: T): T;
+  unknownStringValue: unknown;
+};
 
 const INPUTS = {
   zoneId: 'c0ffee',
@@ -56,48 +26,54 @@ const INPUTS = {
   expression: 'http.host eq "checkout.example.com"',
   value: "script-src 'self'",
   enabled: true,
-  __provider: 'exports.handler = ...',
 };
 
-beforeEach(() => {
-  heard.length = 0;
-  failWith = undefined;
-});
-
-test("a CSP policy's inputs are heard, of both kinds of resource, before @pulumi/policy analyzes it", async () => {
-  const calls: string[] = [];
-  const analyze = wrapped((call, callback) => {
-    calls.push(call.request.getUrn());
-    // Heard already when @pulumi/policy's handler runs.
-    expect(heard.map(([urn]) => urn)).toContain(call.request.getUrn());
-    callback(null, 'answer');
+/** The policy's validation of a resource of `type` with `inputs`, as @pulumi/policy calls it; what it heard. */
+function heardOf(type: string, inputs: Record<string, unknown>, hear?: () => void) {
+  const heard: Array<[string, string, Record<string, unknown>]> = [];
+  const reported: string[] = [];
+  const policy = hearingPolicy((urn, type, inputs) => {
+    hear?.();
+    heard.push([urn, type, inputs]);
   });
+  const urn = `urn:pulumi:dev::shop::${type}::checkout`;
+  const args = {
+    type,
+    urn,
+    name: 'checkout',
+    props: proxy.unknownCheckingProxy({ ...inputs }),
+  } as unknown as ResourceValidationArgs;
+  (policy.validateResource as (args: ResourceValidationArgs, report: (message: string) => void) => void)(
+    args,
+    (message) => reported.push(message),
+  );
+  expect(reported).toEqual([]);
+  return { urn, heard };
+}
+
+test("a CSP policy's inputs are heard, of both kinds of resource, as @pulumi/policy gives them; it reports nothing", () => {
+  expect(hearingPolicy(() => undefined)).toMatchObject({ name: HEARING_POLICY_NAME, enforcementLevel: 'advisory' });
   for (const type of ['pulumi-nodejs:dynamic/edgeguard:CspPolicy', 'edgeguard:index:CspPolicy']) {
-    const urn = `urn:pulumi:dev::shop::${type}::checkout`;
-    const answers: unknown[][] = [];
-    analyze({ request: request(type, urn, INPUTS) }, (...answer) => answers.push(answer));
-    expect(answers).toEqual([[null, 'answer']]);
-    expect(heard.at(-1)).toEqual([urn, type, INPUTS]);
+    const { urn, heard } = heardOf(type, { ...INPUTS, __provider: 'exports.handler = ...' });
+    // What the judging ahead compares, not a dynamic resource's serialized provider.
+    expect(heard).toEqual([[urn, type, INPUTS]]);
   }
-  expect(calls).toHaveLength(2);
 });
 
-test('another resource is heard without its inputs; a hearing that throws leaves the analysis alone', () => {
-  const answers: unknown[][] = [];
-  const analyze = wrapped((_call, callback) => callback(null, 'answer'));
-  const inventory = 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory';
-  const urn = `urn:pulumi:dev::shop::${inventory}::pay`;
-  analyze({ request: request(inventory, urn, { zoneId: 'c0ffee', __provider: 'exports.handler = ...' }) }, (...a) =>
-    answers.push(a),
-  );
-  expect(heard).toEqual([[urn, inventory, {}]]);
-  failWith = new Error('boom');
+test('a value unknown at the preview is heard as unknown, not thrown; another resource is heard without its inputs', () => {
   const type = 'edgeguard:index:CspPolicy';
-  analyze({ request: request(type, `urn:pulumi:dev::shop::${type}::checkout`, INPUTS) }, (...a) => answers.push(a));
-  expect(answers).toEqual([
-    [null, 'answer'],
-    [null, 'answer'],
-  ]);
+  const { heard } = heardOf(type, { ...INPUTS, value: proxy.unknownStringValue });
+  expect(heard[0]![2]).toEqual({ ...INPUTS, value: '<unknown at preview>' });
+  const inventory = 'pulumi-nodejs:dynamic/edgeguard:ScriptInventory';
+  expect(heardOf(inventory, { zoneId: 'c0ffee', __provider: 'exports.handler = ...' }).heard[0]![2]).toEqual({});
+});
+
+test('a hearing that throws leaves the analysis alone', () => {
+  expect(() =>
+    heardOf('edgeguard:index:CspPolicy', INPUTS, () => {
+      throw new Error('boom');
+    }),
+  ).not.toThrow();
 });
 
 describe("the accepted scripts and connections of a policy's configuration (acceptanceOf)", () => {

@@ -1,0 +1,225 @@
+import { randomBytes } from 'node:crypto';
+import type * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { clientFrom } from '../../../provider/client/shared';
+import type * as readAheadModule from '../../../provider/impact/read-ahead';
+import type * as planModule from '../../../provider/review/plan';
+import type { ReviewInput } from '../../../provider/review/plan';
+import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
+import { REPO } from '../../helpers/repo';
+
+/**
+ * The review's read ahead when it fails or is not used (issue 43), the built modules as the policy
+ * pack runs them, against the emulator: a listing line it cannot write (a full disk), or no folder
+ * to keep its listings in, never fails the review, which reads for itself; listings no review takes,
+ * or whose hosts do not cover the review's, are aborted, not read to their end, and counted by what
+ * was asked.
+ */
+
+/**
+ * What the disk does, as the built modules see it: with `mockDiskFull`, a write to one of the read
+ * ahead's files fails as on a full disk; with `mockTmpdir`, the temporary folder is that one.
+ */
+let mockDiskFull = false;
+let mockWritesRefused = 0;
+let mockTmpdir: string | undefined;
+jest.mock('node:fs', () => {
+  const actual = jest.requireActual<typeof fs>('node:fs');
+  const readAheadFile = (fd: number) => {
+    try {
+      return actual.readlinkSync(`/proc/self/fd/${fd}`).includes('/edgeguard-review-');
+    } catch {
+      return false;
+    }
+  };
+  return {
+    ...actual,
+    writeSync: (fd: number, ...rest: unknown[]) => {
+      if (mockDiskFull && readAheadFile(fd)) {
+        mockWritesRefused += 1;
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      return (actual.writeSync as (...args: unknown[]) => number)(fd, ...rest);
+    },
+  };
+});
+jest.mock('node:os', () => {
+  const actual = jest.requireActual<typeof os>('node:os');
+  return { ...actual, tmpdir: () => mockTmpdir ?? actual.tmpdir() };
+});
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the built modules, as the pack runs them */
+const { ReadAhead, readAheadTargets } = require(
+  path.join(REPO, 'dist', 'provider', 'impact', 'read-ahead.js'),
+) as typeof readAheadModule;
+const { reviewService } = require(path.join(REPO, 'dist', 'provider', 'review', 'plan.js')) as typeof planModule;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const PER_PAGE = 2;
+const CHECKOUT = 'checkout.example.com';
+
+let emu: TestEmulator;
+const client = () => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: TEST_TOKEN } });
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => emu.close());
+
+/** A zone with `scripts` active scripts, an infrequent one and two connections on the checkout host. */
+async function newZone(scripts = 6): Promise<string> {
+  const zone = randomBytes(16).toString('hex');
+  await emu.seed({ zones: [{ id: zone, name: 'example.com', account_id: ACCOUNT_ID }] });
+  const on = { zone_id: zone, host: CHECKOUT, first_page_url: `https://${CHECKOUT}/page` };
+  await emu.seed({
+    scripts: [
+      ...Array.from({ length: scripts }, (_, i) => ({ ...on, url: `https://cdn.example.net/s${i}.js` })),
+      { ...on, url: 'https://bad.example.info/x.js', js_integrity_score: 3 },
+      { ...on, url: 'https://cdn.example.net/rare.js', status: 'infrequent' },
+    ],
+    connections: [
+      { ...on, url: 'https://api.stripe.com/v1/tokens' },
+      { ...on, url: 'https://drop.example.info/c', domain_reported_malicious: true },
+    ],
+  });
+  return zone;
+}
+
+const input = (zone: string): ReviewInput => ({
+  policies: [
+    {
+      key: `urn:${CHECKOUT}`,
+      name: CHECKOUT,
+      zoneId: zone,
+      policy: {
+        action: 'allow',
+        enabled: true,
+        expression: `http.host eq "${CHECKOUT}"`,
+        value: "script-src 'self' cdn.example.net; connect-src api.stripe.com",
+      },
+      replaces: 'none',
+    },
+  ],
+  migrations: [],
+  notifications: [],
+});
+
+/** A `pulumi stack export` naming a CSP policy on the checkout host of `zone`. */
+const targets = (zone: string) =>
+  readAheadTargets({
+    deployment: {
+      resources: [
+        {
+          urn: `urn:pulumi:dev::p::edgeguard:index:CspPolicy::${CHECKOUT}`,
+          type: 'edgeguard:index:CspPolicy',
+          outputs: { zoneId: zone, expression: `http.host eq "${CHECKOUT}"`, policyId: 'x'.repeat(32) },
+        },
+      ],
+    },
+  });
+
+/** The zone's page security requests after `mark`: listings and the list of its policies. */
+async function zoneRequests(mark: number, zone: string) {
+  return (await emu.requests(mark)).filter((r) => r.path.startsWith(`/client/v4/zones/${zone}/page_security/`));
+}
+
+test('a listing line that cannot be written (a full disk): the review completes, reading for itself', async () => {
+  const zone = await newZone();
+  const before = emu.mark();
+  const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
+  const plainFirstPages = (await zoneRequests(before, zone)).filter((r) => r.query.page === '1').length;
+  mockDiskFull = true;
+  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  try {
+    await reading.ended();
+    const mark = emu.mark();
+    const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
+    expect(mockWritesRefused).toBeGreaterThan(0);
+    expect(review.policies).toEqual(plain.policies);
+    // Listed by the review itself, every listing from its first page (a page the read ahead had
+    // asked for before its write failed may be answered after `mark` too).
+    expect(review.requests.plan).not.toContain('read ahead)');
+    expect((await zoneRequests(mark, zone)).filter((r) => r.query.page === '1')).toHaveLength(plainFirstPages);
+    expect(review.requests.made).toBeLessThanOrEqual(review.requests.bound);
+  } finally {
+    mockDiskFull = false;
+    reading.dispose();
+  }
+});
+
+test('no folder to keep the listings in: no read ahead, and the review reads for itself', async () => {
+  const zone = await newZone();
+  const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
+  mockTmpdir = path.join(os.tmpdir(), `edgeguard-missing-${randomBytes(4).toString('hex')}`);
+  let reading: InstanceType<typeof ReadAhead> | undefined;
+  try {
+    reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+    const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
+    expect(review.policies).toEqual(plain.policies);
+    expect(review.requests.plan).not.toContain('read ahead)');
+  } finally {
+    mockTmpdir = undefined;
+    reading?.dispose();
+  }
+});
+
+test('listings no review takes are aborted, not read to their end, and counted by what was asked', async () => {
+  // 60 active scripts: 31 pages of 2.
+  const zone = await newZone(60);
+  const mark = emu.mark();
+  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  try {
+    const unused = await reading.unusedRequests();
+    // Whatever was in flight when they were aborted has been answered.
+    await reading.ended();
+    const asked = await zoneRequests(mark, zone);
+    const activeScripts = asked.filter((r) => r.path.endsWith('/scripts') && r.query.status === 'active');
+    expect(activeScripts.length).toBeGreaterThan(0);
+    expect(activeScripts.length).toBeLessThan(31);
+    // Every request asked is counted: the zone's policies and each listing's pages asked for.
+    expect(unused).toBe(asked.length);
+    // And nothing more is asked once they are.
+    await reading.ended();
+    expect(await zoneRequests(mark, zone)).toHaveLength(asked.length);
+  } finally {
+    reading.dispose();
+  }
+});
+
+test('a review of a host the read ahead does not cover: its listings are aborted then, not read to their end', async () => {
+  // 60 active scripts on the checkout host: 31 pages of 2.
+  const zone = await newZone(60);
+  const [checkout] = input(zone).policies;
+  const www = 'www.example.com';
+  const review: ReviewInput = {
+    ...input(zone),
+    policies: [
+      checkout!,
+      {
+        ...checkout!,
+        key: `urn:${www}`,
+        name: www,
+        policy: { ...checkout!.policy, expression: `http.host eq "${www}"` },
+      },
+    ],
+  };
+  const mark = emu.mark();
+  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  try {
+    const reviewed = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
+    await reading.ended();
+    const served = await zoneRequests(mark, zone);
+    const readAhead = served.filter(
+      (r) => r.path.endsWith('/scripts') && r.query.status === 'active' && r.query.hosts === CHECKOUT,
+    );
+    expect(readAhead.length).toBeGreaterThan(0);
+    expect(readAhead.length).toBeLessThan(31);
+    expect(reviewed.requests.plan).not.toContain('read ahead)');
+    // The review's requests and those the read ahead asked, all counted.
+    expect(reviewed.requests.made).toBe(served.length);
+    expect(reviewed.requests.made).toBeLessThanOrEqual(reviewed.requests.bound);
+  } finally {
+    reading.dispose();
+  }
+});
