@@ -135,13 +135,9 @@ function startReadAhead(): void {
     return;
   }
   // In the scope change, the zones the change leaves as they are go unlisted (../review/plan.ts):
-  // listing them ahead would spend the requests the scope saves.
-  let scope;
-  try {
-    scope = modules.plan.reviewScopeFrom();
-  } catch {
-    return;
-  }
+  // listing them ahead would spend the requests the scope saves. A scope that is none throws here,
+  // and is the analysis's to report.
+  const scope = modules.plan.reviewScopeFrom();
   process.once('exit', disposeReadAhead);
   if (targets.size > 0 && scope === 'full')
     readingAhead = new modules.readAhead.ReadAhead(
