@@ -6,7 +6,7 @@
 #   bash scripts/with-env.sh '<command line>' [argument...]
 #
 # The arguments after the command line are appended to it, each quoted as one word, as npm appends
-# what follows `--` to a script: `npm test -- tests/unit` runs `... && bash scripts/test.sh
+# what follows `--` to a script: `npm test -- tests/unit` runs `bash scripts/test.sh
 # tests/unit`, and `npm run bench -- payment --rounds=3` hands `payment --rounds=3` to the
 # benchmarks. They go to the last command of the line.
 #

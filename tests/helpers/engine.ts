@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -5,13 +6,12 @@ import {
   LocalWorkspace,
   PulumiCommand,
   type ConfigMap,
-  type DestroyResult,
+  type OpMap,
+  type OutputMap,
   type PreviewOptions,
   type PreviewResult,
-  type RefreshResult,
   type Stack,
   type UpOptions,
-  type UpResult,
 } from '@pulumi/pulumi/automation';
 import { EMULATOR_ADMIN_TOKEN, EMULATOR_CONTROL_URL } from '../../provider/helpers/emulator-dns';
 import { pulumiHome } from '../../scripts/pulumi-home';
@@ -32,11 +32,14 @@ import { REPO } from './repo';
 const WORK = path.join(REPO, '.edgeguard', 'e2e');
 const PASSPHRASE = 'e2e-passphrase-not-a-secret';
 
-/** The engine this repository built, or a suitable one on PATH. */
-async function pulumiCommand(): Promise<PulumiCommand> {
+/** The engine this repository built, or a suitable one on PATH; found once per test file (`pulumi version`). */
+let command: Promise<PulumiCommand> | undefined;
+function pulumiCommand(): Promise<PulumiCommand> {
   const built = path.join(REPO, '.tools', 'pulumi');
-  if (fs.existsSync(path.join(built, 'bin', 'pulumi'))) return PulumiCommand.get({ root: built });
-  return PulumiCommand.get();
+  command ??= fs.existsSync(path.join(built, 'bin', 'pulumi'))
+    ? PulumiCommand.get({ root: built })
+    : PulumiCommand.get();
+  return command;
 }
 
 /**
@@ -51,6 +54,94 @@ export function copyProject(projectDir: string): string {
       fs.copyFileSync(path.join(projectDir, name), path.join(target, name));
   }
   return target;
+}
+
+/** The options of an engine operation that the tests give (the Automation API's names). */
+type OperationOptions = Pick<UpOptions, 'policyPacks' | 'continueOnError' | 'expectNoChanges' | 'diff'>;
+
+/** What an update, a refresh or a destroy did: what the engine printed, its summary and the stack's outputs. */
+export interface OperationResult {
+  stdout: string;
+  stderr: string;
+  /** The engine's summary: how the operation ended, and its count of each kind of step. */
+  summary: { result: string; resourceChanges: OpMap };
+  /**
+   * The stack's outputs the operation left, as the engine reported them: a secret's value is the
+   * engine's mask, `[secret]` ({@link EngineStack.outputs} has the values).
+   */
+  outputs: OutputMap;
+}
+
+/** The command line's flags for `options`, as the Automation API writes them. */
+function flagsOf(options: OperationOptions): string[] {
+  return [
+    ...(options.policyPacks ?? []).flatMap((pack) => ['--policy-pack', pack]),
+    ...(options.continueOnError ? ['--continue-on-error'] : []),
+    ...(options.expectNoChanges ? ['--expect-no-changes'] : []),
+    ...(options.diff ? ['--diff'] : []),
+  ];
+}
+
+/** An event of the engine's event log (`--event-log`), the parts read here. */
+interface EngineEvent {
+  summaryEvent?: { result: string; resourceChanges: OpMap };
+  resOutputsEvent?: { metadata: { type: string; new?: { outputs?: Record<string, unknown> } } };
+}
+
+/**
+ * The summary of an operation and the stack's outputs after it, from the event log the engine
+ * wrote; none when it wrote no summary.
+ */
+function eventsOf(eventLog: string): Pick<OperationResult, 'summary' | 'outputs'> | undefined {
+  if (!fs.existsSync(eventLog)) return undefined;
+  let summary: OperationResult['summary'] | undefined;
+  let outputs: OutputMap = {};
+  for (const line of fs.readFileSync(eventLog, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const event = JSON.parse(line) as EngineEvent;
+    if (event.summaryEvent)
+      summary = { result: event.summaryEvent.result, resourceChanges: event.summaryEvent.resourceChanges };
+    const resource = event.resOutputsEvent?.metadata;
+    if (resource?.type === 'pulumi:pulumi:Stack')
+      outputs = Object.fromEntries(
+        Object.entries(resource.new?.outputs ?? {}).map(([key, value]) => [
+          key,
+          { value, secret: value === '[secret]' },
+        ]),
+      );
+  }
+  return summary === undefined ? undefined : { summary, outputs };
+}
+
+/**
+ * Runs a `pulumi` command as the Automation API does (this process's environment and `env`) to its
+ * end; `onOutput` hears its standard output as it comes. It fails as the Automation API's commands
+ * do, with the exit code and everything printed in its message.
+ */
+function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; onOutput: (text: string) => void },
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      options.onOutput(text);
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`code: ${code}\n stdout: ${stdout}\n stderr: ${stderr}\n`));
+    });
+  });
 }
 
 /** Options of {@link engineStack}. */
@@ -90,9 +181,11 @@ export interface EngineStack {
   /** Everything the engine printed so far, across operations. */
   output: string[];
   preview(options?: PreviewOptions): Promise<PreviewResult>;
-  up(options?: UpOptions): Promise<UpResult>;
-  refresh(): Promise<RefreshResult>;
-  destroy(): Promise<DestroyResult>;
+  up(options?: OperationOptions): Promise<OperationResult>;
+  refresh(): Promise<OperationResult>;
+  destroy(): Promise<OperationResult>;
+  /** The stack's outputs, secrets shown (`pulumi stack output`, twice). */
+  outputs(): Promise<OutputMap>;
   /** The stack's state file, as the backend keeps it. */
   stateText(): string;
   /** Removes the stack and its files. */
@@ -146,21 +239,55 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
       throw error;
     }
   };
+  let operations = 0;
+  /**
+   * `pulumi up`, `refresh` or `destroy` as the Automation API runs them (the same arguments and
+   * environment), without what its methods run after each: `pulumi stack output` twice and `pulumi
+   * stack history`, about 1.2 s of CPU, a fifth of an operation's. The counts of the steps are the
+   * engine's summary event, from the event log it writes; {@link EngineStack.outputs} asks for the
+   * outputs where a test reads them. A failed operation throws what the engine printed.
+   */
+  const operation = async (verb: 'up' | 'refresh' | 'destroy', options: OperationOptions): Promise<OperationResult> => {
+    const eventLog = path.join(WORK, `events-${id}-${++operations}.jsonl`);
+    const pulumi = stack.workspace.pulumiCommand.command;
+    const args = [verb, '--yes', '--skip-preview', ...flagsOf(options), '--exec-kind', 'auto.local'];
+    try {
+      const result = await failing(
+        runCommand(pulumi, [...args, '--event-log', eventLog, '--stack', stackName], {
+          cwd: workDir,
+          env: {
+            ...stack.workspace.envVars,
+            PULUMI_DEBUG_COMMANDS: 'true',
+            PULUMI_AUTOMATION_API: 'true',
+            PATH: `${path.dirname(pulumi)}${path.delimiter}${process.env.PATH ?? ''}`,
+          },
+          onOutput,
+        }),
+      );
+      const events = eventsOf(eventLog);
+      if (events === undefined) throw new Error(`pulumi ${verb} succeeded but wrote no summary event`);
+      return collect({ stdout: result.stdout, stderr: result.stderr, ...events });
+    } finally {
+      fs.rmSync(eventLog, { force: true });
+    }
+  };
   return {
     stack,
     workDir,
     output,
     preview: (previewOptions = {}) => failing(stack.preview({ ...previewOptions, onOutput }).then(collect)),
-    up: (upOptions = {}) => failing(stack.up({ ...upOptions, onOutput }).then(collect)),
-    refresh: () => failing(stack.refresh({ onOutput }).then(collect)),
-    destroy: () => failing(stack.destroy({ onOutput }).then(collect)),
+    up: (upOptions = {}) => operation('up', upOptions),
+    refresh: () => operation('refresh', {}),
+    destroy: () => operation('destroy', {}),
+    outputs: () => stack.outputs(),
     stateText: () => {
       const stacksDir = path.join(backend, '.pulumi', 'stacks');
       const project = fs.readdirSync(stacksDir)[0]!;
       return fs.readFileSync(path.join(stacksDir, project, `${stackName}.json`), 'utf8');
     },
+    // The stack is its files: its backend, its PULUMI_HOME and its settings file (no `pulumi stack
+    // rm`, which would delete the backend's copy only for the folder to go next).
     dispose: async () => {
-      await stack.workspace.removeStack(stackName, { force: true }).catch(() => undefined);
       fs.rmSync(path.join(workDir, `Pulumi.${stackName}.yaml`), { force: true });
       if (!options.inPlace) fs.rmSync(workDir, { recursive: true, force: true });
       fs.rmSync(home, { recursive: true, force: true });
