@@ -253,7 +253,7 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
     const args = [verb, '--yes', '--skip-preview', ...flagsOf(options), '--exec-kind', 'auto.local'];
     try {
       const result = await failing(
-        runCommand(pulumi, [...args, '--event-log', eventLog, '--stack', stackName], {
+        runCommand(pulumi, [...args, '--event-log', eventLog, '--stack', stackName, '--non-interactive'], {
           cwd: workDir,
           env: {
             ...stack.workspace.envVars,
