@@ -102,9 +102,18 @@ if ! built "$target/.built" "$target/bin/pulumi" "$want"; then
   go_build language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
     "$target/bin/pulumi-language-nodejs" "$sdk_version_variable=$host_version"
   # What release archives put beside `pulumi`: the dynamic provider host, run from the program's
-  # directory, where @pulumi/pulumi is installed.
+  # directory, where @pulumi/pulumi is installed. Found as node would find it from there (the
+  # nearest node_modules up the tree) without starting node to ask, which cost 0.1 s of CPU at
+  # every operation; anywhere else, node is asked.
   cat > "$target/bin/pulumi-resource-pulumi-nodejs" <<'EOF'
 #!/bin/sh
+dir="$PWD"
+while :; do
+  host="$dir/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"
+  if [ -f "$host" ]; then exec node "$host" "$@"; fi
+  [ "$dir" = / ] && break
+  dir="$(dirname "$dir")"
+done
 exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/dynamic-provider")')" "$@"
 EOF
   chmod +x "$target/bin/pulumi-resource-pulumi-nodejs"
