@@ -43,9 +43,10 @@ import {
  * and hears the resources as the program declares them, for the review's read ahead
  * ({@link hearingPolicy}).
  *
- * Settings come from the stack's `edgeguard:*` configuration, as the engine gives it to the pack
- * (`./pack-config.ts`), else the environment (`EDGEGUARD_*`), as for the stack's resources. Two
- * more variables serve `edgeguard-review`, and anyone who wants the same: `REVIEW_BASELINE_ENV`
+ * Settings come from the pack's environment (`EDGEGUARD_*`, the settings table's variables):
+ * `edgeguard-review` sets them from the stack's `edgeguard:*` configuration (`packSettingsEnv` of
+ * `../review/review-stack.ts`); a pack run by hand reads the caller's. Two more variables serve
+ * `edgeguard-review`, and anyone who wants the same: `REVIEW_BASELINE_ENV`
  * (`./pack-input.ts`) and `REVIEW_OUTPUT_ENV` (`./pack-analysis.ts`).
  */
 

@@ -3,8 +3,7 @@ import type { PolicyResource } from '@pulumi/policy';
 import { clientLayer } from '../helpers/lazy-client';
 import type { Acceptance } from '../impact/evaluate';
 import { reviewPerPage } from '../impact/model';
-import { dialectOf } from '../settings';
-import { stackConfigValue } from './pack-config';
+import { dialectOf, SETTINGS, SettingsError } from '../settings';
 import { previousState, reviewInputOf, type Unjudged } from './pack-input';
 import type * as inventoryReadAhead from '../payment/read-ahead';
 import type * as plan from './plan';
@@ -41,7 +40,7 @@ export interface PackOutput {
 
 /**
  * The review's plan, with the API client and undici, and the weaknesses with the CSP Evaluator,
- * loaded once the engine has configured the pack ({@link warmReview}) or at the first analysis,
+ * loaded once the program declares its first resource ({@link warmReview}) or at the first analysis,
  * not before the pack serves: the engine waits for the pack to serve before it runs the program,
  * and these modules cost about 0.15 s of CPU to load (bench/RESULTS.md, issue 20). Node loads them
  * once and returns them from its cache.
@@ -62,12 +61,20 @@ export function reviewModules(): {
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
-/** The client of the stack's `edgeguard:*` settings, else the environment's. */
+/**
+ * The client of the settings in the pack's environment (`EDGEGUARD_BASE_URL`, ...), resolved by the
+ * settings table as every component resolves them: the pack has no stack configuration to read
+ * (`./pack-config.ts`); `edgeguard-review` puts the stack's there (`packSettingsEnv` of
+ * `./review-stack.ts`).
+ */
 function packClient() {
-  return clientLayer().clientFrom({ config: (key) => stackConfigValue(`edgeguard:${key}`) });
+  return clientLayer().clientFrom();
 }
 
-/** The listings read ahead from the previous state, once the engine has configured the pack. */
+/** The variables of the settings the pack needs, as its hint names them. */
+const SETTING_VARIABLES = `${SETTINGS.baseUrl.env} and ${SETTINGS.apiToken.env} (or ${SETTINGS.apiEmail.env} and ${SETTINGS.apiKey.env})`;
+
+/** The listings read ahead from the previous state, once the program declares its first resource. */
 let readingAhead: readAhead.ReadAhead | undefined;
 /** The inventories' pages' scripts read ahead from the previous state, likewise. */
 let inventoriesAhead: inventoryReadAhead.InventoryReadAhead | undefined;
@@ -100,7 +107,8 @@ function disposeReadAhead(): void {
 }
 
 /**
- * Once the engine has configured the pack, while it runs the program: loads the review's modules
+ * Once the program declares its first resource (`../pack/pack.ts`), while the engine runs the
+ * program: loads the review's modules
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
  * name (`../impact/read-ahead.ts`), judging a zone once read against the previous state's
@@ -163,10 +171,16 @@ export interface Analysis {
 
 let current: { key: string; analysis: Promise<Analysis> } | undefined;
 
-/** Why the review could not be done, as a person should read it. */
+/**
+ * Why the review could not be done, as a person should read it. A setting missing or malformed
+ * says that the pack reads the settings from its environment alone: a pack run by hand
+ * (`pulumi preview --policy-pack ...`) does not see the stack's configuration.
+ */
 function reasonOf(error: unknown): string {
   clientLayer().withSettingHint(error);
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof SettingsError)) return message;
+  return `${message}. The policy pack reads the service's settings from its environment alone (${SETTING_VARIABLES}), not from the stack's configuration: set them for the preview, or review with edgeguard-review, which sets them from the stack's edgeguard:* configuration`;
 }
 
 function emptyReview(): ReviewResult {

@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommandError, type EngineEvent } from '@pulumi/pulumi/automation';
+import { CommandError, type ConfigMap, type EngineEvent, type Stack } from '@pulumi/pulumi/automation';
 import { nameOf } from '../stack/export';
 import { meaningOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
 import { REVIEW_OUTPUT_ENV, type PackOutput } from './pack-analysis';
 import { REVIEW_BASELINE_ENV } from './pack-input';
 import { openStack, type StackLocation } from '../stack/open';
+import { SETTINGS } from '../settings';
 import { locateViolations, mainFileOf } from '../stack/program-location';
 import type { ReportedViolation, ReviewReport } from './report';
 
@@ -15,9 +16,10 @@ import type { ReportedViolation, ReviewReport } from './report';
  * `pulumi preview` through the Automation API with EdgeGuard's policy pack, which does the
  * reading and judging; this gathers what the engine and the pack report into a {@link ReviewReport}.
  *
- * The pack reads the service with the stack's `edgeguard:*` configuration, which the engine gives
- * it (`./pack-config.ts`). It also gets the stack's state before the change (`pulumi stack
- * export`), to compare changed policies with the live ones, and a file to write its review to.
+ * The pack reads the service with the stack's `edgeguard:*` configuration, which this puts in the
+ * preview's environment ({@link packSettingsEnv}): the pack reads its settings from there alone
+ * (`./pack-config.ts`). It also gets the stack's state before the change (`pulumi stack export`),
+ * to compare changed policies with the live ones, and a file to write its review to.
  */
 
 /**
@@ -31,6 +33,40 @@ export const POLICY_PACK = ((): string => {
   }
   throw new Error(`the policy pack (policy-pack/edgeguard-policy-pack) is not above ${__dirname}`);
 })();
+
+/**
+ * The settings' variables (`EDGEGUARD_BASE_URL`, `EDGEGUARD_API_TOKEN`, ...: `../settings.ts`'s
+ * table) of the stack's `edgeguard:*` configuration, secrets decrypted, for the preview's
+ * environment, over the caller's: the pack then reads the service with the same settings as the
+ * stack's resources, which read the stack's configuration first and the environment after, key by
+ * key (a key the stack leaves out keeps the caller's variable; one the stack sets empty is empty
+ * for both). The settings' own variables rather than one of the review's own:
+ * the pack resolves them with the settings table, as every component does, and a pack run by hand
+ * reads the variables a user sets for any other EdgeGuard tool; the program, which gets the same
+ * environment, reads the same values from the stack first. The values live in this process's
+ * memory and the preview's environment alone: never written to a file, printed or put in an error.
+ */
+export function packSettingsEnv(config: ConfigMap): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const setting of Object.values(SETTINGS)) {
+    const value = config[`edgeguard:${setting.key}`]?.value;
+    if (value !== undefined) env[setting.env] = value;
+  }
+  return env;
+}
+
+/** The stack's configuration, secrets decrypted; a failure says why without the command's output, which may hold them. */
+async function stackConfig(stack: Stack): Promise<ConfigMap> {
+  try {
+    return await stack.getAllConfig();
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    // The message is the command's result: its stdout (the configuration) left out, its stderr kept.
+    const stderr = /\n stderr: ([\s\S]*)\n err\?: /.exec(error.message)?.[1] ?? '';
+    // eslint-disable-next-line preserve-caught-error -- no cause: its message holds the configuration
+    throw new Error(`the stack's configuration could not be read (pulumi config): ${lastLines(stderr)}`);
+  }
+}
 
 /** The pack configuration `edgeguard-review` uses when the project holds one and none is given. */
 export const DEFAULT_POLICY_CONFIG = 'edgeguard-policy-config.json';
@@ -134,6 +170,7 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
     const output = path.join(scratch, 'review.json');
     workspace.envVars = {
       ...workspace.envVars,
+      ...packSettingsEnv(await stackConfig(stack)),
       [REVIEW_BASELINE_ENV]: baseline,
       [REVIEW_OUTPUT_ENV]: output,
     };

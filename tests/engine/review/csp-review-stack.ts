@@ -79,16 +79,25 @@ export function packConfig(config: object | undefined): string {
 }
 
 /**
- * `pulumi preview --policy-pack ...` of the stack, with the service's settings in the stack's
- * configuration alone, as docs/guides/reviewing.md has users keep them: no EDGEGUARD_* variable, so the pack
- * reads the configuration the engine gives it. What it printed, and its failure if it failed.
+ * `pulumi preview --policy-pack ...` of the stack, run by hand as docs/guides/reviewing.md shows:
+ * the pack reads the service's settings from its environment alone, here the emulator's address
+ * and token that the stack's environment gives the providers (`EDGEGUARD_BASE_URL`,
+ * `EDGEGUARD_API_TOKEN`, tests/helpers/engine.ts); `withoutSettings` leaves every EDGEGUARD_*
+ * variable out, the settings then in the stack's configuration alone, which the pack does not
+ * read. What it printed, and its failure if it failed.
  */
-export async function previewWithPack(config?: string): Promise<{ failed: boolean; text: string }> {
+export async function previewWithPack(
+  config?: string,
+  { withoutSettings = false }: { withoutSettings?: boolean } = {},
+): Promise<{ failed: boolean; text: string }> {
   const options = { policyPacks: [POLICY_PACK], ...(config ? { policyPackConfigs: [config] } : {}) };
   const before = engine.output.length;
   const workspace = engine.stack.workspace;
   const envVars = workspace.envVars;
-  workspace.envVars = Object.fromEntries(Object.entries(envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')));
+  if (envVars.EDGEGUARD_BASE_URL !== emu.baseUrl || envVars.EDGEGUARD_API_TOKEN === undefined)
+    throw new Error("the stack's environment does not give the emulator's settings");
+  if (withoutSettings)
+    workspace.envVars = Object.fromEntries(Object.entries(envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')));
   let failed = false;
   try {
     await engine.preview(options);
@@ -99,6 +108,9 @@ export async function previewWithPack(config?: string): Promise<{ failed: boolea
   }
   return { failed, text: engine.output.slice(before).join('') };
 }
+
+/** Everything the reviews printed and wrote ({@link review}), for the last test to search. */
+export const reviewOutputs: string[] = [];
 
 export interface ReviewRun {
   code: number | null;
@@ -119,7 +131,9 @@ export async function review(...extra: string[]): Promise<ReviewRun> {
     stdout,
     stderr,
   } = await runOnStack(engine, REVIEW_CLI, ['--markdown', '-', '--json', json, ...extra]);
-  return { code, stdout, stderr, json: fs.existsSync(json) ? JSON.parse(fs.readFileSync(json, 'utf8')) : undefined };
+  const text = fs.existsSync(json) ? fs.readFileSync(json, 'utf8') : undefined;
+  reviewOutputs.push(stdout, stderr, text ?? '');
+  return { code, stdout, stderr, json: text !== undefined ? JSON.parse(text) : undefined };
 }
 
 /** The Markdown's Weaknesses section. */

@@ -18,6 +18,7 @@ import {
   propose,
   REFUSED,
   review,
+  reviewOutputs,
   SKIMMER,
   STRIPE_ELEMENTS,
   TOKEN,
@@ -27,11 +28,13 @@ import {
 /**
  * The review before merge through the real engine, against the demo world (issue 9): the
  * examples/csp-review stack is deployed once (./csp-review-stack.ts), then a pull request's change
- * of the checkout's allow policy is previewed with the policy pack (`pulumi preview --policy-pack
- * policy-pack/edgeguard-policy-pack`, settings in the stack's configuration) and reviewed with
- * `edgeguard-review` (settings from the stack's configuration, the token a secret), case by case;
- * last, that the reviews wrote nothing and left nothing behind. Two policies on a host, drift and
- * the pack in `pulumi up`: ./csp-review-changes.test.ts, on a stack of its own.
+ * of the checkout's allow policy is previewed with the policy pack run by hand (`pulumi preview
+ * --policy-pack policy-pack/edgeguard-policy-pack`, the settings in its environment, which is what
+ * the pack reads) and reviewed with `edgeguard-review` (the settings in the stack's configuration
+ * alone, the token a secret: the review gives them to the pack), case by case; a pack run by hand
+ * without the settings in its environment says which to set; last, that the reviews wrote nothing,
+ * left nothing behind and let the token out nowhere. Two policies on a host, drift and the pack in
+ * `pulumi up`: ./csp-review-changes.test.ts, on a stack of its own.
  */
 
 const { tmp } = deployReviewStack();
@@ -74,7 +77,9 @@ test('dropping the source of a detected checkout script fails the preview, namin
 
   // As SARIF: each result at the line of the program that declares its policy (the position the
   // engine recorded when the stack was deployed), from the repository's root, with its URN.
-  const results = parseSarif(JSON.parse(fs.readFileSync(sarifFile, 'utf8'))).runs[0]!.results;
+  const sarifText = fs.readFileSync(sarifFile, 'utf8');
+  reviewOutputs.push(sarifText);
+  const results = parseSarif(JSON.parse(sarifText)).runs[0]!.results;
   expect(results.filter((result) => result.level === 'error').map((result) => result.ruleId)).toEqual([
     'csp-blocks-detected-scripts',
   ]);
@@ -118,6 +123,27 @@ test('adding a source no detected script uses passes, and the report lists it as
   expect(weaknesses).toMatch(
     /\| \*\*high\*\* \| `script-src` \| `cdn\.jsdelivr\.net` \| cdn\.jsdelivr\.net is known to host JSONP/,
   );
+}, 120_000);
+
+test("a pack run by hand without the settings in its environment says which to set; it does not read the stack's", async () => {
+  // The same change as the test before, which passed with the settings in the pack's environment;
+  // the stack's configuration holds them all, the token a secret.
+  expect(await engine.stack.getAllConfig()).toMatchObject({
+    'edgeguard:baseUrl': { value: emu.baseUrl },
+    'edgeguard:apiToken': { secret: true },
+  });
+  const mark = emu.mark();
+  const preview = await previewWithPack(undefined, { withoutSettings: true });
+  expect(preview.failed).toBe(true);
+  expect(preview.text).toContain('[mandatory]  csp-blocks-detected-scripts');
+  expect(preview.text).toContain(
+    'The EdgeGuard review could not be done: no service address: set edgeguard:baseUrl (or EDGEGUARD_BASE_URL)',
+  );
+  expect(preview.text.replace(/\s+/g, ' ')).toContain(
+    "The policy pack reads the service's settings from its environment alone (EDGEGUARD_BASE_URL and EDGEGUARD_API_TOKEN (or EDGEGUARD_API_EMAIL and EDGEGUARD_API_KEY)), not from the stack's configuration",
+  );
+  // Nor did it read the service with the stack's settings.
+  expect((await emu.requests(mark)).filter((request) => request.path.includes('/page_security/'))).toEqual([]);
 }, 120_000);
 
 test('allowing a malicious script fails, naming it; the review exits 1', async () => {
@@ -280,4 +306,18 @@ test('the reviews wrote nothing: the only writes are the two creates of the firs
 test('the reviews left nothing in the temporary folder (the engine ends the pack with a kill)', () => {
   const left = fs.readdirSync(tmp).filter((name) => name.startsWith('edgeguard-review-'));
   expect(left).toEqual([]);
+});
+
+test('the token the review gives the pack is in no output, file or state of the reviews', () => {
+  expect(reviewOutputs.length).toBeGreaterThan(20);
+  const texts: Array<[string, string]> = reviewOutputs.map((text, index) => [`review output ${index}`, text]);
+  texts.push(['the previews run by hand', engine.output.join('')], ['the state', engine.stateText()]);
+  const files = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      return entry.isDirectory() ? (entry.name === 'node_modules' ? [] : files(file)) : [file];
+    });
+  for (const file of [...files(engine.workDir), ...files(tmp)]) texts.push([file, fs.readFileSync(file, 'latin1')]);
+  const encoded = [TOKEN, Buffer.from(TOKEN).toString('base64'), encodeURIComponent(TOKEN)];
+  expect(texts.filter(([, text]) => encoded.some((form) => text.includes(form))).map(([where]) => where)).toEqual([]);
 });

@@ -444,7 +444,7 @@ test('a reading ahead that failed is not used: the review reads, and counts what
   expect(ahead.requests.bound).toBe(plain.requests.bound + 1);
 });
 
-test('the pack reads ahead once the engine has configured it: the same violations and review, the inventory read once', async () => {
+test('the pack reads ahead once the program declares a resource: the same violations and review, the inventory read once', async () => {
   const zone = await seededZone();
   const resources = [inventoryResource(zone, [...REPINNED.slice(0, 3), { url: STRAY, justification: 'Tag manager' }])];
   const before = ENTRIES.slice(0, 3);

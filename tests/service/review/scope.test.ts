@@ -214,7 +214,7 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
     process.env[REVIEW_SCOPE_ENV] = 'change';
     try {
       const mark = emu.mark();
-      // As once the engine has configured the pack: the read ahead would start here in the scope full.
+      // As once the program declares its first resource: the read ahead would start here in the scope full.
       warmReview();
       const reported: Record<string, string[]> = {};
       for (const policy of PACK_POLICIES.filter((candidate) => candidate.name.startsWith('csp-'))) {
