@@ -50,21 +50,11 @@ export interface LoadObservation {
 declare const window: {
   addEventListener(type: 'securitypolicyviolation', listener: (event: Violation) => void, capture: boolean): void;
 };
-declare const document: {
-  createElement(tag: 'script' | 'img'): PageScript;
-  createElement(tag: 'meta'): PageMeta;
-  body: { appendChild(node: PageScript): void };
-  head: { appendChild(node: PageMeta): void };
-};
-declare const location: { href: string };
+declare const document: { createElement(tag: 'script'): PageScript; body: { appendChild(node: PageScript): void } };
 interface PageScript {
   src: string;
   onload: (() => void) | null;
   onerror: (() => void) | null;
-}
-interface PageMeta {
-  httpEquiv: string;
-  content: string;
 }
 
 /** The URL a case is loaded at: its own, with the case id in the query. */
@@ -83,30 +73,20 @@ function caseIdOf(blockedURI: string): string | undefined {
   }
 }
 
-/** The path of the image whose blocking tells a page every earlier violation event has arrived. */
-const SETTLED_PATH = '/edgeguard-violations-settled.png';
+/** How long a page waits after its last load ends for violation events still queued. */
+const SETTLE_MS = 50;
 
 /** How long one load may take before the page gives up on it (a local server answers in ms). */
 const LOAD_TIMEOUT_MS = 5000;
 
 /**
- * How long a page waits for its own image's violation before it fails: it arrives within
- * milliseconds, but a browser on a machine whose cores are all busy can take seconds.
- */
-const SETTLED_TIMEOUT_MS = 30_000;
-
-/**
- * Runs in the page: starts every load at once, waits for each to end, then for the violation
- * events still queued: it adds a policy of its own (`img-src 'none'`, by a meta element) and loads
- * an image (kept in the page) that the policy blocks. A document's violation events are queued in
- * the order its violations happen, so once that image's event has arrived, every load's has. Kept
- * free of outside references, since puppeteer sends its source text to the page.
+ * Runs in the page: starts every load at once, waits for each to end, then for late violation
+ * events. Kept free of outside references, since puppeteer sends its source text to the page.
  */
 async function runLoads(
   loads: { kind: LoadKind; url: string }[],
-  settledPath: string,
+  settleMs: number,
   timeoutMs: number,
-  settledTimeoutMs: number,
 ): Promise<{ endings: string[]; violations: Violation[] }> {
   const violations: Violation[] = [];
   window.addEventListener(
@@ -151,33 +131,8 @@ async function runLoads(
       }
     });
   const endings = await Promise.all(loads.map(one));
-  const settled = new URL(settledPath, location.href).href;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(
-          new Error(`the violation of ${settled}, blocked by img-src 'none', did not arrive in ${settledTimeoutMs} ms`),
-        ),
-      settledTimeoutMs,
-    );
-    window.addEventListener(
-      'securitypolicyviolation',
-      (event) => {
-        if (event.blockedURI !== settled) return;
-        clearTimeout(timer);
-        resolve();
-      },
-      true,
-    );
-    const meta = document.createElement('meta');
-    meta.httpEquiv = 'Content-Security-Policy';
-    meta.content = "img-src 'none'";
-    document.head.appendChild(meta);
-    const image = document.createElement('img');
-    image.src = settled;
-    document.body.appendChild(image);
-  });
-  return { endings, violations: violations.filter((violation) => violation.blockedURI !== settled) };
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  return { endings, violations };
 }
 
 /**
@@ -201,9 +156,8 @@ export async function observePage(
   const { endings, violations } = await tab.evaluate(
     runLoads,
     group.loads.map((load) => ({ kind: load.kind, url: loadedUrl(load) })),
-    SETTLED_PATH,
+    SETTLE_MS,
     LOAD_TIMEOUT_MS,
-    SETTLED_TIMEOUT_MS,
   );
   const byCase = new Map<string, Violation[]>();
   for (const violation of violations) {
