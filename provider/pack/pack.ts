@@ -1,7 +1,7 @@
 import './start';
 import * as os from 'node:os';
 import { PolicyPack } from '@pulumi/policy';
-import { declaredResource, warmReview, type Declared } from '../review/pack-analysis';
+import { declaredResource, warmReview } from '../review/pack-analysis';
 import { hearingPolicy, PACK_POLICIES } from './policies';
 
 /**
@@ -12,41 +12,27 @@ import { hearingPolicy, PACK_POLICIES } from './policies';
  */
 
 /**
- * The read ahead's start: on this thread, at the lowest priority (this thread alone, on Linux), so
- * that the program, in its own process, keeps the cores it needs (bench review: 50,000 + 50,000 at
- * 1.44 a plain preview at the usual priority, 1.16 at this one), and the judging after the program
- * has them to itself.
+ * The read ahead starts before the pack serves: the settings and the state before the change are
+ * in its environment from the start (`edgeguard-review` sets them), so the listings need nothing
+ * the engine gives later. Measured (bench/RESULTS.md, issue 43): started at the first resource the
+ * program declares, the only later signal `@pulumi/policy`'s interface gives, the review of a
+ * re-pin at 200,000 scripts took 1.46 a plain preview, against 1.24 started at the engine's
+ * `Configure`; loading the review's modules here (about 0.15 s) delays the engine's start of the
+ * program by as much, and the listing overlaps all of the program's run. Reading, this thread runs at
+ * the lowest priority (this thread alone, on Linux), so that the program, in its own process,
+ * keeps the cores it needs (bench review: 50,000 + 50,000 at 1.44 a plain preview at the usual
+ * priority, 1.16 at this one), and the judging after the program has them to itself.
  */
-function startReadAhead(): void {
+if (warmReview()) {
   try {
     os.setPriority(19);
   } catch {
     // A system that refuses: the read ahead runs at the usual priority.
   }
-  warmReview();
 }
-
-let started = false;
-
-/**
- * Hears the resources the program declares (`hearingPolicy`, through `@pulumi/policy`'s own
- * `validateResource`), and starts the read ahead at the first: the engine has answered its
- * `Configure` call by then (it configures the pack before it runs the program), and the program
- * has started, so the review's modules load while the program runs, not while it starts (work
- * started before the program held its start up by 60 to 200 ms, bench/RESULTS.md issue 20). The
- * start waits for the check phase, after the `Analyze` answer has been sent: the engine's step of
- * that resource does not wait for the modules.
- */
-const declared: Declared = (urn, type, inputs) => {
-  if (!started) {
-    started = true;
-    setImmediate(startReadAhead);
-  }
-  declaredResource(urn, type, inputs);
-};
 
 new PolicyPack('edgeguard', {
   description:
     "What CSP changes do to the scripts page security detected, pools left without alerts, and the payment pages' scripts against their inventory.",
-  policies: [...PACK_POLICIES, hearingPolicy(declared)],
+  policies: [...PACK_POLICIES, hearingPolicy(declaredResource)],
 });

@@ -40,10 +40,9 @@ export interface PackOutput {
 
 /**
  * The review's plan, with the API client and undici, and the weaknesses with the CSP Evaluator,
- * loaded once the program declares its first resource ({@link warmReview}) or at the first analysis,
- * not before the pack serves: the engine waits for the pack to serve before it runs the program,
- * and these modules cost about 0.15 s of CPU to load (bench/RESULTS.md, issue 20). Node loads them
- * once and returns them from its cache.
+ * loaded at the pack's start when it reads ahead ({@link warmReview}, about 0.15 s of CPU before
+ * it serves, bench/RESULTS.md issues 20 and 43), else at the first analysis. Node loads them once
+ * and returns them from its cache.
  */
 export function reviewModules(): {
   plan: typeof plan;
@@ -74,7 +73,7 @@ function packClient() {
 /** The variables of the settings the pack needs, as its hint names them. */
 const SETTING_VARIABLES = `${SETTINGS.baseUrl.env} and ${SETTINGS.apiToken.env} (or ${SETTINGS.apiEmail.env} and ${SETTINGS.apiKey.env})`;
 
-/** The listings read ahead from the previous state, once the program declares its first resource. */
+/** The listings read ahead from the previous state, from the pack's start. */
 let readingAhead: readAhead.ReadAhead | undefined;
 /** The inventories' pages' scripts read ahead from the previous state, likewise. */
 let inventoriesAhead: inventoryReadAhead.InventoryReadAhead | undefined;
@@ -107,40 +106,41 @@ function disposeReadAhead(): void {
 }
 
 /**
- * Once the program declares its first resource (`../pack/pack.ts`), while the engine runs the
- * program: loads the review's modules
+ * At the pack's start, before it serves (`../pack/pack.ts`): loads the review's modules
  * ({@link reviewModules}), and, when the previous state is given (`REVIEW_BASELINE_ENV` of
  * `./pack-input.ts`), starts reading the detected lists of the zones and hosts its CSP policies
  * name (`../impact/read-ahead.ts`), judging a zone once read against the previous state's
  * policies, once the program declares its resources and unless it declares one of those otherwise
  * ({@link declaredResource}), and the scripts on the pages of its script inventories
  * (`../payment/read-ahead.ts`). Without settings to read with, or a previous state to read,
- * nothing is read ahead: the review reads at the analysis, and says what is missing.
+ * nothing is read ahead: the review reads at the analysis, and says what is missing. Whether it
+ * started reading.
  */
-export function warmReview(): void {
+export function warmReview(): boolean {
   try {
-    startReadAhead();
+    return startReadAhead();
   } catch {
     // The read ahead never fails the review: the review reads at the analysis.
     disposeReadAhead();
+    return false;
   }
 }
 
-/** {@link warmReview}'s work. */
-function startReadAhead(): void {
+/** {@link warmReview}'s work: whether it started reading. */
+function startReadAhead(): boolean {
   const early = declaredEarly ?? [];
   declaredEarly = undefined;
   const modules = reviewModules();
   const state = previousState();
-  if ('reason' in state || readingAhead !== undefined || inventoriesAhead !== undefined) return;
+  if ('reason' in state || readingAhead !== undefined || inventoriesAhead !== undefined) return false;
   const targets = modules.readAhead.readAheadTargets(state.exported);
   const inventories = modules.inventoryReadAhead.inventoryTargets(state.exported);
-  if (targets.size === 0 && inventories.length === 0) return;
+  if (targets.size === 0 && inventories.length === 0) return false;
   let client;
   try {
     client = packClient();
   } catch {
-    return;
+    return false;
   }
   // In the scope change, the zones the change leaves as they are go unlisted (../review/plan.ts):
   // listing them ahead would spend the requests the scope saves. A scope that is none throws here,
@@ -157,6 +157,7 @@ function startReadAhead(): void {
   for (const declaration of early) readingAhead?.declared(...declaration);
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
+  return readingAhead !== undefined || inventoriesAhead !== undefined;
 }
 
 /** The analysis of a stack's resources that the pack's policies share. */
