@@ -19,8 +19,8 @@ import { exportedResources } from '../stack/export';
  * program has run (about 3 s of a 3.2 s preview in bench/RESULTS.md, issue 20), and the pack spent
  * that time idle. The state before the change (`pulumi stack export`, which `edgeguard-review`
  * gives the pack: `EDGEGUARD_REVIEW_BASELINE`) names the zones and the hosts of the stack's CSP
- * policies; a change to a policy's value, the usual one, keeps both. So once the program declares
- * its first resource (`../pack/pack.ts`), it lists each zone's live policies, then the scripts
+ * policies; a change to a policy's value, the usual one, keeps both. So from the pack's start
+ * (`../pack/pack.ts`), it lists each zone's live policies, then the scripts
  * and connections of those hosts (the plan's listings, `../review/plan.ts`), on the pack's thread,
  * between the engine's calls, and keeps them in files of its own, a page per line, so that memory
  * holds one page whatever the number of items (and nothing on disk once they are open:
