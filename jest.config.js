@@ -7,15 +7,14 @@ module.exports = {
     // Type checking is `tsc`'s job in `npm test`; jest only strips types.
     '^.+\\.ts$': 'ts-jest',
   },
-  // A test that waits on a busy machine (four files at a time on two cores, below) is given a minute.
+  // A test that waits on a busy machine (three files at a time on two cores, below) is given a minute.
   testTimeout: 60000,
-  // Four files at a time on two cores. Some files mostly wait: custom hostname issuance (3.5
-  // minutes, 25 s of CPU) waits out the service's 60 s windows, the probes (3 minutes, 80 s of CPU)
-  // wait for pages to settle, the API limit's files for its windows. With three at a time, a fresh
-  // clone's jest took 1,002 s for 1,698 s of CPU: 1.7 of the two cores, while the files kept three
-  // workers busy 95% of the time (2,852 s of their wall times together). With two, the cores stood
-  // idle a sixth of the run (an earlier suite: 869 s, 1,448 s of CPU; with three, 812 s).
-  maxWorkers: 4,
+  // Three files at a time on two cores. Some files mostly wait (issuance windows, the probes'
+  // settle times, the API limit's windows): with three, a quiet fresh clone's jest took 1,002 s for
+  // 1,698 s of CPU, 1.7 of the two cores. Four did not help: 1,053 s, and more CPU (2,102 s for
+  // the whole npm test against 1,969 s), the files contending for the cores. With two, the cores
+  // stood idle a sixth of the run (an earlier suite: 869 s, 1,448 s of CPU; with three, 812 s).
+  maxWorkers: 3,
   // On a fresh clone (no timings of an earlier run), the engine's files first, the longest waiter
   // of all first among them: scripts/jest-sequencer.js.
   testSequencer: '<rootDir>/scripts/jest-sequencer.js',
