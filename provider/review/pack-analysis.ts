@@ -84,18 +84,12 @@ let inventoriesAhead: inventoryReadAhead.InventoryReadAhead | undefined;
  */
 export type Declared = (urn: string, type: string, inputs: Record<string, unknown>) => void;
 
-/** The resources the program declared before the read ahead started, to tell it once it has. */
-let declaredEarly: Array<Parameters<Declared>> | undefined = [];
-
 /**
  * Hears a resource the program declares (`hearingPolicy` of `../pack/policies.ts`), for the read
- * ahead's judging (`JudgeAhead.declared` of `../impact/judge-ahead.ts`); those declared before it
- * started are kept until it has.
+ * ahead's judging (`JudgeAhead.declared` of `../impact/judge-ahead.ts`). The read ahead starts
+ * before the pack serves (`../pack/pack.ts`), so none is declared before it.
  */
-export const declaredResource: Declared = (urn, type, inputs) => {
-  if (readingAhead !== undefined) readingAhead.declared(urn, type, inputs);
-  else declaredEarly?.push([urn, type, inputs]);
-};
+export const declaredResource: Declared = (urn, type, inputs) => readingAhead?.declared(urn, type, inputs);
 
 /** Stops both read aheads and forgets them: used by the first analysis alone, their requests are counted once. */
 function disposeReadAhead(): void {
@@ -128,8 +122,6 @@ export function warmReview(): boolean {
 
 /** {@link warmReview}'s work: whether it started reading. */
 function startReadAhead(): boolean {
-  const early = declaredEarly ?? [];
-  declaredEarly = undefined;
   const modules = reviewModules();
   const state = previousState();
   if ('reason' in state || readingAhead !== undefined || inventoriesAhead !== undefined) return false;
@@ -154,7 +146,6 @@ function startReadAhead(): boolean {
       reviewPerPage(dialectOf(client.settings)),
       modules.readAhead.speculationOf(state.exported),
     ).start();
-  for (const declaration of early) readingAhead?.declared(...declaration);
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
   return readingAhead !== undefined || inventoriesAhead !== undefined;
