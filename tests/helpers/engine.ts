@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +15,7 @@ import {
 import { EMULATOR_ADMIN_TOKEN, EMULATOR_CONTROL_URL } from '../../provider/helpers/emulator-dns';
 import { pulumiHome } from '../../scripts/pulumi-home';
 import type { TestEmulator } from './emulator';
+import { runToEnd } from './process';
 import { REPO } from './repo';
 
 /**
@@ -111,37 +111,6 @@ function eventsOf(eventLog: string): Pick<OperationResult, 'summary' | 'outputs'
       );
   }
   return summary === undefined ? undefined : { summary, outputs };
-}
-
-/**
- * Runs a `pulumi` command as the Automation API does (this process's environment and `env`) to its
- * end; `onOutput` hears its standard output as it comes. It fails as the Automation API's commands
- * do, with the exit code and everything printed in its message.
- */
-function runCommand(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: Record<string, string>; onOutput: (text: string) => void },
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-      options.onOutput(text);
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve({ stdout, stderr });
-      else reject(new Error(`code: ${code}\n stdout: ${stdout}\n stderr: ${stderr}\n`));
-    });
-  });
 }
 
 /** Options of {@link engineStack}. */
@@ -253,15 +222,24 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
     const args = [verb, '--yes', '--skip-preview', ...flagsOf(options), '--exec-kind', 'auto.local'];
     try {
       const result = await failing(
-        runCommand(pulumi, [...args, '--event-log', eventLog, '--stack', stackName, '--non-interactive'], {
+        runToEnd(pulumi, [...args, '--event-log', eventLog, '--stack', stackName, '--non-interactive'], {
           cwd: workDir,
+          // This process's whole environment, as the Automation API passes it (with its previews).
           env: {
+            ...(Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== undefined)) as Record<
+              string,
+              string
+            >),
             ...stack.workspace.envVars,
             PULUMI_DEBUG_COMMANDS: 'true',
             PULUMI_AUTOMATION_API: 'true',
             PATH: `${path.dirname(pulumi)}${path.delimiter}${process.env.PATH ?? ''}`,
           },
-          onOutput,
+          onStdout: onOutput,
+        }).then((run) => {
+          if (run.status !== 0)
+            throw new Error(`code: ${run.status}\n stdout: ${run.stdout}\n stderr: ${run.stderr}\n`);
+          return run;
         }),
       );
       const events = eventsOf(eventLog);

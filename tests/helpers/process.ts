@@ -10,12 +10,13 @@ export interface Finished {
 /**
  * Runs `command` to its end and collects what it printed, asynchronously, since the test's
  * emulator answers from this process. The command gets this process's environment without its
- * `EDGEGUARD_*` variables (none leak in from the shell), then `env`.
+ * `EDGEGUARD_*` variables (none leak in from the shell), then `env`; `onStdout` hears its standard
+ * output as it comes.
  */
 export function runToEnd(
   command: string,
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; onStdout?: (text: string) => void } = {},
 ): Promise<Finished> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EDGEGUARD_')));
   return new Promise((resolve, reject) => {
@@ -26,8 +27,11 @@ export function runToEnd(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      options.onStdout?.(text);
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
