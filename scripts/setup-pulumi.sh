@@ -101,11 +101,16 @@ if ! built "$target/.built" "$target/bin/pulumi" "$want"; then
   host_version="$(sed -n 's#^require github.com/pulumi/pulumi/sdk/v3 \(v[0-9.]*\)$#\1#p' "$root/tools/pulumi/language-nodejs/go.mod")"
   go_build language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
     "$target/bin/pulumi-language-nodejs" "$sdk_version_variable=$host_version"
-  # What release archives put beside `pulumi`: the dynamic provider host, run from the program's
-  # directory, where @pulumi/pulumi is installed. Found as node would find it from there (the
-  # nearest node_modules up the tree) without starting node to ask, which cost 0.1 s of CPU at
-  # every operation; anywhere else, node is asked.
-  cat > "$target/bin/pulumi-resource-pulumi-nodejs" <<'EOF'
+  echo "$want" > "$target/.built"
+  echo "setup-pulumi: built $("$target/bin/pulumi" version) in $(( $(date +%s) - started )) s" >&2
+fi
+
+# Written at every set-up, built or not, so that a change to it reaches a folder built before.
+# What release archives put beside `pulumi`: the dynamic provider host, run from the program's
+# directory, where @pulumi/pulumi is installed. Found as node would find it from there (the
+# nearest node_modules up the tree) without starting node to ask, which cost 0.1 s of CPU at
+# every operation; anywhere else, node is asked.
+cat > "$target/bin/pulumi-resource-pulumi-nodejs" <<'EOF'
 #!/bin/sh
 dir="$PWD"
 while :; do
@@ -116,10 +121,7 @@ while :; do
 done
 exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/dynamic-provider")')" "$@"
 EOF
-  chmod +x "$target/bin/pulumi-resource-pulumi-nodejs"
-  echo "$want" > "$target/.built"
-  echo "setup-pulumi: built $("$target/bin/pulumi" version) in $(( $(date +%s) - started )) s" >&2
-fi
+chmod +x "$target/bin/pulumi-resource-pulumi-nodejs"
 
 want="$(checksum "$root/tools/pulumi/language-yaml/go.sum")"
 if [ -n "$want_yaml" ] && ! built "$target/.built-language-yaml" "$target/bin/pulumi-language-yaml" "$want"; then

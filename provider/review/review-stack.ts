@@ -165,12 +165,13 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
   try {
     const baseline = path.join(scratch, 'baseline.json');
-    const before = await stack.exportStack();
+    // Two engine commands side by side: each is a process of its own, most of its time starting.
+    const [before, config] = await Promise.all([stack.exportStack(), stackConfig(stack)]);
     fs.writeFileSync(baseline, JSON.stringify(before));
     const output = path.join(scratch, 'review.json');
     workspace.envVars = {
       ...workspace.envVars,
-      ...packSettingsEnv(await stackConfig(stack)),
+      ...packSettingsEnv(config),
       [REVIEW_BASELINE_ENV]: baseline,
       [REVIEW_OUTPUT_ENV]: output,
     };

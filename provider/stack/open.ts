@@ -69,7 +69,7 @@ function onPath(name: string): boolean {
 }
 
 /**
- * Selects the stack at `location`; a {@link StackSelectionError} when none is named or selected, a
+ * The stack at `location`, left unselected; a {@link StackSelectionError} when none is named or selected, a
  * {@link PulumiMissingError} when no engine is given and none is on PATH.
  */
 export async function openStack(location: StackLocation): Promise<OpenedStack> {
@@ -85,6 +85,11 @@ export async function openStack(location: StackLocation): Promise<OpenedStack> {
       `no stack is selected in ${location.workDir}: give --stack NAME (or select one with pulumi stack select)`,
     );
   const settings = await workspace.projectSettings();
+  // The stack named, not selected: `Stack.select` runs `pulumi stack select`, which would change
+  // the stack selected in the user's project (a later plain `pulumi up` then deploys the stack the
+  // review read). Every command the Automation API runs on a stack names it (`--stack`), so the
+  // first of them says when it does not exist ("no stack named 'x' found").
+  workspace.selectStack = async () => undefined;
   const stack = await Stack.select(stackName, workspace);
   return { workspace, stack, stackName, settings };
 }

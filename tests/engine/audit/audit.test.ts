@@ -155,10 +155,14 @@ test('another team’s report-only policy on the checkout’s host: exit 1, list
   }
 });
 
-test('cannot be done: a stack without an inventory, a stack that does not exist, a token the service refuses: exit 2 with the reason', async () => {
+test('cannot be done: a stack without an inventory, a stack that does not exist, a token the service refuses: exit 2 with the reason; the stack named is not selected', async () => {
+  // `pulumi stack init` selects the stack it creates: the stack under test is selected again, and
+  // the audit of another stack, named, leaves that selection alone.
   await engine.stack.workspace.createStack('empty');
+  await engine.stack.workspace.selectStack(engine.stack.name);
   try {
     const empty = await audit('empty');
+    expect((await engine.stack.workspace.stack())?.name).toBe(engine.stack.name);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain(
       `edgeguard-audit: the audit could not be done: stack empty of project ${PROJECT} holds no ScriptInventory`,
