@@ -16,8 +16,8 @@ import { vendorBenchmarks } from './vendor';
  * (all by default); the flags size the engine benchmarks: the sizes of the overhead benchmark
  * (default 200,1000), its rounds at each size (default 3, also the rounds of the review and payment
  * benchmarks) and the custom hostnames of the issuance benchmark (default 45); `--scripts` the zones of
- * the vendor group (bench/vendor.ts: the review in the vendor's dialect with the API limit on; default
- * 5000,50000,200000). `--list` prints the
+ * the payment and vendor groups (bench/payment.ts and bench/vendor.ts, each zone's scripts all on the
+ * checkout host; default 5000,50000,200000). `--list` prints the
  * groups and sizes the command line selects and runs nothing.
  */
 
@@ -217,7 +217,10 @@ async function main(): Promise<void> {
   }
   if (groups.has('payment')) {
     console.log('');
-    await paymentBenchmarks(rounds !== undefined ? { rounds } : {});
+    await paymentBenchmarks({
+      ...(rounds !== undefined ? { rounds } : {}),
+      ...(scripts !== undefined ? { zones: scripts.map((count) => ({ scripts: count, share: 1 })) } : {}),
+    });
   }
   if (groups.has('vendor')) {
     console.log('');
