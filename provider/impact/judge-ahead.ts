@@ -16,9 +16,8 @@ import { resourceOf, stackPolicies, stackPolicyIds } from '../stack/export';
  *
  * The engine gives a policy pack each resource's inputs as the program registers it (`Analyze`),
  * long before `AnalyzeStack`; the pack's resource policy that reports nothing hears them
- * (`../pack/pack.ts`) and tells {@link JudgeAhead.declared}. A zone is judged page by page as its
- * listings are read (from when its live policies are known) once the program's code has begun to
- * declare its resources (the stack's own resource comes before the
+ * (`../pack/pack.ts`) and tells {@link JudgeAhead.declared}. A zone is judged once read and once
+ * the program's code has begun to declare its resources (the stack's own resource comes before the
  * program is type-checked: judged then, the zone would take the cores from it), and not, or no
  * further, once a policy of the zone is declared otherwise, or one the previous state does not
  * have. When the zone the review is given has the same key (`zoneKey` of `./zone.ts`: the same
@@ -66,13 +65,10 @@ export function speculationOf(exported: unknown): Speculation {
   return { policies, managedPolicyIds: [...stackPolicyIds(exported).values()] };
 }
 
-/**
- * A zone as read ahead: its live policies, and the pages of each of its listings as they are
- * listed, to the listing's end (a listing that fails throws its failure).
- */
+/** A zone as read ahead: its live policies, and the pages of each of its listings. */
 export interface ZoneRead {
   live: readonly PageSecurityPolicy[];
-  pages(kind: DetectedKind, status: DetectedStatus): AsyncIterable<ListedItem[]>;
+  pages(kind: DetectedKind, status: DetectedStatus): Iterable<ListedItem[]>;
 }
 
 /** One zone's judging ahead. */
@@ -81,7 +77,7 @@ interface Judging {
   expected: ReadonlyMap<string, PolicyUnderReview>;
   /** A policy of the zone was declared otherwise, or one the previous state does not have. */
   changed: boolean;
-  /** The zone, once its live policies are listed: its listings are read on. */
+  /** The zone, once read. */
   read?: ZoneRead;
   /** Its judgement, once begun. */
   judged?: Judged;
@@ -116,10 +112,7 @@ export class JudgeAhead {
     }
   }
 
-  /**
-   * Zone `zoneId`'s live policies are listed, its listings being read: judged now, page by page as
-   * they are listed, if the program has begun to declare its resources, else once it does.
-   */
+  /** Zone `zoneId` is read: judged now if the program has begun to declare its resources, else once it does. */
   read(zoneId: string, read: ZoneRead): void {
     const zone = this.zones.get(zoneId);
     if (zone === undefined || zone.read !== undefined) return;
@@ -169,7 +162,7 @@ export class JudgeAhead {
     judged.done = (async () => {
       for (const kind of ['scripts', 'connections'] as const) {
         for (const status of DETECTED_STATUSES) {
-          for await (const page of read.pages(kind, status)) {
+          for (const page of read.pages(kind, status)) {
             await new Promise<void>((resolve) => setImmediate(resolve));
             if (this.disposed) judged.ended ??= 'disposed of';
             if (judged.ended !== undefined) return;

@@ -59,14 +59,6 @@ function lineOf(page: readonly ListedItem[]): Line {
 
 const encoder = new TextEncoder();
 
-/** A failure as thrown by a stream: the error itself, or one that says what was thrown. */
-function toError(failure: unknown): Error {
-  return failure instanceof Error ? failure : new Error(`the listing failed: ${JSON.stringify(failure)}`);
-}
-
-/** Pages a {@link FileListing.stream} may be behind by and still be given them from memory. */
-const KEPT = 4;
-
 function pageOf([texts, rows]: Line): ListedItem[] {
   return rows.map(([host, id, url, origin, status, firstPage, lastSeenAt, extra]) => {
     const item: Detected = { id, url, status: texts[status]!, firstPageUrl: texts[firstPage]!, lastSeenAt };
@@ -88,12 +80,6 @@ export class FileListing implements ReadListing {
   private readonly lines: Array<{ at: number; length: number }> = [];
   private size = 0;
   private fd: number | undefined;
-  /** Pages appended while a {@link stream} reads and not yet given to it, by index: at most {@link KEPT}. */
-  private readonly kept = new Map<number, ListedItem[]>();
-  private streaming = false;
-  /** How the listing ended ({@link end}): read to its end, or its failure. */
-  private ending: { failure?: Error } | undefined;
-  private wake: (() => void) | undefined;
 
   constructor(file: string) {
     this.fd = fs.openSync(file, 'w+', 0o600);
@@ -108,63 +94,19 @@ export class FileListing implements ReadListing {
     this.lines.push({ at: this.size, length: written - 1 });
     this.size += written;
     this.count += page.length;
-    if (this.streaming && this.kept.size < KEPT) this.kept.set(this.lines.length - 1, page as ListedItem[]);
-    this.wake?.();
-  }
-
-  /** The listing has ended: read to its end, or failed with `failure` (a {@link stream} then throws it). */
-  end(failure?: unknown): void {
-    this.ending ??= failure === undefined ? {} : { failure: toError(failure) };
-    this.wake?.();
-  }
-
-  /**
-   * The pages as they are appended, to the listing's end ({@link end}), which a failure of the
-   * listing ends by throwing it: the judging ahead judges a page soon after it is listed rather
-   * than once the zone is read. A page appended while the stream reads is given as it was listed
-   * (at most {@link KEPT} wait so, memory holding a few pages whatever the listing's size); one the
-   * stream has fallen behind on is read back from the file.
-   */
-  async *stream(): AsyncIterable<ListedItem[]> {
-    this.streaming = true;
-    try {
-      for (let index = 0; ; index++) {
-        while (index >= this.lines.length && this.ending === undefined && this.fd !== undefined)
-          await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
-        if (index >= this.lines.length || this.fd === undefined) {
-          if (this.ending?.failure !== undefined) throw this.ending.failure;
-          return;
-        }
-        const page = this.kept.get(index);
-        this.kept.delete(index);
-        yield page ?? this.page(index);
-      }
-    } finally {
-      this.streaming = false;
-      this.kept.clear();
-    }
-  }
-
-  /** Page `index`, read back from the file. */
-  private page(index: number): ListedItem[] {
-    const { at, length } = this.lines[index]!;
-    const buffer = Buffer.allocUnsafe(length);
-    fs.readSync(this.fd!, buffer, 0, length, at);
-    return pageOf(JSON.parse(buffer.toString('utf8')) as Line);
   }
 
   *pages(): Iterable<ListedItem[]> {
-    for (let index = 0; index < this.lines.length; index++) {
+    for (const { at, length } of this.lines) {
       if (this.fd === undefined) return;
-      yield this.page(index);
+      const buffer = Buffer.allocUnsafe(length);
+      fs.readSync(this.fd, buffer, 0, length, at);
+      yield pageOf(JSON.parse(buffer.toString('utf8')) as Line);
     }
   }
 
   close(): void {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
-    this.kept.clear();
-    this.wake?.();
   }
 }

@@ -25,8 +25,7 @@ import { exportedResources } from '../stack/export';
  * between the engine's calls, and keeps them in files of its own, a page per line, so that memory
  * holds one page whatever the number of items (and nothing on disk once they are open:
  * {@link FileListing}).
- * A zone's pages are judged ahead against the previous state's policies as they are listed, not
- * once the zone is read (`./judge-ahead.ts`): what is judged then is still in memory, not read back.
+ * A zone read is judged ahead against the previous state's policies (`./judge-ahead.ts`).
  *
  * The review of a zone takes its listings ({@link ReadAhead.take}) when they cover its hosts, and
  * lists the service itself otherwise, or when the read ahead failed (a listing refused, a line
@@ -139,27 +138,16 @@ export class ReadAhead {
         asked,
         signal: stop.signal,
       });
-      try {
-        for await (const page of pages) listing.append(page);
-        listing.end();
-      } catch (error) {
-        listing.end(error);
-        throw error;
-      }
+      for await (const page of pages) listing.append(page);
     });
-    // Judged ahead as the pages come, from when the live policies are known.
-    live.then(
-      (policies) =>
-        this.judging.read(zoneId, {
-          live: policies,
-          pages: (kind, status) => listings.get(listingKey(kind, status))!.stream(),
-        }),
-      () => undefined,
-    );
     // Settled once every listing has ended, so that the requests counted are all of them.
     const done = Promise.allSettled([live, ...reads]).then((ends) => {
       const failed = ends.find((end) => end.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
+      this.judging.read(zoneId, {
+        live: (ends[0] as PromiseFulfilledResult<PageSecurityPolicy[]>).value,
+        pages: (kind, status) => listings.get(listingKey(kind, status))!.pages(),
+      });
     });
     // A failure is the review's to meet, where it lists for itself; until then it is not unhandled.
     live.catch(() => undefined);
