@@ -50,7 +50,17 @@ export interface LoadObservation {
 declare const window: {
   addEventListener(type: 'securitypolicyviolation', listener: (event: Violation) => void, capture: boolean): void;
 };
-declare const document: { createElement(tag: 'script'): PageScript; body: { appendChild(node: PageScript): void } };
+declare const document: {
+  createElement(tag: 'script'): PageScript;
+  createElement(tag: 'meta'): PageMeta;
+  createElement(tag: 'img'): { src: string };
+  body: { appendChild(node: PageScript | { src: string }): void };
+  head: { appendChild(node: PageMeta): void };
+};
+interface PageMeta {
+  httpEquiv: string;
+  content: string;
+}
 interface PageScript {
   src: string;
   onload: (() => void) | null;
@@ -73,30 +83,40 @@ function caseIdOf(blockedURI: string): string | undefined {
   }
 }
 
-/** How long a page waits after its last load ends for violation events still queued. */
-const SETTLE_MS = 50;
+/**
+ * The sentinel load: an image (a `data:` URL: nothing goes out, and no policy of the page upgrades
+ * it) that a policy the page adds after its loads have ended blocks, so that its violation event is
+ * queued after every violation of the loads before it. The loads are scripts and connections, so a
+ * violation of `img-src` is the sentinel's.
+ */
+const SENTINEL_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
 
 /** How long one load may take before the page gives up on it (a local server answers in ms). */
 const LOAD_TIMEOUT_MS = 5000;
 
 /**
- * Runs in the page: starts every load at once, waits for each to end, then for late violation
- * events. Kept free of outside references, since puppeteer sends its source text to the page.
+ * Runs in the page: starts every load at once, waits for each to end, then for the violation of a
+ * sentinel load queued after every violation of theirs. Kept free of outside references, since
+ * puppeteer sends its source text to the page.
  */
 async function runLoads(
   loads: { kind: LoadKind; url: string }[],
-  settleMs: number,
+  sentinelImage: string,
   timeoutMs: number,
-): Promise<{ endings: string[]; violations: Violation[] }> {
+): Promise<{ endings: string[]; violations: Violation[]; sentinel: string }> {
   const violations: Violation[] = [];
+  let sentinelSeen: () => void = () => undefined;
   window.addEventListener(
     'securitypolicyviolation',
-    (event) =>
-      violations.push({
-        blockedURI: event.blockedURI,
-        disposition: event.disposition,
-        effectiveDirective: event.effectiveDirective,
-      }),
+    (event) => {
+      if (event.effectiveDirective === 'img-src') sentinelSeen();
+      else
+        violations.push({
+          blockedURI: event.blockedURI,
+          disposition: event.disposition,
+          effectiveDirective: event.effectiveDirective,
+        });
+    },
     true,
   );
   const one = (load: { kind: LoadKind; url: string }): Promise<string> =>
@@ -131,8 +151,21 @@ async function runLoads(
       }
     });
   const endings = await Promise.all(loads.map(one));
-  await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return { endings, violations };
+  // Violation events are queued as tasks when a load is checked, before it ends, and may still be
+  // queued now. A policy of the page's own, added now, blocks one image: its violation event is
+  // queued after them all, so once it arrives every violation of the loads has been heard.
+  const meta = document.createElement('meta');
+  meta.httpEquiv = 'Content-Security-Policy';
+  meta.content = "img-src 'none'";
+  document.head.appendChild(meta);
+  const sentinelArrived = new Promise<string>((resolve) => {
+    sentinelSeen = () => resolve('arrived');
+    setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const image = document.createElement('img');
+  image.src = sentinelImage;
+  document.body.appendChild(image);
+  return { endings, violations, sentinel: await sentinelArrived };
 }
 
 /**
@@ -153,12 +186,18 @@ export async function observePage(
   if (response === null || !response.ok()) {
     throw new Error(`the page ${pageUrl.href} did not load (status ${response?.status() ?? 'none'})`);
   }
-  const { endings, violations } = await tab.evaluate(
+  const { endings, violations, sentinel } = await tab.evaluate(
     runLoads,
     group.loads.map((load) => ({ kind: load.kind, url: loadedUrl(load) })),
-    SETTLE_MS,
+    SENTINEL_IMAGE,
     LOAD_TIMEOUT_MS,
   );
+  if (sentinel !== 'arrived') {
+    throw new Error(
+      `on ${group.page} under ${JSON.stringify(group.policies)} (report-only ${JSON.stringify(group.reportOnly)}), the sentinel image's violation never came (${LOAD_TIMEOUT_MS} ms): the violations ` +
+        'heard may not be all of them',
+    );
+  }
   const byCase = new Map<string, Violation[]>();
   for (const violation of violations) {
     const caseId = caseIdOf(violation.blockedURI);
