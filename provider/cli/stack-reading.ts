@@ -1,9 +1,9 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { CommandError } from '@pulumi/pulumi/automation';
 import { clientFrom } from '../client/shared';
 import type { HttpClient } from '../client/http';
 import { SETTINGS, withSettingHint } from '../settings';
 import { openStack } from '../stack/open';
+import { PulumiCommandError } from '../stack/stack-commands';
 import { auditedResources, type AuditedResources } from '../stack/inventories';
 
 /**
@@ -67,9 +67,9 @@ export function masked(text: string): string {
  */
 export function reasonOf(error: unknown): string {
   withSettingHint(error);
-  if (error instanceof CommandError) {
-    const said = [...error.message.matchAll(/^error: (.+)$/gm)].at(-1)?.[1];
-    return masked(`pulumi: ${said ?? error.message.trim().split('\n').slice(-5).join(' ').slice(-1000)}`);
+  if (error instanceof PulumiCommandError) {
+    const said = [...error.stderr.matchAll(/^error: (.+)$/gm)].at(-1)?.[1];
+    return masked(`pulumi: ${said ?? error.stderr.trim().split('\n').slice(-5).join(' ').slice(-1000)}`);
   }
   return masked(error instanceof Error ? error.message : String(error));
 }

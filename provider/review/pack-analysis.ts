@@ -18,8 +18,8 @@ import type * as weaknesses from '../impact/weaknesses';
  * {@link REVIEW_OUTPUT_ENV}, with the violations reported so far.
  */
 
-/** A file the pack writes its review to, as JSON ({@link PackOutput}), after each policy. */
-export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
+import { REVIEW_OUTPUT_ENV } from './pack-env';
+export { REVIEW_OUTPUT_ENV };
 
 /** One violation the pack reported. */
 export interface PackViolation {

@@ -15,12 +15,8 @@ import type { PolicyUnderReview } from '../impact/model';
  * change ({@link REVIEW_BASELINE_ENV}), and the resources it cannot judge at preview.
  */
 
-/**
- * A file holding `pulumi stack export` of the stack as it is before the change. With it, a policy
- * that the change modifies is compared with the live policy it replaces (the engine gives a
- * policy pack only the new inputs of a changed resource, not its id).
- */
-export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
+import { REVIEW_BASELINE_ENV } from './pack-env';
+export { REVIEW_BASELINE_ENV };
 
 /** A resource the review could not judge, and why. */
 export interface Unjudged {

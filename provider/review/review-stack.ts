@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommandError, type ConfigMap, type EngineEvent, type Stack } from '@pulumi/pulumi/automation';
+import type { ConfigMap, EngineEvent } from '@pulumi/pulumi/automation';
 import { nameOf } from '../stack/export';
 import { meaningOf, type ChangeKind, type MeaningRow, type ResourceChange } from './meaning';
-import { REVIEW_OUTPUT_ENV, type PackOutput } from './pack-analysis';
-import { REVIEW_BASELINE_ENV } from './pack-input';
+import type { PackOutput } from './pack-analysis';
+import { REVIEW_BASELINE_ENV, REVIEW_OUTPUT_ENV } from './pack-env';
 import { openStack, type StackLocation } from '../stack/open';
+import { PulumiCommandError, type StackCommands } from '../stack/stack-commands';
 import { SETTINGS } from '../settings';
 import { locateViolations, mainFileOf } from '../stack/program-location';
 import type { ReportedViolation, ReviewReport } from './report';
@@ -56,15 +57,15 @@ export function packSettingsEnv(config: ConfigMap): Record<string, string> {
 }
 
 /** The stack's configuration, secrets decrypted; a failure says why without the command's output, which may hold them. */
-async function stackConfig(stack: Stack): Promise<ConfigMap> {
+async function stackConfig(stack: StackCommands): Promise<ConfigMap> {
   try {
     return await stack.getAllConfig();
   } catch (error) {
-    if (!(error instanceof CommandError)) throw error;
-    // The message is the command's result: its stdout (the configuration) left out, its stderr kept.
-    const stderr = /\n stderr: ([\s\S]*)\n err\?: /.exec(error.message)?.[1] ?? '';
-    // eslint-disable-next-line preserve-caught-error -- no cause: its message holds the configuration
-    throw new Error(`the stack's configuration could not be read (pulumi config): ${lastLines(stderr)}`);
+    if (!(error instanceof PulumiCommandError)) throw error;
+    // What the command said on stderr; its stdout, the configuration, is never kept.
+    throw new Error(`the stack's configuration could not be read (pulumi config): ${lastLines(error.stderr)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -160,7 +161,7 @@ function withoutProvider(outputs: Record<string, unknown>): Record<string, unkno
 
 /** The review of a stack: a preview with the policy pack, and what it found. */
 export async function reviewStack(options: ReviewStackOptions): Promise<ReviewReport> {
-  const { workspace, stack, stackName, settings } = await openStack(options);
+  const { stack, stackName, settings } = await openStack(options);
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
   try {
@@ -169,8 +170,8 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
     const [before, config] = await Promise.all([stack.exportStack(), stackConfig(stack)]);
     fs.writeFileSync(baseline, JSON.stringify(before));
     const output = path.join(scratch, 'review.json');
-    workspace.envVars = {
-      ...workspace.envVars,
+    stack.envVars = {
+      ...stack.envVars,
       ...packSettingsEnv(config),
       [REVIEW_BASELINE_ENV]: baseline,
       [REVIEW_OUTPUT_ENV]: output,
@@ -184,11 +185,10 @@ export async function reviewStack(options: ReviewStackOptions): Promise<ReviewRe
         refresh: options.refresh ?? false,
         onEvent: events.onEvent,
         onOutput: options.onOutput ?? (() => undefined),
-        color: 'never',
       });
     } catch (error) {
-      if (!(error instanceof CommandError)) throw error;
-      failure = events.errors.join('; ') || lastLines(error.message);
+      if (!(error instanceof PulumiCommandError)) throw error;
+      failure = events.errors.join('; ') || lastLines(error.stderr);
     }
 
     const packOutput = readPackOutput(output);

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LocalWorkspace, Stack, type ProjectSettings, type PulumiCommand } from '@pulumi/pulumi/automation';
+import type { ProjectSettings } from '@pulumi/pulumi/automation';
+import { parse as parseYaml } from 'yaml';
 import { OwnMessageError } from '../format/escape';
+import { runPulumi, StackCommands } from './stack-commands';
 
 /**
  * The stack a tool works on, as `edgeguard-review` and `edgeguard-audit` take it: the Pulumi
@@ -17,14 +19,13 @@ export interface StackLocation {
   stackName?: string;
   /** Environment of the Pulumi commands (backend, passphrase, ...), over the process's. */
   envVars?: Record<string, string>;
-  /** The engine to use; default the `pulumi` on PATH. */
-  pulumiCommand?: PulumiCommand;
+  /** The engine to use (its path); default the `pulumi` on PATH. */
+  pulumi?: string;
 }
 
 /** The stack, its name and its project's settings. */
 export interface OpenedStack {
-  workspace: LocalWorkspace;
-  stack: Stack;
+  stack: StackCommands;
   stackName: string;
   settings: ProjectSettings;
 }
@@ -68,28 +69,46 @@ function onPath(name: string): boolean {
     });
 }
 
+/** The project's settings: its `Pulumi.yaml` (or `.yml`, or `Pulumi.json`), as the engine reads them. */
+function projectSettings(workDir: string): ProjectSettings {
+  for (const name of ['Pulumi.yaml', 'Pulumi.yml', 'Pulumi.json']) {
+    const file = path.join(workDir, name);
+    if (!fs.existsSync(file)) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    const settings: unknown = name.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    if (typeof settings !== 'object' || settings === null || typeof (settings as { name?: unknown }).name !== 'string')
+      throw new StackSelectionError(`${file} names no project (no name: at its top)`);
+    return settings as ProjectSettings;
+  }
+  throw new StackSelectionError(
+    `no Pulumi project in ${workDir}: no Pulumi.yaml there (give --cwd the project's folder)`,
+  );
+}
+
 /**
  * The stack at `location`, left unselected; a {@link StackSelectionError} when none is named or selected, a
  * {@link PulumiMissingError} when no engine is given and none is on PATH.
  */
 export async function openStack(location: StackLocation): Promise<OpenedStack> {
-  if (location.pulumiCommand === undefined && !onPath('pulumi')) throw new PulumiMissingError();
-  const workspace = await LocalWorkspace.create({
-    workDir: location.workDir,
-    ...(location.envVars ? { envVars: location.envVars } : {}),
-    ...(location.pulumiCommand ? { pulumiCommand: location.pulumiCommand } : {}),
-  });
-  const stackName = location.stackName ?? (await workspace.stack())?.name;
+  if (location.pulumi === undefined && !onPath('pulumi')) throw new PulumiMissingError();
+  const pulumi = location.pulumi ?? 'pulumi';
+  const envVars = location.envVars ?? {};
+  const settings = projectSettings(location.workDir);
+  // The stack named, not selected: `pulumi stack select` would change the stack selected in the
+  // user's project (a later plain `pulumi up` then deploys the stack the review read). Every
+  // command names it (`--stack`), so the first of them says when it does not exist ("no stack
+  // named 'x' found").
+  const stackName =
+    location.stackName ??
+    (
+      JSON.parse((await runPulumi(pulumi, ['stack', 'ls', '--json'], location.workDir, envVars)).stdout) as Array<{
+        name: string;
+        current?: boolean;
+      }>
+    ).find((stack) => stack.current === true)?.name;
   if (stackName === undefined)
     throw new StackSelectionError(
       `no stack is selected in ${location.workDir}: give --stack NAME (or select one with pulumi stack select)`,
     );
-  const settings = await workspace.projectSettings();
-  // The stack named, not selected: `Stack.select` runs `pulumi stack select`, which would change
-  // the stack selected in the user's project (a later plain `pulumi up` then deploys the stack the
-  // review read). Every command the Automation API runs on a stack names it (`--stack`), so the
-  // first of them says when it does not exist ("no stack named 'x' found").
-  workspace.selectStack = async () => undefined;
-  const stack = await Stack.select(stackName, workspace);
-  return { workspace, stack, stackName, settings };
+  return { stack: new StackCommands(pulumi, location.workDir, stackName, envVars), stackName, settings };
 }

@@ -68,3 +68,21 @@ test.each([
     }
   },
 );
+
+test.each([REVIEW, AUDIT, path.join(REPO, 'dist', 'provider', 'cli', 'probe.js')])(
+  '%s loads no Pulumi SDK: it runs `pulumi` itself, and the pack, in its own process, loads the SDK',
+  async (cli) => {
+    // The modules the command's own code loads, after which `--help` ends it: a module a command
+    // imports is loaded before it reads its flags. `@pulumi/pulumi` (the Automation API's root
+    // too) and `@pulumi/policy` cost about a second of CPU in each run.
+    const run = await runToEnd(process.execPath, [
+      '-e',
+      `process.argv = [process.argv[0], ${JSON.stringify(cli)}, '--help'];
+       process.on('exit', () => console.error(JSON.stringify(Object.keys(require.cache))));
+       require(${JSON.stringify(cli)});`,
+    ]);
+    const loaded = JSON.parse(run.stderr.trim().split('\n').at(-1)!) as string[];
+    expect(loaded).toContain(cli);
+    expect(loaded.filter((file) => file.includes(`${path.sep}@pulumi${path.sep}`))).toEqual([]);
+  },
+);
