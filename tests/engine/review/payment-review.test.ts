@@ -185,6 +185,8 @@ test('a change that re-pins the script to its new version passes, and the report
   // The policy's value, made from the inventory's sources, is the same: judged ahead.
   expect(run.json.requests.plan).toContain('active scripts, read ahead and judged ahead)');
   expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([]);
+  // Nor an advisory one: a re-pin to the live version leaves nothing to say.
+  expect(run.json.violations).toEqual([]);
   const [inventory] = run.json.inventories;
   expect(inventory.changes.repinned).toEqual([
     {
