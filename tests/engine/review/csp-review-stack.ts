@@ -71,11 +71,10 @@ export function propose(value: string): void {
 }
 
 /** A pack configuration in the project (where edgeguard-review looks for it), or none. */
-export function packConfig(config: object | undefined): string {
+export function packConfig(config: object | undefined): void {
   const file = path.join(engine.workDir, 'edgeguard-policy-config.json');
   if (config === undefined) fs.rmSync(file, { force: true });
   else fs.writeFileSync(file, JSON.stringify(config));
-  return file;
 }
 
 /**
@@ -86,11 +85,11 @@ export function packConfig(config: object | undefined): string {
  * variable out, the settings then in the stack's configuration alone, which the pack does not
  * read. What it printed, and its failure if it failed.
  */
-export async function previewWithPack(
-  config?: string,
-  { withoutSettings = false }: { withoutSettings?: boolean } = {},
-): Promise<{ failed: boolean; text: string }> {
-  const options = { policyPacks: [POLICY_PACK], ...(config ? { policyPackConfigs: [config] } : {}) };
+export async function previewWithPack({ withoutSettings = false }: { withoutSettings?: boolean } = {}): Promise<{
+  failed: boolean;
+  text: string;
+}> {
+  const options = { policyPacks: [POLICY_PACK] };
   const before = engine.output.length;
   const workspace = engine.stack.workspace;
   const envVars = workspace.envVars;

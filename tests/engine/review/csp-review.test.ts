@@ -28,13 +28,16 @@ import {
 /**
  * The review before merge through the real engine, against the demo world (issue 9): the
  * examples/csp-review stack is deployed once (./csp-review-stack.ts), then a pull request's change
- * of the checkout's allow policy is previewed with the policy pack run by hand (`pulumi preview
- * --policy-pack policy-pack/edgeguard-policy-pack`, the settings in its environment, which is what
- * the pack reads) and reviewed with `edgeguard-review` (the settings in the stack's configuration
- * alone, the token a secret: the review gives them to the pack), case by case; a pack run by hand
- * without the settings in its environment says which to set; last, that the reviews wrote nothing,
- * left nothing behind and let the token out nowhere. Two policies on a host, drift and the pack in
- * `pulumi up`: ./csp-review-changes.test.ts, on a stack of its own.
+ * of the checkout's allow policy is reviewed with `edgeguard-review` (the settings in the stack's
+ * configuration alone, the token a secret: the review gives them to the pack), case by case. The
+ * review's preview is `pulumi preview --policy-pack policy-pack/edgeguard-policy-pack` with the
+ * project's pack configuration, and its output goes to the review's stderr: where a case's subject
+ * is the pack's verdict, the test reads it there, as the engine printed it. The pack run by hand
+ * (the settings in its environment, which is what the pack reads) is the user's other path, a
+ * preview apiece: a change it fails and one it passes, and without the settings in its environment
+ * it says which to set. Last, that the reviews wrote nothing, left nothing behind and let the token
+ * out nowhere. Two policies on a host, drift and the pack in `pulumi up`:
+ * ./csp-review-changes.test.ts, on a stack of its own.
  */
 
 const { tmp } = deployReviewStack();
@@ -133,7 +136,7 @@ test("a pack run by hand without the settings in its environment says which to s
     'edgeguard:apiToken': { secret: true },
   });
   const mark = emu.mark();
-  const preview = await previewWithPack(undefined, { withoutSettings: true });
+  const preview = await previewWithPack({ withoutSettings: true });
   expect(preview.failed).toBe(true);
   expect(preview.text).toContain('[mandatory]  csp-blocks-detected-scripts');
   expect(preview.text).toContain(
@@ -148,13 +151,10 @@ test("a pack run by hand without the settings in its environment says which to s
 
 test('allowing a malicious script fails, naming it; the review exits 1', async () => {
   propose(`${ORIGINAL} analytics-cdn.example.info`);
-  const preview = await previewWithPack();
-  expect(preview.failed).toBe(true);
-  expect(preview.text).toContain('[mandatory]  csp-allows-malicious-script');
-  expect(preview.text).toContain(MALICIOUS);
-
   const run = await review();
   expect(run.code).toBe(1);
+  expect(run.stderr).toContain('[mandatory]  csp-allows-malicious-script');
+  expect(run.stderr).toContain(MALICIOUS);
   expect(run.stdout).toContain(MALICIOUS);
   expect(run.stdout).toContain('**malicious** (js\\_integrity\\_score 7)');
   expect(checkoutReview(run).scripts.violations).toEqual({ blocks: 0, maliciousAllowed: 1 });
@@ -162,15 +162,13 @@ test('allowing a malicious script fails, naming it; the review exits 1', async (
 
 test('the same script, accepted in the pack configuration, no longer fails; the review exits 0', async () => {
   const reason = 'our analytics vendor, scored low while its CDN migrates (ticket SEC-412)';
-  const config = packConfig({
+  packConfig({
     'csp-allows-malicious-script': { acceptedScripts: [{ prefix: 'https://analytics-cdn.example.info/', reason }] },
   });
-  const preview = await previewWithPack(config);
-  expect(preview.failed).toBe(false);
-  expect(preview.text).not.toContain('[mandatory]');
-
+  // The review gives the pack the project's configuration file, as `--policy-pack-config` does.
   const run = await review();
   expect(run.code).toBe(0);
+  expect(run.stderr).not.toContain('[mandatory]');
   expect(run.stdout).toContain(MALICIOUS);
   expect(run.stdout).toContain(`accepted: ${reason}`);
   expect(checkoutReview(run).scripts.violations).toEqual({ blocks: 0, maliciousAllowed: 0 });
@@ -179,14 +177,11 @@ test('the same script, accepted in the pack configuration, no longer fails; the 
 test('a connect-src without the payment API fails the preview, naming the connection; the review exits 1', async () => {
   propose(`${ORIGINAL}; connect-src 'self' m.stripe.network`);
   packConfig(undefined);
-  const preview = await previewWithPack();
-  expect(preview.failed).toBe(true);
-  expect(preview.text).toContain('[mandatory]  csp-blocks-detected-connections');
-  expect(preview.text).toContain(PAYMENT_API);
-  expect(preview.text).not.toContain('[mandatory]  csp-blocks-detected-scripts');
-
   const run = await review();
   expect(run.code).toBe(1);
+  expect(run.stderr).toContain('[mandatory]  csp-blocks-detected-connections');
+  expect(run.stderr).toContain(PAYMENT_API);
+  expect(run.stderr).not.toContain('[mandatory]  csp-blocks-detected-scripts');
   expect(run.stdout).toContain('##### Connections (`connect-src`)');
   expect(run.stdout).toContain(PAYMENT_API);
   const checkout = checkoutReview(run);
@@ -272,23 +267,17 @@ test('the policy edgeguard-csp writes for the checkout passes the pack and block
 test('credentials the service refuses fail the review with that reason; the review exits 2', async () => {
   propose(ORIGINAL);
   packConfig(undefined);
-  const workspace = engine.stack.workspace;
-  workspace.envVars = { ...workspace.envVars, EDGEGUARD_API_TOKEN: REFUSED };
   await engine.stack.setConfig('edgeguard:apiToken', { value: REFUSED, secret: true });
   try {
-    const preview = await previewWithPack();
-    expect(preview.failed).toBe(true);
-    expect(preview.text).toContain('The EdgeGuard review could not be done: list CSP policies');
-    expect(preview.text).toContain('HTTP 401');
-
     const run = await review();
     expect(run.code).toBe(2);
+    expect(run.stderr).toContain('The EdgeGuard review could not be done: list CSP policies');
+    expect(run.stderr).toContain('HTTP 401');
     expect(run.stderr).toMatch(/edgeguard-review: the review could not be done: list CSP policies .* HTTP 401/);
     expect(run.stdout).toContain('**The EdgeGuard review could not be done**');
     expect(run.stdout).not.toContain(REFUSED);
     expect(run.stderr).not.toContain(REFUSED);
   } finally {
-    workspace.envVars = { ...workspace.envVars, EDGEGUARD_API_TOKEN: TOKEN };
     await engine.stack.setConfig('edgeguard:apiToken', { value: TOKEN, secret: true });
   }
 }, 120_000);
