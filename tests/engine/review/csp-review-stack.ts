@@ -8,10 +8,9 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { REVIEW_CLI, runOnStack } from '../../helpers/stack-commands';
 
 /**
- * The examples/csp-review stack deployed against the demo world, and what its review tests do with
- * it (csp-review.test.ts: a pull request's change previewed with the pack and reviewed case by
- * case; csp-review-changes.test.ts: two policies on a host, drift, the pack in `pulumi up`). Two
- * files, each with a stack and an emulator of its own, so that jest runs them side by side.
+ * The examples/csp-review stack deployed against the demo world, and what its review tests
+ * (csp-review.test.ts) do with it: a pull request's change previewed with the pack and reviewed
+ * case by case, two policies on a host, drift, the pack in `pulumi up`.
  */
 
 /** The engine this repository builds. */
