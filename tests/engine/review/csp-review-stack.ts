@@ -8,10 +8,9 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { REVIEW_CLI, runOnStack } from '../../helpers/stack-commands';
 
 /**
- * The examples/csp-review stack deployed against the demo world, and what its review tests do with
- * it (csp-review.test.ts: a pull request's change previewed with the pack and reviewed case by
- * case; csp-review-changes.test.ts: two policies on a host, drift, the pack in `pulumi up`). Two
- * files, each with a stack and an emulator of its own, so that jest runs them side by side.
+ * The examples/csp-review stack deployed against the demo world, and what its review tests
+ * (csp-review.test.ts) do with it: a pull request's change previewed with the pack and reviewed
+ * case by case, two policies on a host, drift, the pack in `pulumi up`.
  */
 
 /** The engine this repository builds. */
@@ -71,11 +70,10 @@ export function propose(value: string): void {
 }
 
 /** A pack configuration in the project (where edgeguard-review looks for it), or none. */
-export function packConfig(config: object | undefined): string {
+export function packConfig(config: object | undefined): void {
   const file = path.join(engine.workDir, 'edgeguard-policy-config.json');
   if (config === undefined) fs.rmSync(file, { force: true });
   else fs.writeFileSync(file, JSON.stringify(config));
-  return file;
 }
 
 /**
@@ -86,11 +84,11 @@ export function packConfig(config: object | undefined): string {
  * variable out, the settings then in the stack's configuration alone, which the pack does not
  * read. What it printed, and its failure if it failed.
  */
-export async function previewWithPack(
-  config?: string,
-  { withoutSettings = false }: { withoutSettings?: boolean } = {},
-): Promise<{ failed: boolean; text: string }> {
-  const options = { policyPacks: [POLICY_PACK], ...(config ? { policyPackConfigs: [config] } : {}) };
+export async function previewWithPack({ withoutSettings = false }: { withoutSettings?: boolean } = {}): Promise<{
+  failed: boolean;
+  text: string;
+}> {
+  const options = { policyPacks: [POLICY_PACK] };
   const before = engine.output.length;
   const workspace = engine.stack.workspace;
   const envVars = workspace.envVars;

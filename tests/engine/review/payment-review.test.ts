@@ -4,7 +4,7 @@ import { JUSTIFICATION_PLACEHOLDER } from '../../../rules/inventory';
 import type { EngineStack } from '../../helpers/engine';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { PAYMENT_PAGES, paymentPagesStack } from '../../helpers/payment-pages';
-import { paymentSection, runReview, violationsOf } from '../../helpers/stack-commands';
+import { evidenceOf, paymentSection, runAudit, runReview, violationsOf } from '../../helpers/stack-commands';
 
 /**
  * The nightly check of a checkout's payment-page scripts through the real engine (issue 25, item
@@ -13,7 +13,12 @@ import { paymentSection, runReview, violationsOf } from '../../helpers/stack-com
  * payment page loads exactly those scripts; then `edgeguard-review`, built, as a scheduled job and a
  * pull request's check run it, case by case: the service changes under it (a new version of the
  * pinned script, a new script on the page), and the program changes (a re-pin, an entry for a
- * malicious script, an entry without a justification).
+ * malicious script, an entry without a justification). The weekly audit (`edgeguard-audit`) fails
+ * on the new version too, and passes once the re-pin is deployed.
+ *
+ * For dynamic resources these are also the steps of tests/engine/payment/inventory-deploy.test.ts
+ * after a deployment (a new version of a pinned script, its re-pin deployed, a new script), which
+ * takes them on the provider plugin's resources alone: what it asserts of them is asserted here.
  */
 
 const TOKEN = 'e2e-payment-token-5b0e1c7d';
@@ -134,6 +139,7 @@ test('a new version of the pinned script fails the nightly review (payment-scrip
   expect(run.code).toBe(1);
   const found = violationsOf(run.json);
   expect(Object.keys(found)).toEqual(['mandatory payment-script-changed']);
+  expect(run.json.inventories[0].integrity).toEqual({ unchanged: 0, unpinned: 1, changed: 1, unauthorized: 0 });
   const message = found['mandatory payment-script-changed']!;
   expect(message).toContain('ScriptInventory "checkout-scripts": 1 pinned script is no longer the version approved:');
   // On the page the listing places it (its first), whatever the entries: the pages do not move
@@ -157,6 +163,21 @@ test('a new version of the pinned script fails the nightly review (payment-scrip
   expect(run.markdown).toContain(`integrity changed: ${CARD.replace('://', '\\://')}: unchanged -> changed`);
 }, 120_000);
 
+test('the new version fails the weekly audit too, naming the script with both hashes', async () => {
+  const audit = await runAudit(engine);
+  expect(audit.code).toBe(1);
+  expect(audit.stderr).toContain(`${CARD}: changed, pinned ${APPROVED}, live ${REPLACED} since `);
+  const evidence = evidenceOf(audit);
+  expect(evidence.passed).toBe(false);
+  expect(evidence.counts).toMatchObject({ unchanged: 0, unpinned: 1, changed: 1, unauthorized: 0 });
+  const scripts = evidence.inventories.flatMap((inventory) => inventory.pages.flatMap((page) => page.scripts));
+  expect(scripts.find((script) => script.url === CARD)).toMatchObject({
+    integrity: 'changed',
+    entry: { url: CARD, hash: APPROVED },
+    hash: REPLACED,
+  });
+}, 120_000);
+
 test('a change that re-pins the script to its new version passes, and the report lists it as re-pinned', async () => {
   propose(REPLACED);
   const run = await runReview(engine);
@@ -164,6 +185,8 @@ test('a change that re-pins the script to its new version passes, and the report
   // The policy's value, made from the inventory's sources, is the same: judged ahead.
   expect(run.json.requests.plan).toContain('active scripts, read ahead and judged ahead)');
   expect(run.json.violations.filter((v: { level: string }) => v.level === 'mandatory')).toEqual([]);
+  // Nor an advisory one: a re-pin to the live version leaves nothing to say.
+  expect(run.json.violations).toEqual([]);
   const [inventory] = run.json.inventories;
   expect(inventory.changes.repinned).toEqual([
     {
@@ -182,11 +205,27 @@ test('a change that re-pins the script to its new version passes, and the report
   ]);
 }, 120_000);
 
+test('the re-pin deployed: up updates the inventory alone, and the weekly audit passes again', async () => {
+  const up = await engine.up();
+  expect(up.summary.resourceChanges).toEqual({ update: 1, same: 2 });
+  const audit = await runAudit(engine);
+  expect(audit.code).toBe(0);
+  expect(evidenceOf(audit).counts).toMatchObject({
+    scripts: 2,
+    unchanged: 1,
+    unpinned: 1,
+    changed: 0,
+    unauthorized: 0,
+  });
+}, 120_000);
+
 test('a new script on the payment page fails the review (payment-script-unauthorized), naming it', async () => {
   await emu.seed({ scripts: [{ zone_id: ZONE_ID, url: WIDGET, js_integrity_score: 55, page_urls: [PAY] }] });
   const run = await runReview(engine);
   expect(run.code).toBe(1);
-  const message = violationsOf(run.json)['mandatory payment-script-unauthorized']!;
+  const found = violationsOf(run.json);
+  expect(Object.keys(found)).toEqual(['mandatory payment-script-unauthorized']);
+  const message = found['mandatory payment-script-unauthorized']!;
   expect(message).toContain(
     'ScriptInventory "checkout-scripts": 1 script detected on its payment pages is authorized by no entry:',
   );
