@@ -62,7 +62,11 @@ test('dropping the source of a detected checkout script fails the preview, namin
 
   const sarifFile = path.join(engine.workDir, 'review.sarif');
   const run = await review('--sarif', sarifFile);
-  expect(run.code).toBe(1);
+  // The exit status with the review's last line, which says why when the review could not be done.
+  expect([run.code, run.stderr.split('\n').filter((line) => line.startsWith('edgeguard-review:'))]).toEqual([
+    1,
+    ['edgeguard-review: 1 mandatory policy violation'],
+  ]);
   // Only the Markdown on stdout: the preview's own output went to stderr.
   expect(run.stdout.startsWith('## EdgeGuard review of')).toBe(true);
   expect(run.stdout).not.toContain('Previewing update');
