@@ -90,14 +90,43 @@ if [ -n "$existing" ]; then
   fi
 fi
 
+# The CLI's two copies of zxcvbn-go (a password-strength estimator) decode their word lists at the
+# start of every `pulumi` command; tools/pulumi/cli/lazy-zxcvbn.pl makes them do it at first use.
+# Copies of the modules, as Go's module cache holds them (checked against go.sum), are patched in
+# .tools/pulumi-cli-modules/, and the CLI is built with a go.mod that replaces the modules by them.
+lazy_modules() {
+  local folder="$tools/pulumi-cli-modules" modfile line module dir
+  rm -rf "$folder"
+  mkdir -p "$folder"
+  modfile="$folder/go.mod"
+  cp "$root/tools/pulumi/cli/go.mod" "$modfile"
+  cp "$root/tools/pulumi/cli/go.sum" "$folder/go.sum"
+  while read -r line; do
+    module="${line%% *}"
+    dir="${line#* }"
+    [ -d "$dir" ] || { echo "setup-pulumi: Go did not download $module" >&2; return 1; }
+    cp -R "$dir" "$folder/${module//\//_}"
+    chmod -R u+w "$folder/${module//\//_}"
+    dir="$folder/${module//\//_}"
+    perl "$root/tools/pulumi/cli/lazy-zxcvbn.pl" "$dir" || return 1
+    # A module folder needs a go.mod; the older of the two predates modules.
+    [ -f "$dir/go.mod" ] || echo "module $module" > "$dir/go.mod"
+    echo "replace $module => $dir" >> "$modfile"
+  done < <(cd "$root/tools/pulumi/cli" && go mod download -json github.com/nbutton23/zxcvbn-go github.com/ccojocar/zxcvbn-go |
+    sed -n -e 's/^[[:space:]]*"Path": "\(.*\)",\{0,1\}$/\1/p' -e 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' | paste -d' ' - -)
+  [ "$(grep -c '^replace ' "$modfile")" = 2 ] || { echo "setup-pulumi: zxcvbn-go's modules were not both found" >&2; return 1; }
+  echo "$modfile"
+}
+
 target="$tools/pulumi-v$version"
 mkdir -p "$target/bin"
-want="$(checksum "$root/tools/pulumi/cli/go.sum" "$root/tools/pulumi/language-nodejs/go.sum")"
+want="$(checksum "$root/tools/pulumi/cli/go.sum" "$root/tools/pulumi/cli/lazy-zxcvbn.pl" "$root/tools/pulumi/language-nodejs/go.sum")"
 if ! built "$target/.built" "$target/bin/pulumi" "$want"; then
   require_go "the Pulumi CLI"
   echo "setup-pulumi: building Pulumi v$version (CLI) and the Node.js language host from Go modules into .tools/ (once; a few minutes)" >&2
   started=$(date +%s)
-  go_build cli github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$target/bin/pulumi" "$sdk_version_variable=v$version"
+  modfile="$(lazy_modules)"
+  GOFLAGS="$GOFLAGS -modfile=$modfile" go_build cli github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$target/bin/pulumi" "$sdk_version_variable=v$version"
   host_version="$(sed -n 's#^require github.com/pulumi/pulumi/sdk/v3 \(v[0-9.]*\)$#\1#p' "$root/tools/pulumi/language-nodejs/go.mod")"
   go_build language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
     "$target/bin/pulumi-language-nodejs" "$sdk_version_variable=$host_version"
