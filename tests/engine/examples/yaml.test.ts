@@ -42,14 +42,18 @@ describe('examples/yaml', () => {
     emu = await startTestEmulator({ seed: 'demo', fixture: false, tokens: [TOKEN] });
     const pools = await emu.api('GET', `accounts/${DEMO.accountId}/load_balancers/pools`);
     poolIds = pools.body.result.slice(0, 3).map((pool: { id: string }) => pool.id);
-    engine = await engineStack({
-      projectDir: path.join(REPO, 'examples', 'yaml'),
-      emu,
-      token: TOKEN,
-      config: { zoneId: { value: DEMO.zoneId }, accountId: { value: DEMO.accountId } },
-    });
+    engine = await engineStack({ projectDir: path.join(REPO, 'examples', 'yaml'), emu, token: TOKEN });
     usePluginBuild(engine.workDir);
-    for (const [index, id] of poolIds.entries()) await engine.stack.setConfig(`poolIds[${index}]`, { value: id }, true);
+    // The whole configuration in one `pulumi config set-all --path` (the pools' ids are a list),
+    // not a command per key.
+    await engine.stack.setAllConfig(
+      {
+        zoneId: { value: DEMO.zoneId },
+        accountId: { value: DEMO.accountId },
+        ...Object.fromEntries(poolIds.map((id, index) => [`poolIds[${index}]`, { value: id }])),
+      },
+      true,
+    );
   }, 60_000);
   afterAll(async () => {
     await engine?.dispose();
@@ -125,7 +129,12 @@ describe('examples/yaml', () => {
   }, 180_000);
 
   test('destroy removes the policies and the notification and turns page security off again', async () => {
-    const notificationId = (await engine.stack.outputs()).healthNotificationId!.value;
+    // The stack's output as the backend's state file holds it, without running `pulumi stack output`.
+    const stackResource = JSON.parse(engine.stateText()).checkpoint.latest.resources.find(
+      (resource: { type: string }) => resource.type === 'pulumi:pulumi:Stack',
+    );
+    const notificationId = stackResource.outputs.healthNotificationId;
+    expect(notificationId).toEqual(expect.any(String));
     const destroy = await engine.destroy();
     expect(destroy.summary.result).toBe('succeeded');
     expect((await policiesByDescription()).size).toBe(0);

@@ -150,8 +150,9 @@ test('its first pulumi up adopts everything: no write to the service, the same i
   expect(activeAfter.ownership_verification).toEqual(activeBefore.ownership_verification);
   expect(activeAfter.status).toBe('active');
 
-  // The state records the adopted objects under their own ids.
-  const resources = (await engine.stack.exportStack()).deployment.resources.filter((r: any) =>
+  // The state records the adopted objects under their own ids (the backend's state file, which `pulumi
+  // stack export` would print).
+  const resources = JSON.parse(engine.stateText()).checkpoint.latest.resources.filter((r: any) =>
     r.type.startsWith('pulumi-nodejs:dynamic/edgeguard:'),
   );
   expect(resources.map((r: any) => r.id).sort()).toEqual(
