@@ -222,8 +222,12 @@ export interface EngineStackCommands {
    * `--non-interactive` to the arguments, cannot do.)
    */
   setConfig(key: string, value: ConfigValue, path?: boolean): Promise<void>;
+  /** Sets every key of `config` with one `pulumi config set-all [--path] --secret|--plaintext <key>=<value>...`. */
+  setAllConfig(config: ConfigMap, path?: boolean): Promise<void>;
   /** `pulumi config rm <key> [--path]`. */
   removeConfig(key: string, path?: boolean): Promise<void>;
+  /** Removes every key of `keys` with one `pulumi config rm-all [--path] <key>...`. */
+  removeAllConfig(keys: string[], path?: boolean): Promise<void>;
   /** The configuration, secrets decrypted (`pulumi config --show-secrets --json`). */
   getAllConfig(): Promise<ConfigMap>;
   /** The state, secrets decrypted (`pulumi stack export --show-secrets`). */
@@ -394,8 +398,11 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
     name: stackName,
     workspace,
     setConfig: (key, value, keyPath = false) => setAllConfig({ [key]: value }, keyPath),
+    setAllConfig: (config, keyPath = false) => setAllConfig(config, keyPath),
     removeConfig: async (key, keyPath = false) =>
       void (await commands.run(['config', 'rm', key, ...(keyPath ? ['--path'] : [])])),
+    removeAllConfig: async (keys, keyPath = false) =>
+      void (await commands.run(['config', 'rm-all', ...(keyPath ? ['--path'] : []), ...keys])),
     getAllConfig: () => commands.getAllConfig(),
     exportStack: () => commands.exportStack(),
     importStack: async (state) => {
