@@ -1,26 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  type ConfigMap,
-  type OpMap,
-  type OutputMap,
-  type PreviewOptions,
-  type PreviewResult,
-  type Stack,
-  type UpOptions,
+import type {
+  ConfigMap,
+  ConfigValue,
+  Deployment,
+  OpMap,
+  OutputMap,
+  PreviewOptions,
+  PreviewResult,
+  StackSummary,
+  UpOptions,
 } from '@pulumi/pulumi/automation';
 import { EMULATOR_ADMIN_TOKEN, EMULATOR_CONTROL_URL } from '../../provider/helpers/emulator-dns';
+import { PulumiCommandError, runPulumi, StackCommands } from '../../provider/stack/stack-commands';
 import { pulumiHome } from '../../scripts/pulumi-home';
 import type { TestEmulator } from './emulator';
-import { runToEnd } from './process';
 import { REPO } from './repo';
 
 /**
- * End-to-end tests drive the real `pulumi` binary (built by scripts/setup-pulumi.sh) through the
- * Automation API, against an emulator the test started. Each stack gets its own file backend and
+ * End-to-end tests drive the real `pulumi` binary (built by scripts/setup-pulumi.sh) as the
+ * Automation API does, without loading it (provider/stack/stack-commands.ts runs the commands),
+ * against an emulator the test started. Each stack gets its own file backend and
  * PULUMI_HOME under `.edgeguard/e2e/` (inside the repository, so programs resolve
  * `pulumi-edgeguard` and `@pulumi/pulumi` as the root project does), whose plugins are the
  * project's plugin cache (scripts/pulumi-home.ts), and everything the engine prints is kept so a
@@ -32,14 +33,56 @@ import { REPO } from './repo';
 const WORK = path.join(REPO, '.edgeguard', 'e2e');
 const PASSPHRASE = 'e2e-passphrase-not-a-secret';
 
-/** The engine this repository built, or a suitable one on PATH; found once per test file (`pulumi version`). */
-let command: Promise<PulumiCommand> | undefined;
-function pulumiCommand(): Promise<PulumiCommand> {
-  const built = path.join(REPO, '.tools', 'pulumi');
-  command ??= fs.existsSync(path.join(built, 'bin', 'pulumi'))
-    ? PulumiCommand.get({ root: built })
-    : PulumiCommand.get();
-  return command;
+/**
+ * The engine this repository built, or a suitable one on PATH, as the Automation API's
+ * `PulumiCommand.get` finds it (without its `pulumi version`: the set-up builds the version the project pins).
+ */
+function pulumiCommand(): string {
+  const built = path.join(REPO, '.tools', 'pulumi', 'bin', 'pulumi');
+  return fs.existsSync(built) ? built : 'pulumi';
+}
+
+/**
+ * {@link runPulumi}, failing as the Automation API's commands failed: an error whose message is its
+ * `CommandError`'s, `code: N`, what the command printed on both streams (a test searches either
+ * for the engine's diagnostics) and the command line. {@link PulumiCommandError} keeps no standard
+ * output (it may hold decrypted secrets, which a test's stack does not), so it is kept here as it
+ * comes.
+ */
+async function pulumiRun(
+  pulumi: string,
+  args: readonly string[],
+  cwd: string,
+  envVars: Record<string, string>,
+  onOutput?: (text: string) => void,
+): Promise<{ stdout: string; stderr: string }> {
+  let stdout = '';
+  try {
+    return await runPulumi(pulumi, args, cwd, envVars, (text) => {
+      stdout += text;
+      onOutput?.(text);
+    });
+  } catch (error) {
+    if (!(error instanceof PulumiCommandError)) throw error;
+    const line = [pulumi, ...args, '--non-interactive'].join(' ');
+    throw new Error(
+      `code: ${error.code}\n stdout: ${stdout}\n stderr: ${error.stderr}\n err?: Error: Command failed with exit code ${error.code}: ${line}\n`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The commands of a stack, run through {@link pulumiRun}: `exportStack` and `getAllConfig` as the
+ * package's commands run them, and the rest of the Automation API's `Stack` that the tests use.
+ */
+class TestStackCommands extends StackCommands {
+  override run(
+    args: readonly string[],
+    onOutput?: (text: string) => void,
+  ): Promise<{ stdout: string; stderr: string }> {
+    return pulumiRun(this.pulumi, [...args, '--stack', this.name], this.workDir, this.envVars, onOutput);
+  }
 }
 
 /**
@@ -143,13 +186,63 @@ export interface EngineStackOptions {
   typeCheck?: boolean;
 }
 
+/** The options of a preview that the tests give (the Automation API's names). */
+type EnginePreviewOptions = Pick<
+  PreviewOptions,
+  'policyPacks' | 'policyPackConfigs' | 'expectNoChanges' | 'refresh' | 'diff' | 'onOutput'
+>;
+
+/**
+ * The workspace of a stack, the members of the Automation API's `LocalWorkspace` that the tests
+ * use, with its semantics: the environment of every command (a test may replace it), the engine,
+ * and the project's other stacks.
+ */
+export interface EngineWorkspace {
+  /** Environment of every command, over this process's; the next command runs with what it is then. */
+  envVars: Record<string, string>;
+  readonly pulumiCommand: { readonly command: string };
+  /** `pulumi stack init <name>`, which selects the stack it creates. */
+  createStack(name: string): Promise<void>;
+  /** `pulumi stack select --stack <name>`. */
+  selectStack(name: string): Promise<void>;
+  /** `pulumi stack rm --yes [--force] <name>`. */
+  removeStack(name: string, options?: { force?: boolean }): Promise<void>;
+  /** The selected stack (`pulumi stack ls --json`), if any. */
+  stack(): Promise<StackSummary | undefined>;
+}
+
+/** A stack, the members of the Automation API's `Stack` that the tests use, with its semantics. */
+export interface EngineStackCommands {
+  readonly name: string;
+  readonly workspace: EngineWorkspace;
+  /**
+   * Sets one key (`path`: a path into a map or a list), as `setAllConfig` sets one:
+   * `pulumi config set-all [--path] --secret|--plaintext <key>=<value>`. (The Automation API's
+   * `setConfig` ends `pulumi config set` with `-- <value>`, which {@link runPulumi}, appending
+   * `--non-interactive` to the arguments, cannot do.)
+   */
+  setConfig(key: string, value: ConfigValue, path?: boolean): Promise<void>;
+  /** `pulumi config rm <key> [--path]`. */
+  removeConfig(key: string, path?: boolean): Promise<void>;
+  /** The configuration, secrets decrypted (`pulumi config --show-secrets --json`). */
+  getAllConfig(): Promise<ConfigMap>;
+  /** The state, secrets decrypted (`pulumi stack export --show-secrets`). */
+  exportStack(): Promise<Deployment>;
+  /** `pulumi stack import --file <state>`. */
+  importStack(state: Deployment): Promise<void>;
+  /** The outputs, each with its value shown and whether it is secret (`pulumi stack output --json`, twice). */
+  outputs(): Promise<OutputMap>;
+  /** `pulumi up --skip-preview` as {@link EngineStack.up}, with the outputs' values shown (`outputs()`). */
+  up(options?: OperationOptions): Promise<OperationResult>;
+}
+
 /** A stack of a project, with everything the engine printed for it. */
 export interface EngineStack {
-  stack: Stack;
+  stack: EngineStackCommands;
   workDir: string;
   /** Everything the engine printed so far, across operations. */
   output: string[];
-  preview(options?: PreviewOptions): Promise<PreviewResult>;
+  preview(options?: EnginePreviewOptions): Promise<PreviewResult>;
   up(options?: OperationOptions): Promise<OperationResult>;
   refresh(): Promise<OperationResult>;
   destroy(): Promise<OperationResult>;
@@ -161,7 +254,12 @@ export interface EngineStack {
   dispose(): Promise<void>;
 }
 
-/** Creates a new stack of `projectDir` against `emu`. */
+/**
+ * Creates a new stack of `projectDir` against `emu`. Every command runs as the Automation API ran
+ * it (the same arguments and environment: provider/stack/stack-commands.ts), without loading it:
+ * `@pulumi/pulumi/automation` loads the whole SDK, 1 to 1.7 s of CPU in each test file, and runs
+ * `pulumi version` first.
+ */
 export async function engineStack(options: EngineStackOptions): Promise<EngineStack> {
   const id = randomUUID().slice(0, 8);
   const workDir = options.inPlace ? options.projectDir : copyProject(options.projectDir);
@@ -170,30 +268,58 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
   pulumiHome(REPO, home);
   fs.mkdirSync(backend, { recursive: true });
   const stackName = options.stackName ?? `e2e-${id}`;
-  const stack = await LocalWorkspace.createStack(
-    { stackName, workDir },
-    {
-      pulumiCommand: await pulumiCommand(),
-      envVars: {
-        ...(options.providerEnv === false
-          ? {}
-          : { EDGEGUARD_BASE_URL: options.emu.baseUrl, EDGEGUARD_API_TOKEN: options.token }),
-        PULUMI_BACKEND_URL: `file://${backend}`,
-        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-        PULUMI_HOME: home,
-        PULUMI_SKIP_UPDATE_CHECK: 'true',
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
-        PULUMI_NODEJS_TRANSPILE_ONLY: options.typeCheck === true ? 'false' : 'true',
-        ...(options.emulatorDns === false
-          ? {}
-          : {
-              [EMULATOR_CONTROL_URL]: options.emu.emulator.controlUrl,
-              ...(options.emu.adminToken !== undefined ? { [EMULATOR_ADMIN_TOKEN]: options.emu.adminToken } : {}),
-            }),
-      },
+  const pulumi = pulumiCommand();
+  const commands = new TestStackCommands(pulumi, workDir, stackName, {
+    ...(options.providerEnv === false
+      ? {}
+      : { EDGEGUARD_BASE_URL: options.emu.baseUrl, EDGEGUARD_API_TOKEN: options.token }),
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_HOME: home,
+    PULUMI_SKIP_UPDATE_CHECK: 'true',
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+    PULUMI_NODEJS_TRANSPILE_ONLY: options.typeCheck === true ? 'false' : 'true',
+    ...(options.emulatorDns === false
+      ? {}
+      : {
+          [EMULATOR_CONTROL_URL]: options.emu.emulator.controlUrl,
+          ...(options.emu.adminToken !== undefined ? { [EMULATOR_ADMIN_TOKEN]: options.emu.adminToken } : {}),
+        }),
+  });
+  /** A command of the workspace, which names the stack in `args` if it is about one. */
+  const inWorkspace = (args: string[]) => pulumiRun(pulumi, args, workDir, commands.envVars);
+  const workspace: EngineWorkspace = {
+    get envVars() {
+      return commands.envVars;
     },
-  );
-  if (options.config) await stack.setAllConfig(options.config);
+    set envVars(envVars) {
+      commands.envVars = envVars;
+    },
+    pulumiCommand: { command: pulumi },
+    createStack: async (name) => void (await inWorkspace(['stack', 'init', name])),
+    selectStack: async (name) => void (await inWorkspace(['stack', 'select', '--stack', name])),
+    removeStack: async (name, removeOptions = {}) =>
+      void (await inWorkspace(['stack', 'rm', '--yes', ...(removeOptions.force ? ['--force'] : []), name])),
+    stack: async () => {
+      const stacks = JSON.parse((await inWorkspace(['stack', 'ls', '--json'])).stdout) as StackSummary[];
+      return stacks.find((stack) => stack.current);
+    },
+  };
+  /** The Automation API's `setAllConfig`: one `pulumi config set-all`. */
+  const setAllConfig = async (config: ConfigMap, keyPath: boolean) =>
+    void (await inWorkspace([
+      'config',
+      'set-all',
+      '--stack',
+      stackName,
+      ...(keyPath ? ['--path'] : []),
+      ...Object.entries(config).flatMap(([key, value]) => [
+        value.secret ? '--secret' : '--plaintext',
+        `${key}=${value.value}`,
+      ]),
+    ]));
+  await workspace.createStack(stackName);
+  if (options.config) await setAllConfig(options.config, false);
   const output: string[] = [];
   const onOutput = (text: string) => void output.push(text);
   const collect = <T extends { stdout: string; stderr: string }>(result: T): T => {
@@ -210,50 +336,98 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
   };
   let operations = 0;
   /**
+   * Runs `pulumi <verb> ...flags` with an event log, as the Automation API runs a preview or an
+   * operation (`--exec-kind auto.local`, `--event-log`), and gives what it printed and the events it
+   * logged; a failed command throws what the engine printed.
+   */
+  const withEvents = async <T>(
+    verb: string[],
+    flags: string[],
+    onText: ((text: string) => void) | undefined,
+    read: (stdout: string, stderr: string, eventLog: string) => T,
+  ): Promise<T> => {
+    const eventLog = path.join(WORK, `events-${id}-${++operations}.jsonl`);
+    try {
+      const { stdout, stderr } = await failing(
+        commands.run([...verb, ...flags, '--exec-kind', 'auto.local', '--event-log', eventLog], (text) => {
+          onOutput(text);
+          onText?.(text);
+        }),
+      );
+      return read(stdout, stderr, eventLog);
+    } finally {
+      fs.rmSync(eventLog, { force: true });
+    }
+  };
+  /**
    * `pulumi up`, `refresh` or `destroy` as the Automation API runs them (the same arguments and
    * environment), without what its methods run after each: `pulumi stack output` twice and `pulumi
    * stack history`, about 1.2 s of CPU, a fifth of an operation's. The counts of the steps are the
    * engine's summary event, from the event log it writes; {@link EngineStack.outputs} asks for the
    * outputs where a test reads them. A failed operation throws what the engine printed.
    */
-  const operation = async (verb: 'up' | 'refresh' | 'destroy', options: OperationOptions): Promise<OperationResult> => {
-    const eventLog = path.join(WORK, `events-${id}-${++operations}.jsonl`);
-    const pulumi = stack.workspace.pulumiCommand.command;
-    const args = [verb, '--yes', '--skip-preview', ...flagsOf(options), '--exec-kind', 'auto.local'];
-    try {
-      const result = await failing(
-        runToEnd(pulumi, [...args, '--event-log', eventLog, '--stack', stackName, '--non-interactive'], {
-          cwd: workDir,
-          // This process's whole environment, as the Automation API passes it (with its previews).
-          env: {
-            ...(Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== undefined)) as Record<
-              string,
-              string
-            >),
-            ...stack.workspace.envVars,
-            PULUMI_DEBUG_COMMANDS: 'true',
-            PULUMI_AUTOMATION_API: 'true',
-            PATH: `${path.dirname(pulumi)}${path.delimiter}${process.env.PATH ?? ''}`,
-          },
-          onStdout: onOutput,
-        }).then((run) => {
-          if (run.status !== 0)
-            throw new Error(`code: ${run.status}\n stdout: ${run.stdout}\n stderr: ${run.stderr}\n`);
-          return run;
-        }),
-      );
+  const operation = (verb: 'up' | 'refresh' | 'destroy', options: OperationOptions): Promise<OperationResult> =>
+    withEvents([verb, '--yes', '--skip-preview'], flagsOf(options), undefined, (stdout, stderr, eventLog) => {
       const events = eventsOf(eventLog);
       if (events === undefined) throw new Error(`pulumi ${verb} succeeded but wrote no summary event`);
-      return collect({ stdout: result.stdout, stderr: result.stderr, ...events });
-    } finally {
-      fs.rmSync(eventLog, { force: true });
-    }
+      return collect({ stdout, stderr, ...events });
+    });
+  /**
+   * `pulumi preview` as the Automation API's `Stack.preview` runs it, its flags in the same order; the
+   * counts of the steps are the summary event's (none when the engine wrote none, as there).
+   */
+  const preview = (previewOptions: EnginePreviewOptions): Promise<PreviewResult> =>
+    withEvents(
+      ['preview'],
+      [
+        ...(previewOptions.expectNoChanges ? ['--expect-no-changes'] : []),
+        ...(previewOptions.refresh ? ['--refresh'] : []),
+        ...(previewOptions.diff ? ['--diff'] : []),
+        ...(previewOptions.policyPacks ?? []).flatMap((pack) => ['--policy-pack', pack]),
+        ...(previewOptions.policyPackConfigs ?? []).flatMap((config) => ['--policy-pack-config', config]),
+      ],
+      previewOptions.onOutput,
+      (stdout, stderr, eventLog) =>
+        collect({ stdout, stderr, changeSummary: eventsOf(eventLog)?.summary.resourceChanges ?? {} }),
+    );
+  const stack: EngineStackCommands = {
+    name: stackName,
+    workspace,
+    setConfig: (key, value, keyPath = false) => setAllConfig({ [key]: value }, keyPath),
+    removeConfig: async (key, keyPath = false) =>
+      void (await commands.run(['config', 'rm', key, ...(keyPath ? ['--path'] : [])])),
+    getAllConfig: () => commands.getAllConfig(),
+    exportStack: () => commands.exportStack(),
+    importStack: async (state) => {
+      const file = path.join(WORK, `state-${id}-${randomUUID().slice(0, 8)}.json`);
+      fs.writeFileSync(file, JSON.stringify(state, null, 4));
+      try {
+        await commands.run(['stack', 'import', '--file', file]);
+      } finally {
+        fs.rmSync(file, { force: true });
+      }
+    },
+    outputs: async () => {
+      // As the Automation API: the masked outputs say which are secret, the shown ones their values.
+      const masked = JSON.parse((await commands.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+      const shown = JSON.parse((await commands.run(['stack', 'output', '--json', '--show-secrets'])).stdout) as Record<
+        string,
+        unknown
+      >;
+      return Object.fromEntries(
+        Object.entries(shown).map(([key, value]) => [key, { value, secret: masked[key] === '[secret]' }]),
+      );
+    },
+    up: async (upOptions = {}) => {
+      const result = await operation('up', upOptions);
+      return { ...result, outputs: await stack.outputs() };
+    },
   };
   return {
     stack,
     workDir,
     output,
-    preview: (previewOptions = {}) => failing(stack.preview({ ...previewOptions, onOutput }).then(collect)),
+    preview: (previewOptions = {}) => preview(previewOptions),
     up: (upOptions = {}) => operation('up', upOptions),
     refresh: () => operation('refresh', {}),
     destroy: () => operation('destroy', {}),
