@@ -13,7 +13,7 @@ const HELPER = path.join(REPO, 'tests', 'helpers', 'engine.ts');
 
 test('tests/helpers/engine.ts loads no module of @pulumi/pulumi: it only imports its types', async () => {
   // A node of its own (jest's module registry is not `require.cache`) that strips the types of the
-  // helper and what it imports, as ts-jest does, then lists every module it loaded.
+  // helper and what it imports, as jest's transform does, then lists every module it loaded.
   const run = await runToEnd(
     process.execPath,
     [
