@@ -95,7 +95,7 @@ fi
 # Copies of the modules, as Go's module cache holds them (checked against go.sum), are patched in
 # .tools/pulumi-cli-modules/, and the CLI is built with a go.mod that replaces the modules by them.
 lazy_modules() {
-  local folder="$tools/pulumi-cli-modules" modfile line module dir
+  local folder="$tools/pulumi-cli-modules" modfile line module dir copy
   rm -rf "$folder"
   mkdir -p "$folder"
   modfile="$folder/go.mod"
@@ -105,13 +105,13 @@ lazy_modules() {
     module="${line%% *}"
     dir="${line#* }"
     [ -d "$dir" ] || { echo "setup-pulumi: Go did not download $module" >&2; return 1; }
-    cp -R "$dir" "$folder/${module//\//_}"
-    chmod -R u+w "$folder/${module//\//_}"
-    dir="$folder/${module//\//_}"
-    perl "$root/tools/pulumi/cli/lazy-zxcvbn.pl" "$dir" || return 1
+    copy="$folder/${module//\//_}"
+    cp -R "$dir" "$copy"
+    chmod -R u+w "$copy"
+    perl "$root/tools/pulumi/cli/lazy-zxcvbn.pl" "$copy" || return 1
     # A module folder needs a go.mod; the older of the two predates modules.
-    [ -f "$dir/go.mod" ] || echo "module $module" > "$dir/go.mod"
-    echo "replace $module => $dir" >> "$modfile"
+    [ -f "$copy/go.mod" ] || echo "module $module" > "$copy/go.mod"
+    echo "replace $module => $copy" >> "$modfile"
   done < <(cd "$root/tools/pulumi/cli" && go mod download -json github.com/nbutton23/zxcvbn-go github.com/ccojocar/zxcvbn-go |
     sed -n -e 's/^[[:space:]]*"Path": "\(.*\)",\{0,1\}$/\1/p' -e 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' | paste -d' ' - -)
   [ "$(grep -c '^replace ' "$modfile")" = 2 ] || { echo "setup-pulumi: zxcvbn-go's modules were not both found" >&2; return 1; }
