@@ -11,7 +11,10 @@ export default tseslint.config(
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // One program of tsconfig.json for every file, not the project service: the lint's CPU went from
+    // 61, 61 and 58 s to 46, 43 and 45 s (a fresh clone, `eslint .`). A TypeScript file outside
+    // tsconfig.json's `include` is an error that names it.
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       // A leading underscore marks a value left out on purpose (a destructured field dropped, a
       // parameter an interface requires).
