@@ -130,7 +130,9 @@ export async function buildPlugin(plugin: PluginBuild): Promise<BuiltPlugin> {
     { stdio: 'pipe' },
   );
   fs.renameSync(staged, binary);
-  execFileSync('tar', ['-czf', archive, '-C', plugin.outDir, executable]);
+  // gzip's fastest level: the build waits for it before any test runs, and it took 1.8 s here
+  // against 4.8 s at the default level, for an archive of 45 MB against 41.
+  execFileSync('tar', ['--use-compress-program=gzip -1', '-cf', archive, '-C', plugin.outDir, executable]);
   fs.writeFileSync(stampFile, digest);
   return { binary, archive, rebuilt: true };
 }

@@ -3,7 +3,10 @@
 # installed. Every npm script goes through here, so a fresh clone needs nothing but bash, npm and
 # a network path to the npm registry.
 #
-#   bash scripts/with-env.sh '<command line>' [argument...]
+#   bash scripts/with-env.sh [--node-only] '<command line>' [argument...]
+#
+# `--node-only` leaves the dependencies to the command line, which installs them with
+# `bash scripts/with-env.sh true` when it needs them: `npm test` does, beside the set-up's Go builds.
 #
 # The arguments after the command line are appended to it, each quoted as one word, as npm appends
 # what follows `--` to a script: `npm test -- tests/unit` runs `bash scripts/test.sh
@@ -60,8 +63,13 @@ ensure_dependencies() {
   fi
 }
 
+install_dependencies=true
+if [ "${1:-}" = --node-only ]; then
+  install_dependencies=false
+  shift
+fi
 ensure_node
-ensure_dependencies
+if "$install_dependencies"; then ensure_dependencies; fi
 # The Pulumi engine that scripts/setup-pulumi.sh provides (when it builds one), and no download of
 # plugins or update checks: this machine reaches no plugin server.
 export PATH="$root/node_modules/.bin:$tools/pulumi/bin:$PATH"
@@ -72,7 +80,7 @@ export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_SKIP_UPDATE_CHECK
 # turn the cache on. Node checks each entry against the source; the folder is ignored by git.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$tools/node-compile-cache}"
 cd "$root"
-command_line="${1:?usage: bash scripts/with-env.sh '<command line>' [argument...]}"
+command_line="${1:?usage: bash scripts/with-env.sh [--node-only] '<command line>' [argument...]}"
 shift
 if [ "$#" -gt 0 ]; then command_line+="$(printf ' %q' "$@")"; fi
 exec bash -c "$command_line"

@@ -23,7 +23,7 @@ function commandLineOf(script: string): string {
       scripts: Record<string, string>;
     }
   ).scripts;
-  const match = /^bash scripts\/with-env\.sh '([^']*)'$/.exec(scripts[script] ?? '');
+  const match = /^bash scripts\/with-env\.sh (?:--node-only )?'([^']*)'$/.exec(scripts[script] ?? '');
   if (match === null) throw new Error(`npm script "${script}" is not one with-env.sh command line: ${scripts[script]}`);
   return match[1]!;
 }
@@ -70,6 +70,13 @@ test('`npm run bench -- payment --rounds=3` selects the payment group with three
   expect(all.stdout).toBe('groups: emulator, provider, engine, review, payment, vendor\nsizes: the defaults\n');
   const vendor = run('bash', ['scripts/with-env.sh', bench, 'vendor', '--scripts=5000,50000', '--list']);
   expect(vendor.stdout).toBe('groups: vendor\nsizes: scripts 5000,50000\n');
+});
+
+test('with-env.sh --node-only takes the flag for itself and hands on the command line and its words', () => {
+  const result = run('bash', ['scripts/with-env.sh', '--node-only', "printf '<%s>\\n'", 'a b', '--node-only']);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  expect(result.stdout).toBe('<a b>\n<--node-only>\n');
 });
 
 test('`npm test -- <jest arguments>` and the tiers hand their arguments to jest: the last command of each takes them', () => {
