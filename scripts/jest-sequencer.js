@@ -1,6 +1,7 @@
 // The order jest starts test files in (jest.config.js's `testSequencer`). With the timings of an
-// earlier run in its cache, jest's own: the files that failed, then the longest first. Without them
-// (a fresh clone, a fresh CI runner), jest orders by file size alone, and a small file that mostly
+// earlier run of every file in its cache, jest's own: the files that failed, then the longest
+// first. Without them (a fresh clone, a fresh CI runner; or timings of some files only, from a run
+// of a few, which jest would start first), jest orders by file size alone, and a small file that mostly
 // waits (the issuance limit's, minutes of 60 s windows by design) may start last and hold the run
 // up alone at its end. Here the files without timings start by tier instead, the engine's first
 // (minutes each, mostly waiting on the engine), then the browsers', the service's and the unit
@@ -16,7 +17,7 @@ const LONGEST = ['tests/engine/faults/issuance-limit.test.ts'];
 class TierSequencer extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    if (sorted.some((test) => test.duration != null)) return sorted;
+    if (sorted.every((test) => test.duration != null)) return sorted;
     const rank = (test) => {
       const relative = path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/');
       const tier = TIERS.indexOf(relative.split('/')[1] ?? '');
