@@ -53,8 +53,6 @@ fi
 if [ "$installed" -eq 0 ]; then
   wait "$lint"
   linted=$?
-fi
-if [ "$installed" -eq 0 ]; then
   echo
   echo "eslint . && prettier --check . (scripts/lint.sh):"
   cat "$lint_log"

@@ -50,12 +50,8 @@ function pulumiCommand(): string {
  * comes.
  */
 async function pulumiRun(
-  pulumi: string,
-  args: readonly string[],
-  cwd: string,
-  envVars: Record<string, string>,
-  onOutput?: (text: string) => void,
-): Promise<{ stdout: string; stderr: string }> {
+  ...[pulumi, args, cwd, envVars, onOutput]: Parameters<typeof runPulumi>
+): ReturnType<typeof runPulumi> {
   let stdout = '';
   try {
     return await runPulumi(pulumi, args, cwd, envVars, (text) => {
@@ -311,11 +307,9 @@ export async function engineStack(options: EngineStackOptions): Promise<EngineSt
   };
   /** The Automation API's `setAllConfig`: one `pulumi config set-all`. */
   const setAllConfig = async (config: ConfigMap, keyPath: boolean) =>
-    void (await inWorkspace([
+    void (await commands.run([
       'config',
       'set-all',
-      '--stack',
-      stackName,
       ...(keyPath ? ['--path'] : []),
       ...Object.entries(config).flatMap(([key, value]) => [
         value.secret ? '--secret' : '--plaintext',
