@@ -20,6 +20,7 @@ import {
   type PaceLimit,
 } from './pacing';
 import { decideRetry, FIRST_ATTEMPT, type AttemptFailure, type RetryPolicy } from './retry';
+import { parseJsonBody } from './json-body';
 
 /**
  * The one HTTP layer of the client: a keep-alive connection pool shared by the whole process
@@ -343,7 +344,7 @@ export class HttpClient {
     const url = `${this.settings.baseUrl}/${description.path}`;
     const ticket = await this.budget.take();
     let response: Dispatcher.ResponseData;
-    let text: string;
+    const chunks: Uint8Array[] = [];
     try {
       response = await request(url, {
         method: spec.method,
@@ -352,7 +353,7 @@ export class HttpClient {
         ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      text = await response.body.text();
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
     } catch (error) {
       ticket.settle(undefined);
       const name = (error as Error).name;
@@ -379,7 +380,7 @@ export class HttpClient {
     let json: unknown;
     let isJson = true;
     try {
-      json = text === '' ? undefined : JSON.parse(text);
+      json = parseJsonBody(chunks);
     } catch {
       json = undefined;
       isJson = false;

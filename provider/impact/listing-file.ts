@@ -2,14 +2,14 @@ import * as fs from 'node:fs';
 import { urlOrigin, type Detected } from './evaluate';
 import type { ListedItem } from './listed';
 
-/** A detected listing kept in a file, a page per line, as the review's read ahead keeps what it reads (`./read-ahead.ts`). */
+/** A detected listing kept in a file, a line per {@link LINE_ITEMS} items, as the review's read ahead keeps what it reads (`./read-ahead.ts`). */
 
 /** One listing read ahead: its items, page by page from its file, and the requests it took. */
 export interface ReadListing {
   count: number;
   /** List requests asked for: one per page, at least one (and, for a listing aborted, any asked and not given). */
   requests: number;
-  /** The items' pages, in the order the service listed them. */
+  /** The items, in the order the service listed them, a part of a page at a time. */
   pages(): Iterable<ListedItem[]>;
 }
 
@@ -21,10 +21,10 @@ export interface ReadListing {
 type Row = [number, string, string, number, number, number, string, number | string[] | null];
 
 /**
- * One page as a line of its file: the hosts, URL origins, statuses and first pages of its items,
- * each once, and their rows. A page's items come from few hosts, origins and pages: read back, they
- * share one string for each, which the judging hashes once to find its host's judge, its origin's
- * keys and its page's outcomes, and the line is a fifth shorter to write and parse
+ * Part of a page as a line of its file: the hosts, URL origins, statuses and first pages of its
+ * items, each once, and their rows. A page's items come from few hosts, origins and pages: read
+ * back, they share one string for each, which the judging hashes once to find its host's judge, its
+ * origin's keys and its page's outcomes, and the line is a fifth shorter to write and parse
  * (bench/RESULTS.md, issue 30).
  */
 type Line = [string[], Row[]];
@@ -57,7 +57,13 @@ function lineOf(page: readonly ListedItem[]): Line {
   return [texts, rows];
 }
 
-const encoder = new TextEncoder();
+/**
+ * The items of a line at most. A page of 1,000 scripts as one line is about 135 KB: its text, the
+ * bytes written and those read back were each allocated anew outside what the process reuses,
+ * where a line of 250 (about 34 KB) is allocated where it is (`../client/json-body.ts` says why
+ * that matters on the benchmarks' machine).
+ */
+export const LINE_ITEMS = 250;
 
 function pageOf([texts, rows]: Line): ListedItem[] {
   return rows.map(([host, id, url, origin, status, firstPage, lastSeenAt, extra]) => {
@@ -70,7 +76,7 @@ function pageOf([texts, rows]: Line): ListedItem[] {
 }
 
 /**
- * A listing kept in a file: a page per line, and where each line is. The file is removed from its
+ * A listing kept in a file: a line per {@link LINE_ITEMS} items, and where each line is. The file is removed from its
  * folder as soon as it is open, and read and written through its descriptor: the engine ends the
  * pack with a kill, so nothing it would clean up on its way out stays on disk.
  */
@@ -80,28 +86,32 @@ export class FileListing implements ReadListing {
   private readonly lines: Array<{ at: number; length: number }> = [];
   private size = 0;
   private fd: number | undefined;
+  /** Where a line is read back, kept for the next. */
+  private buffer = Buffer.alloc(0);
 
   constructor(file: string) {
     this.fd = fs.openSync(file, 'w+', 0o600);
     fs.rmSync(file, { force: true });
   }
 
-  /** Keeps a page, as its line; what cannot be written (a full disk) is thrown. */
+  /** Keeps a page, as its lines; what cannot be written (a full disk) is thrown. */
   append(page: readonly ListedItem[]): void {
     if (this.fd === undefined) return;
-    const bytes = encoder.encode(`${JSON.stringify(lineOf(page))}\n`);
-    const written = fs.writeSync(this.fd, bytes, 0, bytes.length, this.size);
-    this.lines.push({ at: this.size, length: written - 1 });
-    this.size += written;
+    for (let first = 0; first < page.length; first += LINE_ITEMS) {
+      const line = `${JSON.stringify(lineOf(page.slice(first, first + LINE_ITEMS)))}\n`;
+      const written = fs.writeSync(this.fd, line, this.size, 'utf8');
+      this.lines.push({ at: this.size, length: written - 1 });
+      this.size += written;
+    }
     this.count += page.length;
   }
 
   *pages(): Iterable<ListedItem[]> {
     for (const { at, length } of this.lines) {
       if (this.fd === undefined) return;
-      const buffer = Buffer.allocUnsafe(length);
-      fs.readSync(this.fd, buffer, 0, length, at);
-      yield pageOf(JSON.parse(buffer.toString('utf8')) as Line);
+      if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, 2 * this.buffer.length));
+      fs.readSync(this.fd, this.buffer, 0, length, at);
+      yield pageOf(JSON.parse(this.buffer.toString('utf8', 0, length)) as Line);
     }
   }
 

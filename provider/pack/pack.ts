@@ -1,6 +1,6 @@
 import './start';
-import * as os from 'node:os';
 import { PolicyPack } from '@pulumi/policy';
+import { lowerPriority } from '../helpers/priority';
 import { declaredResource, warmReview } from '../review/pack-analysis';
 import { hearingPolicy, PACK_POLICIES } from './policies';
 
@@ -20,9 +20,10 @@ import { hearingPolicy, PACK_POLICIES } from './policies';
  * `Configure`; loading the review's modules here (about 0.15 s) delays the engine's start of the
  * program by as much, and the listing overlaps all of the program's run.
  *
- * Reading, the pack runs at the lowest priority, so that the program, in its own process, keeps
- * the cores it needs (bench review: 50,000 + 50,000 at 1.44 a plain preview at the usual priority,
- * 1.16 at this one), and the judging after the program has them to itself; but only from the first
+ * Reading, the pack runs at the lowest priority, every thread of it (`../helpers/priority.ts`), so
+ * that the program, in its own process, keeps the cores it needs (bench review: 50,000 + 50,000 at
+ * 1.44 a plain preview at the usual priority, 1.16 at this one), and the judging after the program
+ * has them to itself; but only from the first
  * resource the program declares. Lowered before it served, on a machine whose cores were busy, the
  * pack answered the engine's handshake too late: "did not come alive: failed to handshake ...
  * context deadline exceeded", and the review could not be done (a busy `npm test`, issue 43).
@@ -32,11 +33,7 @@ let lowered = false;
 function declaredAtLowPriority(...args: Parameters<typeof declaredResource>): void {
   if (reading && !lowered) {
     lowered = true;
-    try {
-      os.setPriority(19);
-    } catch {
-      // A system that refuses: the read ahead runs at the usual priority.
-    }
+    lowerPriority();
   }
   declaredResource(...args);
 }
