@@ -23,10 +23,10 @@ import { hearingPolicy, PACK_POLICIES } from './policies';
  * Reading, the pack runs at the lowest priority, every thread of it (`../helpers/priority.ts`), so
  * that the program, in its own process, keeps the cores it needs (bench review: 50,000 + 50,000 at
  * 1.44 a plain preview at the usual priority, 1.16 at this one), and the judging after the program
- * has them to itself; but only from the first
- * resource the program declares. Lowered before it served, on a machine whose cores were busy, the
- * pack answered the engine's handshake too late: "did not come alive: failed to handshake ...
- * context deadline exceeded", and the review could not be done (a busy `npm test`, issue 43).
+ * has them to itself; but only from the first resource the program declares. Lowered before it
+ * served, on a machine whose cores were busy, the pack answered the engine's handshake too late:
+ * "did not come alive: failed to handshake ... context deadline exceeded", and the review could not
+ * be done (a busy `npm test`, issue 43).
  */
 const reading = warmReview();
 let lowered = false;
