@@ -12,7 +12,7 @@ import { POLICY_PACK } from '../provider/review/review-stack';
 import { requestBound } from '../provider/payment/scripts';
 import { call, TOKEN, withEmulator, ZONE } from './common';
 import { benchStack, PARALLEL, type BenchStack } from './engine';
-import { median, mib, packPeakRss, seconds } from './review';
+import { median, mib, packUsage, seconds } from './review';
 
 /**
  * Payment-page scripts (issues 25 and 30): the review of a `ScriptInventory`, `edgeguard-audit` and
@@ -142,6 +142,8 @@ interface ZoneFigures {
     bound: number;
     inventoryTerm: string;
     peakKiB: number[];
+    /** The pack's CPU in each review (`packUsage`). */
+    packCpuMs: number[];
   };
   /** The reading alone in a child with a full GC every 50 ms: the heap it kept, its peak RSS, its time. */
   retained: { heapBytes: number; rssKiB: number; ms: number };
@@ -246,6 +248,7 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
       bound: 0,
       inventoryTerm: '',
       peakKiB: [],
+      packCpuMs: [],
     };
     // Once unmeasured: the first preview after the config change compiles the program anew.
     await bench.stack.preview({ parallel: PARALLEL });
@@ -256,11 +259,12 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
       fs.rmSync(output, { force: true });
       mark = emulator.log.last;
       started = performance.now();
-      const { peakKiB } = await packPeakRss(() =>
+      const { peakKiB, cpuMs } = await packUsage(() =>
         bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] }),
       );
       review.withMs.push(performance.now() - started);
       review.peakKiB.push(peakKiB);
+      review.packCpuMs.push(cpuMs);
       const served = emulator.log.since(mark);
       review.requests.push(served.length);
       review.inventory.push(inventoryRequests(served));
@@ -300,7 +304,7 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
         `refresh ${seconds(refresh.ms)}, the inventory's requests ${refresh.inventory} (bound ${bound}), others ${refresh.other}; ` +
         `review of a re-pin: preview without the pack ${review.withoutMs.map(seconds).join(', ')}, with it ${review.withMs.map(seconds).join(', ')}: ` +
         `ratio of medians ${(median(review.withMs) / median(review.withoutMs)).toFixed(2)}; requests ${review.requests.join(', ')} (bound ${review.bound}), ` +
-        `the inventory's ${review.inventory.join(', ')} (${review.inventoryTerm}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; ` +
+        `the inventory's ${review.inventory.join(', ')} (${review.inventoryTerm}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; pack CPU ${review.packCpuMs.map(seconds).join(', ')}; ` +
         `the reading in a child with a full GC every 50 ms: ${seconds(child.ms)}, heap kept ${mib(child.retainedPeakBytes / 1024)}, peak RSS ${mib(child.maxRssKiB)}`,
     );
     return figures;

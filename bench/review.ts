@@ -138,13 +138,26 @@ async function seedOtherPolicies(emulator: RunningEmulator, hosts: number): Prom
 const PACK_DIR = path.dirname(POLICY_PACK);
 
 /**
- * The peak RSS (`VmHWM`, KiB) of the process running the policy pack while `operation` runs. The
- * processes are scanned until the pack's is found, then only its status is read: scanning every
- * process every 50 ms cost the benchmark's own process CPU during the previews with the pack alone.
+ * The peak RSS (`VmHWM`, KiB) of the process running the policy pack while `operation` runs, and
+ * the CPU it had used (user and system, ms) at the last look before it ended: the review's work,
+ * which a ratio of wall times on a shared machine hides in its spread. The processes are scanned
+ * until the pack's is found, then only its status is read: scanning every process every 50 ms cost
+ * the benchmark's own process CPU during the previews with the pack alone.
  */
-export async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ value: T; peakKiB: number }> {
+export async function packUsage<T>(operation: () => Promise<T>): Promise<{ value: T; peakKiB: number; cpuMs: number }> {
   let peakKiB = 0;
+  let cpuMs = 0;
   let pack: string | undefined;
+  const ticksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
+  const cpu = (pid: string): number | undefined => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
+    } catch {
+      return undefined; // the process has ended
+    }
+  };
   const hwm = (pid: string): number | undefined => {
     try {
       const kib = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
@@ -163,13 +176,16 @@ export async function packPeakRss<T>(operation: () => Promise<T>): Promise<{ val
         }
       }
     }
-    if (pack !== undefined) peakKiB = Math.max(peakKiB, hwm(pack) ?? 0);
+    if (pack !== undefined) {
+      peakKiB = Math.max(peakKiB, hwm(pack) ?? 0);
+      cpuMs = Math.max(cpuMs, cpu(pack) ?? 0);
+    }
   };
   const timer = setInterval(sample, 50);
   try {
     const value = await operation();
     sample();
-    return { value, peakKiB };
+    return { value, peakKiB, cpuMs };
   } finally {
     clearInterval(timer);
   }
@@ -192,6 +208,8 @@ interface SizeFigures {
   made: number;
   plan: string;
   peakKiB: number[];
+  /** The pack's CPU in each preview with it (`packUsage`). */
+  packCpuMs: number[];
   /** The child's most heap kept alive, its peak RSS, and how long its read and judgement took; the same with a read ahead. */
   retained: { heapBytes: number; rssKiB: number; ms: number; aheadHeapBytes: number; aheadMs: number };
 }
@@ -231,6 +249,7 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         made: 0,
         plan: '',
         peakKiB: [],
+        packCpuMs: [],
         retained: { heapBytes: 0, rssKiB: 0, ms: 0, aheadHeapBytes: 0, aheadMs: 0 },
       };
       for (let round = 0; round < rounds; round++) {
@@ -243,11 +262,12 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         fs.rmSync(output, { force: true });
         const mark = emulator.log.last;
         started = performance.now();
-        const { peakKiB } = await packPeakRss(() =>
+        const { peakKiB, cpuMs } = await packUsage(() =>
           bench.stack.preview({ parallel: PARALLEL, policyPacks: [POLICY_PACK] }),
         );
         figures.withMs.push(performance.now() - started);
         figures.peakKiB.push(peakKiB);
+        figures.packCpuMs.push(cpuMs);
         figures.requests.push(emulator.log.since(mark).length);
         const reviewed = JSON.parse(fs.readFileSync(output, 'utf8')) as PackOutput;
         if (reviewed.error !== undefined) throw new Error(`the review failed: ${reviewed.error}`);
@@ -299,7 +319,7 @@ async function reviewSize(size: ZoneSize, policies: number, rounds: number): Pro
         `review, ${sizeText(size)}, ${policies} changed policies (seeded in ${seconds(seedMs)}): requests ${figures.requests.join(', ')} ` +
           `(the pack counted ${figures.made}; bound ${figures.bound}: ${figures.plan}); ` +
           `preview without the pack ${figures.withoutMs.map(seconds).join(', ')}, with it ${figures.withMs.map(seconds).join(', ')}: ` +
-          `ratio of medians ${(median(figures.withMs) / median(figures.withoutMs)).toFixed(2)}; pack peak RSS ${figures.peakKiB.map(mib).join(', ')}; ` +
+          `ratio of medians ${(median(figures.withMs) / median(figures.withoutMs)).toFixed(2)}; pack peak RSS ${figures.peakKiB.map(mib).join(', ')}; pack CPU ${figures.packCpuMs.map(seconds).join(', ')}; ` +
           `the same read in a child with a full GC every 50 ms: ${seconds(figures.retained.ms)}, heap kept ${mib(figures.retained.heapBytes / 1024)}, peak RSS ${mib(figures.retained.rssKiB)}; ` +
           `read ahead, then judged: ${seconds(figures.retained.aheadMs)}, heap kept ${mib(figures.retained.aheadHeapBytes / 1024)}`,
       );
