@@ -353,6 +353,7 @@ export class HttpClient {
         ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+      // Kept as its chunks: a long body is parsed without being made one string (./json-body.ts).
       for await (const chunk of response.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
     } catch (error) {
       ticket.settle(undefined);

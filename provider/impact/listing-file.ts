@@ -2,9 +2,12 @@ import * as fs from 'node:fs';
 import { urlOrigin, type Detected } from './evaluate';
 import type { ListedItem } from './listed';
 
-/** A detected listing kept in a file, a line per {@link LINE_ITEMS} items, as the review's read ahead keeps what it reads (`./read-ahead.ts`). */
+/**
+ * A detected listing kept in a file, a line per {@link LINE_ITEMS} items, as the review's read ahead
+ * keeps what it reads (`./read-ahead.ts`).
+ */
 
-/** One listing read ahead: its items, page by page from its file, and the requests it took. */
+/** One listing read ahead: its items, part of a page at a time from its file, and the requests it took. */
 export interface ReadListing {
   count: number;
   /** List requests asked for: one per page, at least one (and, for a listing aborted, any asked and not given). */
@@ -76,9 +79,9 @@ function pageOf([texts, rows]: Line): ListedItem[] {
 }
 
 /**
- * A listing kept in a file: a line per {@link LINE_ITEMS} items, and where each line is. The file is removed from its
- * folder as soon as it is open, and read and written through its descriptor: the engine ends the
- * pack with a kill, so nothing it would clean up on its way out stays on disk.
+ * A listing kept in a file: a line per {@link LINE_ITEMS} items, and where each line is. The file
+ * is removed from its folder as soon as it is open, and read and written through its descriptor:
+ * the engine ends the pack with a kill, so nothing it would clean up on its way out stays on disk.
  */
 export class FileListing implements ReadListing {
   count = 0;

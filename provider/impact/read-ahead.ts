@@ -20,12 +20,12 @@ import { exportedResources } from '../stack/export';
  * that time idle. The state before the change (`pulumi stack export`, which `edgeguard-review`
  * gives the pack: `EDGEGUARD_REVIEW_BASELINE`) names the zones and the hosts of the stack's CSP
  * policies; a change to a policy's value, the usual one, keeps both. So from the pack's start
- * (`../pack/pack.ts`), it lists each zone's live policies, then the scripts
- * and connections of those hosts (the plan's listings, `../review/plan.ts`), on the pack's thread,
- * between the engine's calls, and keeps them in files of its own, a page per line, so that memory
+ * (`../pack/pack.ts`), it lists each zone's live policies, then the scripts and connections of
+ * those hosts (the plan's listings, `../review/plan.ts`), on the pack's thread, between the
+ * engine's calls, and keeps them in files of its own, in lines of at most 250 items, so that memory
  * holds one page whatever the number of items (and nothing on disk once they are open:
- * {@link FileListing}).
- * A zone read is judged ahead against the previous state's policies (`./judge-ahead.ts`).
+ * {@link FileListing}). A zone read is judged ahead against the previous state's policies
+ * (`./judge-ahead.ts`).
  *
  * The review of a zone takes its listings ({@link ReadAhead.take}) when they cover its hosts, and
  * lists the service itself otherwise, or when the read ahead failed (a listing refused, a line
