@@ -36,10 +36,14 @@ const CLOSE_BRACKET = 0x5d;
 /** A text the scan does not take apart: not an object, or not JSON. */
 export class NotSplit extends Error {}
 
-/** The text of a body's chunks, as `body.text()` gives it (a leading byte-order mark dropped). */
+/** The bytes of a leading UTF-8 byte-order mark, which `body.text()` drops: 3 or 0. */
+function markLength(bytes: Buffer): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/** The text of a body's chunks, as `body.text()` gives it. */
 function textOf(bytes: Buffer): string {
-  const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return bytes.toString('utf8', start);
+  return bytes.toString('utf8', markLength(bytes));
 }
 
 /** The JSON of a body's `chunks`: `undefined` for an empty body; throws as `JSON.parse` does. */
@@ -84,10 +88,10 @@ export function parseInPieces(bytes: Buffer): Record<string, unknown> {
 
 /** A scan of a JSON text's bytes: its top-level object's members, its long arrays in pieces. */
 class Scan {
-  private at = 0;
+  private at: number;
 
   constructor(private readonly bytes: Buffer) {
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.at = 3;
+    this.at = markLength(bytes);
   }
 
   document(): Record<string, unknown> {
