@@ -35,6 +35,12 @@ import { exportedResources } from '../stack/export';
  * asked is counted in the requests and stated in the bound.
  */
 
+/**
+ * The start of the name of the folder the read ahead makes its files in (and removes once they are
+ * open): its own, apart from the review's other folders, so that what it leaves can be told apart.
+ */
+export const READ_AHEAD_FOLDER = 'edgeguard-review-ahead-';
+
 /** What the previous state names: per zone, the hosts of its CSP policies. */
 export type ReadAheadTargets = ReadonlyMap<string, ReadonlySet<string>>;
 
@@ -104,7 +110,7 @@ export class ReadAhead {
     const files: Array<[string, ReadonlySet<string>, Map<string, FileListing>]> = [];
     let dir: string | undefined;
     try {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edgeguard-review-'));
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), READ_AHEAD_FOLDER));
       for (const [zoneId, hosts] of this.targets) {
         const listings = new Map<string, FileListing>();
         files.push([zoneId, hosts, listings]);

@@ -7,7 +7,7 @@ import { listPolicies } from '../../../provider/client/page-security';
 import { zonePoliciesOf } from '../../../provider/impact/zone';
 import { reviewService, type ReviewInput } from '../../../provider/review/plan';
 import { type PolicyUnderReview } from '../../../provider/impact/model';
-import { ReadAhead, readAheadTargets, speculationOf } from '../../../provider/impact/read-ahead';
+import { READ_AHEAD_FOLDER, ReadAhead, readAheadTargets, speculationOf } from '../../../provider/impact/read-ahead';
 import { ZoneImpactEvaluator } from '../../../provider/impact/evaluate';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 
@@ -532,12 +532,12 @@ test('the read ahead leaves nothing on disk, even before it ends; dispose closes
           return '';
         }
       })
-      .filter((target) => target.includes(`${path.sep}edgeguard-review-`));
+      .filter((target) => target.includes(`${path.sep}${READ_AHEAD_FOLDER}`));
   const reading = await readAhead(zone, [CHECKOUT]);
   // The engine ends the pack with a kill: nothing may wait for a clean-up.
-  expect(
-    fs.readdirSync(os.tmpdir()).filter((name) => !before.has(name) && name.startsWith('edgeguard-review-')),
-  ).toEqual([]);
+  expect(fs.readdirSync(os.tmpdir()).filter((name) => !before.has(name) && name.startsWith(READ_AHEAD_FOLDER))).toEqual(
+    [],
+  );
   // Four listings, each in a file open and already removed.
   expect(open()).toHaveLength(4);
   expect(open().every((target) => target.endsWith('(deleted)'))).toBe(true);
