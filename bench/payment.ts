@@ -304,7 +304,7 @@ async function paymentZone(zone: PaymentZone, rounds: number): Promise<ZoneFigur
         `refresh ${seconds(refresh.ms)}, the inventory's requests ${refresh.inventory} (bound ${bound}), others ${refresh.other}; ` +
         `review of a re-pin: preview without the pack ${review.withoutMs.map(seconds).join(', ')}, with it ${review.withMs.map(seconds).join(', ')}: ` +
         `ratio of medians ${(median(review.withMs) / median(review.withoutMs)).toFixed(2)}; requests ${review.requests.join(', ')} (bound ${review.bound}), ` +
-        `the inventory's ${review.inventory.join(', ')} (${review.inventoryTerm}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; pack CPU ${review.packCpuMs.map(seconds).join(', ')}; ` +
+        `the inventory's ${review.inventory.join(', ')} (${review.inventoryTerm}); pack peak RSS ${review.peakKiB.map(mib).join(', ')}; pack CPU, its child included, ${review.packCpuMs.map(seconds).join(', ')}; ` +
         `the reading in a child with a full GC every 50 ms: ${seconds(child.ms)}, heap kept ${mib(child.retainedPeakBytes / 1024)}, peak RSS ${mib(child.maxRssKiB)}`,
     );
     return figures;

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const plain = await measured(() => reviewService(client, input));
   const hosts = new Set(policies.map((_, i) => `h${i}.example.com`));
   const ahead = await measured(async () => {
-    const reading = new ReadAhead(client, new Map([[zoneId, hosts]]), REVIEW_PER_PAGE).start();
+    const reading = new ReadAhead(client.settings, new Map([[zoneId, hosts]]), REVIEW_PER_PAGE).start();
     try {
       await reading.ended();
       return await reviewService(client, input, { readAhead: reading });

@@ -79,15 +79,40 @@ function pageOf([texts, rows]: Line): ListedItem[] {
 }
 
 /**
- * A listing kept in a file: a line per {@link LINE_ITEMS} items, and where each line is. The file
- * is removed from its folder as soon as it is open, and read and written through its descriptor:
- * the engine ends the pack with a kill, so nothing it would clean up on its way out stays on disk.
+ * A listing's file as the read ahead's child process writes it (`./read-ahead-child.ts`), through a
+ * descriptor it was given: a line per {@link LINE_ITEMS} items, and where each line is, which the
+ * process that reads it back is told at the end ({@link FileListing.ended}).
+ */
+export class ListingWriter {
+  count = 0;
+  /** Where each line is and its length (its newline left out), two numbers a line. */
+  readonly lines: number[] = [];
+  private size = 0;
+
+  constructor(private readonly fd: number) {}
+
+  /** Keeps a page, as its lines; what cannot be written (a full disk) is thrown. */
+  append(page: readonly ListedItem[]): void {
+    for (let first = 0; first < page.length; first += LINE_ITEMS) {
+      const line = `${JSON.stringify(lineOf(page.slice(first, first + LINE_ITEMS)))}\n`;
+      const written = fs.writeSync(this.fd, line, this.size, 'utf8');
+      this.lines.push(this.size, written - 1);
+      this.size += written;
+    }
+    this.count += page.length;
+  }
+}
+
+/**
+ * A listing kept in a file, read back a line at a time once its writer has said where the lines
+ * are ({@link ended}). The file is removed from its folder as soon as it is open, and read and
+ * written through its descriptor: the engine ends the pack with a kill, so nothing it would clean
+ * up on its way out stays on disk.
  */
 export class FileListing implements ReadListing {
   count = 0;
   requests = 0;
-  private readonly lines: Array<{ at: number; length: number }> = [];
-  private size = 0;
+  private lines: readonly number[] = [];
   private fd: number | undefined;
   /** Where a line is read back, kept for the next. */
   private buffer = Buffer.alloc(0);
@@ -97,21 +122,22 @@ export class FileListing implements ReadListing {
     fs.rmSync(file, { force: true });
   }
 
-  /** Keeps a page, as its lines; what cannot be written (a full disk) is thrown. */
-  append(page: readonly ListedItem[]): void {
-    if (this.fd === undefined) return;
-    for (let first = 0; first < page.length; first += LINE_ITEMS) {
-      const line = `${JSON.stringify(lineOf(page.slice(first, first + LINE_ITEMS)))}\n`;
-      const written = fs.writeSync(this.fd, line, this.size, 'utf8');
-      this.lines.push({ at: this.size, length: written - 1 });
-      this.size += written;
-    }
-    this.count += page.length;
+  /** The descriptor its writer is given; `undefined` once closed. */
+  get descriptor(): number | undefined {
+    return this.fd;
+  }
+
+  /** Its writer has written `count` items, in `lines` ({@link ListingWriter.lines}). */
+  ended(count: number, lines: readonly number[]): void {
+    this.count = count;
+    this.lines = lines;
   }
 
   *pages(): Iterable<ListedItem[]> {
-    for (const { at, length } of this.lines) {
+    for (let line = 0; line < this.lines.length; line += 2) {
       if (this.fd === undefined) return;
+      const at = this.lines[line]!;
+      const length = this.lines[line + 1]!;
       if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, 2 * this.buffer.length));
       fs.readSync(this.fd, this.buffer, 0, length, at);
       yield pageOf(JSON.parse(this.buffer.toString('utf8', 0, length)) as Line);

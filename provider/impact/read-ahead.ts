@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { HttpClient } from '../client/http';
-import { DETECTED_STATUSES, listPolicies, type PageSecurityPolicy } from '../client/page-security';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { DETECTED_STATUSES } from '../client/detected-statuses';
+import type { PageSecurityPolicy } from '../client/page-security';
+import type { Settings } from '../settings';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Acceptance, ZoneImpactEvaluator, ZonePolicies } from './evaluate';
 import { JudgeAhead, type Speculation } from './judge-ahead';
-import { detectedPages, type DetectedKind, type DetectedStatus } from './listed';
+import type { DetectedKind, DetectedStatus } from './listed';
 import { FileListing, type ReadListing } from './listing-file';
 import { exportedResources } from '../stack/export';
 
@@ -21,16 +23,16 @@ import { exportedResources } from '../stack/export';
  * gives the pack: `EDGEGUARD_REVIEW_BASELINE`) names the zones and the hosts of the stack's CSP
  * policies; a change to a policy's value, the usual one, keeps both. So from the pack's start
  * (`../pack/pack.ts`), it lists each zone's live policies, then the scripts and connections of
- * those hosts (the plan's listings, `../review/plan.ts`), on the pack's thread, between the
- * engine's calls, and keeps them in files of its own, in lines of at most 250 items, so that memory
- * holds one page whatever the number of items (and nothing on disk once they are open:
- * {@link FileListing}). A zone read is judged ahead against the previous state's policies
- * (`./judge-ahead.ts`).
+ * those hosts (the plan's listings, `../review/plan.ts`), in a child process at the lowest priority
+ * with its own client (`./read-ahead-child.ts`), into files the pack opened and gives it, in lines
+ * of at most 250 items, so that memory holds one page whatever the number of items (and nothing on
+ * disk once they are open: {@link FileListing}). A zone read is judged ahead against the previous
+ * state's policies (`./judge-ahead.ts`), in the pack.
  *
  * The review of a zone takes its listings ({@link ReadAhead.take}) when they cover its hosts, and
  * lists the service itself otherwise, or when the read ahead failed (a listing refused, a line
- * that cannot be written, no folder for the files): the read ahead never fails the review. Each
- * listing counts the requests it asked for as it sends them; the listings no review takes are
+ * that cannot be written, no folder for the files, a child process that ended): the read ahead
+ * never fails the review. Each listing counts the requests its child process says it asked for; the listings no review takes are
  * aborted once the review is done with the zones ({@link ReadAhead.unusedRequests}), and what they
  * asked is counted in the requests and stated in the bound.
  */
@@ -40,6 +42,15 @@ import { exportedResources } from '../stack/export';
  * open): its own, apart from the review's other folders, so that what it leaves can be told apart.
  */
 export const READ_AHEAD_FOLDER = 'edgeguard-review-ahead-';
+
+/**
+ * The child process's module (`./read-ahead-child.ts`), compiled: beside this one under `dist/`, or,
+ * run from the sources (the tests), the one the build put there (a process runs JavaScript).
+ */
+const CHILD =
+  path.extname(__filename) === '.js'
+    ? path.join(__dirname, 'read-ahead-child.js')
+    : path.join(__dirname, '..', '..', 'dist', 'provider', 'impact', 'read-ahead-child.js');
 
 /** What the previous state names: per zone, the hosts of its CSP policies. */
 export type ReadAheadTargets = ReadonlyMap<string, ReadonlySet<string>>;
@@ -68,31 +79,75 @@ interface ZoneReading {
   hosts: ReadonlySet<string>;
   /** The zone's live policies, listed before its items. */
   live: Promise<PageSecurityPolicy[]>;
+  /** Its list asked for, as its child process says. */
+  liveAsked: boolean;
   liveUsed: boolean;
   listings: Map<string, FileListing>;
   /** Stops the zone's listings: no page is asked for after. */
-  stop: AbortController;
+  stop: () => void;
   /** Settles when its live policies and every listing are read; rejects with the first failure. */
   done: Promise<void>;
   taken: boolean;
 }
 
+/** The listings of a zone, in the order the child process is given their files. */
+const LISTINGS = (['scripts', 'connections'] as const).flatMap((kind) =>
+  DETECTED_STATUSES.map((status): [DetectedKind, DetectedStatus] => [kind, status]),
+);
+
 const listingKey = (kind: DetectedKind, status: DetectedStatus) => `${kind} ${status}`;
+
+/** What the read ahead tells its child process (`./read-ahead-child.ts`): what to read, once. */
+export interface ReadingStart {
+  kind: 'start';
+  settings: Settings;
+  perPage: number;
+  zones: Array<{ zoneId: string; hosts: string[] }>;
+  /** A zone's listings, in the order of their files. */
+  listings: Array<[DetectedKind, DetectedStatus]>;
+}
+/** What the read ahead tells its child process. */
+export type ParentMessage = ReadingStart | { kind: 'abort'; zone: number };
+/** What the child process answers: by zone and listing, in the order of {@link ReadingStart}. */
+export type ChildMessage =
+  | { kind: 'live'; zone: number; policies: PageSecurityPolicy[] }
+  | { kind: 'live'; zone: number; error: string }
+  | { kind: 'asked live'; zone: number }
+  | { kind: 'asked'; listing: number }
+  | { kind: 'ended'; listing: number; count: number; lines: number[] }
+  | { kind: 'ended'; listing: number; error: string };
+
+/** A promise and what settles it. */
+function settled<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: Error) => void;
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  // A failure is the review's to meet, where it lists for itself; until then it is not unhandled.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
 
 export type { ReadListing } from './listing-file';
 export { speculationOf, type Speculation } from './judge-ahead';
 
 /**
  * The listings of the zones and hosts the previous state names, read from when {@link start} is
- * called; {@link take} gives a zone's to the review that covers no other host.
+ * called, by a child process at the lowest priority (`./read-ahead-child.ts`) into files this
+ * process opened and reads back; {@link take} gives a zone's to the review that covers no other
+ * host.
  */
 export class ReadAhead {
   private readonly zones = new Map<string, ZoneReading>();
   private readonly judging: JudgeAhead;
+  private child: ChildProcess | undefined;
   private disposed = false;
 
   constructor(
-    private readonly client: HttpClient,
+    /** The settings the child process reads with: a client of its own, and its own API budget. */
+    private readonly settings: Settings,
     private readonly targets: ReadAheadTargets,
     private readonly perPage: number,
     /** What to judge a zone with once read, unless the program declares it otherwise; none judged ahead without it. */
@@ -102,9 +157,10 @@ export class ReadAhead {
   }
 
   /**
-   * Starts every zone's reading: its live policies listed, and its four listings side by side, each
-   * page asked for while the last is kept; each zone read is given to the judging ahead. Without a
-   * folder for the files, nothing is read: the review reads for itself.
+   * Starts every zone's reading, in the child process: its live policies listed, and its four
+   * listings side by side, each page asked for while the last is kept; each zone read is given to the
+   * judging ahead. Without a folder for the files, or a child process, nothing is read: the review
+   * reads for itself.
    */
   start(): this {
     const files: Array<[string, ReadonlySet<string>, Map<string, FileListing>]> = [];
@@ -114,51 +170,94 @@ export class ReadAhead {
       for (const [zoneId, hosts] of this.targets) {
         const listings = new Map<string, FileListing>();
         files.push([zoneId, hosts, listings]);
-        for (const kind of ['scripts', 'connections'] as const)
-          for (const status of DETECTED_STATUSES)
-            listings.set(
-              listingKey(kind, status),
-              new FileListing(path.join(dir, `${files.length}-${kind}-${status}`)),
-            );
+        for (const [kind, status] of LISTINGS)
+          listings.set(listingKey(kind, status), new FileListing(path.join(dir, `${files.length}-${kind}-${status}`)));
       }
+      this.child = spawn(process.execPath, [CHILD], {
+        stdio: [
+          'ignore',
+          'ignore',
+          'inherit',
+          'ipc',
+          ...files.flatMap(([, , listings]) => [...listings.values()].map((listing) => listing.descriptor!)),
+        ],
+        serialization: 'advanced',
+      });
     } catch {
-      // No folder, or a file that cannot be made: nothing read ahead.
+      // No folder, a file that cannot be made, or no process: nothing read ahead.
       for (const [, , listings] of files) for (const listing of listings.values()) listing.close();
       return this;
     } finally {
       // Every file is open and out of the folder: the folder goes too.
       if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
     }
-    for (const [zoneId, hosts, listings] of files) this.zones.set(zoneId, this.reading(zoneId, hosts, listings));
+    this.reading(this.child, files);
     return this;
   }
 
-  /** Reads zone `zoneId` on `hosts` into `listings`. */
-  private reading(zoneId: string, hosts: ReadonlySet<string>, listings: Map<string, FileListing>): ZoneReading {
-    const stop = new AbortController();
-    const live = listPolicies(this.client, zoneId);
-    const reads = [...listings].map(async ([key, listing]) => {
-      const [kind, status] = key.split(' ') as [DetectedKind, DetectedStatus];
-      const asked = () => (listing.requests += 1);
-      const pages = detectedPages(this.client, zoneId, kind, status, [...hosts], this.perPage, {
-        asked,
-        signal: stop.signal,
-      });
-      for await (const page of pages) listing.append(page);
+  /** Tells `child` to read the zones of `files`, and keeps what it answers. */
+  private reading(child: ChildProcess, files: Array<[string, ReadonlySet<string>, Map<string, FileListing>]>): void {
+    const lives = files.map(() => settled<PageSecurityPolicy[]>());
+    const listings = files.flatMap(([, , zoneListings]) => [...zoneListings.values()]);
+    const ends = listings.map(() => settled<void>());
+    const failed = (reason: string) => {
+      const error = new Error(`the read ahead ended: ${reason}`);
+      for (const live of lives) live.reject(error);
+      for (const end of ends) end.reject(error);
+    };
+    child.on('message', (message: ChildMessage) => {
+      if (message.kind === 'live')
+        if ('error' in message) lives[message.zone]?.reject(new Error(message.error));
+        else lives[message.zone]?.resolve(message.policies);
+      else if (message.kind === 'asked live') this.zones.get(files[message.zone]![0])!.liveAsked = true;
+      else if (message.kind === 'asked') listings[message.listing]!.requests += 1;
+      else if ('error' in message) ends[message.listing]?.reject(new Error(message.error));
+      else {
+        listings[message.listing]!.ended(message.count, message.lines);
+        ends[message.listing]?.resolve();
+      }
     });
-    // Settled once every listing has ended, so that the requests counted are all of them.
-    const done = Promise.allSettled([live, ...reads]).then((ends) => {
-      const failed = ends.find((end) => end.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-      this.judging.read(zoneId, {
-        live: (ends[0] as PromiseFulfilledResult<PageSecurityPolicy[]>).value,
-        pages: (kind, status) => listings.get(listingKey(kind, status))!.pages(),
+    // Settles what is still reading: a promise settled once keeps its value.
+    child.on('error', (error) => failed(error.message));
+    child.on('exit', (code, signal) => failed(`its process exited (${signal ?? code})`));
+    files.forEach(([zoneId, hosts, zoneListings], zone) => {
+      const reads = [...zoneListings.keys()].map((_, index) => ends[zone * LISTINGS.length + index]!.promise);
+      const live = lives[zone]!.promise;
+      // Settled once every listing has ended, so that the requests counted are all of them.
+      const done = Promise.allSettled([live, ...reads]).then((settledEnds) => {
+        const failure = settledEnds.find((end) => end.status === 'rejected');
+        if (failure !== undefined) throw failure.reason;
+        this.judging.read(zoneId, {
+          live: (settledEnds[0] as PromiseFulfilledResult<PageSecurityPolicy[]>).value,
+          pages: (kind, status) => zoneListings.get(listingKey(kind, status))!.pages(),
+        });
+      });
+      done.catch(() => undefined);
+      const stop = () => {
+        if (child.connected) child.send({ kind: 'abort', zone } satisfies ParentMessage);
+      };
+      this.zones.set(zoneId, {
+        hosts,
+        live,
+        liveAsked: false,
+        liveUsed: false,
+        listings: zoneListings,
+        stop,
+        done,
+        taken: false,
       });
     });
-    // A failure is the review's to meet, where it lists for itself; until then it is not unhandled.
-    live.catch(() => undefined);
-    done.catch(() => undefined);
-    return { hosts, live, liveUsed: false, listings, stop, done, taken: false };
+    try {
+      child.send({
+        kind: 'start',
+        settings: this.settings,
+        perPage: this.perPage,
+        zones: files.map(([zoneId, hosts]) => ({ zoneId, hosts: [...hosts] })),
+        listings: LISTINGS,
+      } satisfies ParentMessage);
+    } catch (error) {
+      failed((error as Error).message);
+    }
   }
 
   /** Hears a resource the program declares, for the judging ahead (`JudgeAhead.declared` of `./judge-ahead.ts`). */
@@ -224,7 +323,7 @@ export class ReadAhead {
     if (this.disposed || zone === undefined || zone.taken) return undefined;
     if (!hosts.every((host) => zone.hosts.has(host))) {
       // The review lists the zone itself: what is still being read would be read for nothing.
-      zone.stop.abort();
+      zone.stop();
       return undefined;
     }
     zone.taken = true;
@@ -250,16 +349,16 @@ export class ReadAhead {
 
   /**
    * The list requests no review used: the listings of the zones no review took, aborted now and
-   * counted by the pages they asked for, and their live policies' lists.
+   * counted by the pages they asked for once their child process says they have ended, and their
+   * live policies' lists.
    */
   async unusedRequests(): Promise<number> {
+    const unused = [...this.zones.values()].filter((zone) => !zone.taken);
+    for (const zone of unused) zone.stop();
+    await Promise.allSettled(unused.map((zone) => zone.done));
     let requests = 0;
-    for (const zone of this.zones.values()) {
-      if (!zone.liveUsed) requests += 1;
-      if (zone.taken) continue;
-      zone.stop.abort();
-      for (const listing of zone.listings.values()) requests += listing.requests;
-    }
+    for (const zone of this.zones.values()) if (zone.liveAsked && !zone.liveUsed) requests += 1;
+    for (const zone of unused) for (const listing of zone.listings.values()) requests += listing.requests;
     return requests;
   }
 
@@ -267,9 +366,7 @@ export class ReadAhead {
   dispose(): void {
     this.disposed = true;
     this.judging.dispose();
-    for (const zone of this.zones.values()) {
-      zone.stop.abort();
-      for (const listing of zone.listings.values()) listing.close();
-    }
+    this.child?.kill();
+    for (const zone of this.zones.values()) for (const listing of zone.listings.values()) listing.close();
   }
 }

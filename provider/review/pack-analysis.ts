@@ -141,7 +141,7 @@ function startReadAhead(): boolean {
   process.once('exit', disposeReadAhead);
   if (targets.size > 0 && scope === 'full')
     readingAhead = new modules.readAhead.ReadAhead(
-      client,
+      client.settings,
       targets,
       reviewPerPage(dialectOf(client.settings)),
       modules.readAhead.speculationOf(state.exported),

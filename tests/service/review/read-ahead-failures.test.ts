@@ -18,29 +18,23 @@ import { REPO } from '../../helpers/repo';
  */
 
 /**
- * What the disk does, as the built modules see it: with `mockDiskFull`, a write to one of the read
- * ahead's files fails as on a full disk; with `mockTmpdir`, the temporary folder is that one.
+ * What the disk does, as the built modules see it: with `mockDiskFull`, the read ahead's files are
+ * opened on `/dev/full`, where every write fails as on a full disk (in the child process that
+ * writes them, `read-ahead-child.ts`); with `mockTmpdir`, the temporary folder is that one.
  */
 let mockDiskFull = false;
-let mockWritesRefused = 0;
+let mockFilesOnFullDisk = 0;
 let mockTmpdir: string | undefined;
 jest.mock('node:fs', () => {
   const actual = jest.requireActual<typeof fs>('node:fs');
-  const readAheadFile = (fd: number) => {
-    try {
-      return actual.readlinkSync(`/proc/self/fd/${fd}`).includes('/edgeguard-review-');
-    } catch {
-      return false;
-    }
-  };
   return {
     ...actual,
-    writeSync: (fd: number, ...rest: unknown[]) => {
-      if (mockDiskFull && readAheadFile(fd)) {
-        mockWritesRefused += 1;
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    openSync: (file: string, ...rest: unknown[]) => {
+      if (mockDiskFull && String(file).includes('/edgeguard-review-ahead-')) {
+        mockFilesOnFullDisk += 1;
+        return actual.openSync('/dev/full', 'r+');
       }
-      return (actual.writeSync as (...args: unknown[]) => number)(fd, ...rest);
+      return (actual.openSync as (...args: unknown[]) => number)(file, ...rest);
     },
   };
 });
@@ -130,12 +124,12 @@ test('a listing line that cannot be written (a full disk): the review completes,
   const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
   const plainFirstPages = (await zoneRequests(before, zone)).filter((r) => r.query.page === '1').length;
   mockDiskFull = true;
-  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE).start();
   try {
     await reading.ended();
+    expect(mockFilesOnFullDisk).toBe(4);
     const mark = emu.mark();
     const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
-    expect(mockWritesRefused).toBeGreaterThan(0);
     expect(review.policies).toEqual(plain.policies);
     // Listed by the review itself, every listing from its first page (a page the read ahead had
     // asked for before its write failed may be answered after `mark` too).
@@ -154,7 +148,7 @@ test('no folder to keep the listings in: no read ahead, and the review reads for
   mockTmpdir = path.join(os.tmpdir(), `edgeguard-missing-${randomBytes(4).toString('hex')}`);
   let reading: InstanceType<typeof ReadAhead> | undefined;
   try {
-    reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+    reading = new ReadAhead(client().settings, targets(zone), PER_PAGE).start();
     const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
     expect(review.policies).toEqual(plain.policies);
     expect(review.requests.plan).not.toContain('read ahead)');
@@ -168,7 +162,7 @@ test('listings no review takes are aborted, not read to their end, and counted b
   // 60 active scripts: 31 pages of 2.
   const zone = await newZone(60);
   const mark = emu.mark();
-  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE).start();
   try {
     const unused = await reading.unusedRequests();
     // Whatever was in flight when they were aborted has been answered.
@@ -205,7 +199,7 @@ test('a review of a host the read ahead does not cover: its listings are aborted
     ],
   };
   const mark = emu.mark();
-  const reading = new ReadAhead(client(), targets(zone), PER_PAGE).start();
+  const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE).start();
   try {
     const reviewed = await reviewService(client(), review, { perPage: PER_PAGE, readAhead: reading });
     await reading.ended();
@@ -219,6 +213,70 @@ test('a review of a host the read ahead does not cover: its listings are aborted
     // The review's requests and those the read ahead asked, all counted.
     expect(reviewed.requests.made).toBe(served.length);
     expect(reviewed.requests.made).toBeLessThanOrEqual(reviewed.requests.bound);
+  } finally {
+    reading.dispose();
+  }
+});
+
+/** The read ahead's child processes of this process (`read-ahead-child.ts`), by pid. */
+function readAheadChildren(): number[] {
+  const actual = jest.requireActual<typeof fs>('node:fs');
+  return actual
+    .readdirSync('/proc/self/task')
+    .flatMap((task) => actual.readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean))
+    .filter((pid) => {
+      try {
+        return actual.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('read-ahead-child.js');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+test('the listing runs in a child process at the lowest priority, every thread of it; this process keeps its own', async () => {
+  const zone = await newZone(60);
+  const actual = jest.requireActual<typeof fs>('node:fs');
+  const nice = (task: string) => Number(actual.readFileSync(task, 'utf8').split(') ')[1]!.split(' ')[16]);
+  const ours = actual.readdirSync('/proc/self/task').map((task) => nice(`/proc/self/task/${task}/stat`));
+  const before = readAheadChildren();
+  const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE).start();
+  try {
+    // Those of the tests before may not have ended yet.
+    const [child, ...others] = readAheadChildren().filter((pid) => !before.includes(pid));
+    expect(child).toBeDefined();
+    expect(others).toEqual([]);
+    // Lowered by the child's first line: read once its first listing has been answered.
+    await reading.livePolicies(zone);
+    const threads = actual.readdirSync(`/proc/${child}/task`);
+    expect(threads.length).toBeGreaterThan(1);
+    expect(threads.map((task) => nice(`/proc/${child}/task/${task}/stat`))).toEqual(threads.map(() => 19));
+    expect(actual.readdirSync('/proc/self/task').map((task) => nice(`/proc/self/task/${task}/stat`))).toEqual(
+      expect.arrayContaining(ours),
+    );
+    expect(Math.max(...ours)).toBeLessThan(19);
+  } finally {
+    reading.dispose();
+  }
+});
+
+test('a child process that ends before it has read: the review reads for itself, and counts every request', async () => {
+  const zone = await newZone(60);
+  const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
+  const mark = emu.mark();
+  const before = readAheadChildren();
+  const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE).start();
+  try {
+    const children = readAheadChildren().filter((pid) => !before.includes(pid));
+    expect(children).toHaveLength(1);
+    process.kill(children[0]!, 'SIGKILL');
+    await reading.ended();
+    expect(await reading.take(zone, [CHECKOUT])).toBeUndefined();
+    const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
+    expect(review.policies).toEqual(plain.policies);
+    expect(review.requests.plan).not.toContain('read ahead)');
+    expect(review.requests.made).toBe((await zoneRequests(mark, zone)).length);
+    expect(review.requests.made).toBeLessThanOrEqual(review.requests.bound);
   } finally {
     reading.dispose();
   }

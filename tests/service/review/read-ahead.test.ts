@@ -113,7 +113,9 @@ async function listings(mark: number, zone: string): Promise<string[]> {
 }
 
 async function readAhead(zone: string, hosts: string[], token?: string): Promise<ReadAhead> {
-  const reading = begun(new ReadAhead(client(token), readAheadTargets(exported(zone, hosts)), PER_PAGE).start());
+  const reading = begun(
+    new ReadAhead(client(token).settings, readAheadTargets(exported(zone, hosts)), PER_PAGE).start(),
+  );
   // Let every listing end (not aborted as unused): what the review gets is then what the read ahead read.
   await reading.ended();
   return reading;
@@ -304,7 +306,9 @@ describe("judged ahead, against the previous state's policies, unless the progra
     declarations: Array<[string, string, Record<string, unknown>]>,
     when: 'before' | 'after' = 'before',
   ): Promise<ReadAhead> {
-    const reading = begun(new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start());
+    const reading = begun(
+      new ReadAhead(client().settings, readAheadTargets(state), PER_PAGE, speculationOf(state)).start(),
+    );
     if (when === 'before') for (const declaration of declarations) reading.declared(...declaration);
     await reading.ended();
     if (when === 'after') for (const declaration of declarations) reading.declared(...declaration);
@@ -478,7 +482,9 @@ describe("judged ahead, against the previous state's policies, unless the progra
     const { zone, state, review } = await managedZone(false);
     // Two read aheads, each judging the zone ahead as it is now, the checkout's policy declared as it was.
     const readings = [0, 1].map(() => {
-      const reading = begun(new ReadAhead(client(), readAheadTargets(state), PER_PAGE, speculationOf(state)).start());
+      const reading = begun(
+        new ReadAhead(client().settings, readAheadTargets(state), PER_PAGE, speculationOf(state)).start(),
+      );
       reading.declared(URN, TYPE, inputs(zone));
       return reading;
     });
