@@ -281,3 +281,50 @@ test('a child process that ends before it has read: the review reads for itself,
     reading.dispose();
   }
 });
+
+test('the process that reads ahead killed (the engine ends the pack with a kill): its child process ends too, its listing unread', async () => {
+  // 1,000 active scripts: 501 pages of 2.
+  const zone = await newZone(1_000);
+  const mark = emu.mark();
+  const actual = jest.requireActual<typeof fs>('node:fs');
+  const script = `
+    const { ReadAhead } = require(${JSON.stringify(path.join(REPO, 'dist', 'provider', 'impact', 'read-ahead.js'))});
+    const settings = JSON.parse(process.argv[1]);
+    const reading = new ReadAhead(settings, new Map([[${JSON.stringify(zone)}, new Set([${JSON.stringify(CHECKOUT)}])]]), 2).start();
+    process.stdout.write(String(reading.child.pid) + '\\n');
+    setInterval(() => undefined, 60_000);
+  `;
+  const { spawn } = jest.requireActual<typeof import('node:child_process')>('node:child_process');
+  const parent = spawn(process.execPath, ['-e', script, JSON.stringify(client().settings)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  /** Whether `pid` runs: its entry in /proc, and not a zombie left for its new parent to reap. */
+  const running = (pid: number) => {
+    try {
+      return !/\) Z /.test(actual.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  try {
+    const child = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+      parent.once('exit', (code) => reject(new Error(`the reading process exited (${code}) before its child started`)));
+    });
+    expect(running(child)).toBe(true);
+    parent.kill('SIGKILL');
+    const deadline = Date.now() + 20_000;
+    while (running(child)) {
+      if (Date.now() > deadline)
+        throw new Error(`the child process ${child} still runs 20 s after its parent was killed`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // It ended as its parent did, not once it had read the zone.
+    const activeScripts = (await zoneRequests(mark, zone)).filter(
+      (r) => r.path.endsWith('/scripts') && r.query.status === 'active',
+    );
+    expect(activeScripts.length).toBeLessThan(501);
+  } finally {
+    parent.kill('SIGKILL');
+  }
+});
