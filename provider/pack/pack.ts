@@ -18,8 +18,8 @@ import { hearingPolicy, PACK_POLICIES } from './policies';
  * needs; the pack keeps the usual priority, answers the engine at once and judges ahead what the
  * child has read. Measured against the pack that listed itself and lowered its own threads at the
  * program's first resource (bench/RESULTS.md, issue 43): the re-pin at 200,000 scripts at 1.26 a
- * plain preview, against 1.31 (medians of nine runs each); the CSP change at 50,000 + 50,000 items at
- * 1.14 and 1.21, against 1.27 and 1.25.
+ * plain preview, against 1.31 (medians of nine runs each); the CSP change at 50,000 + 50,000
+ * items at 1.14 and 1.21, against 1.27 and 1.25.
  */
 warmReview();
 
