@@ -2,6 +2,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 
 /**
+ * The argument that keeps the read ahead's child process at its parent's priority (`priority` of
+ * `ReadAhead` in `../impact/read-ahead.ts`).
+ */
+export const USUAL_PRIORITY_ARG = '--usual-priority';
+
+/**
  * Every thread of this process at the lowest priority (nice 19), as the read ahead's child process
  * lists (`../impact/read-ahead-child.ts`). On Linux a priority is a thread's, not the process's:
  * lowered for the main thread alone, V8's threads that collect the listing's garbage kept the

@@ -1,4 +1,4 @@
-import { lowerPriority } from '../helpers/priority';
+import { lowerPriority, USUAL_PRIORITY_ARG } from '../helpers/priority';
 import type * as http from '../client/http';
 import type * as pageSecurity from '../client/page-security';
 import type * as listed from './listed';
@@ -22,7 +22,7 @@ import type { ChildMessage, ParentMessage, ReadingStart } from './read-ahead';
 /** The descriptor of the first listing's file in the child (0 to 2 are the standard streams, 3 the channel). */
 export const FIRST_LISTING_FD = 4;
 
-lowerPriority();
+if (!process.argv.includes(USUAL_PRIORITY_ARG)) lowerPriority();
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded once at the lowest priority, as said above */
 const { HttpClient } = require('../client/http') as typeof http;
@@ -31,7 +31,13 @@ const { detectedPages } = require('./listed') as typeof listed;
 const { ListingWriter } = require('./listing-file') as typeof listingFile;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const send = (message: ChildMessage) => process.send?.(message);
+/** Tells the pack `message`; once its channel is closed (the pack has ended), the child ends too. */
+const send = (message: ChildMessage) => {
+  if (!process.connected) process.exit(0);
+  process.send?.(message, undefined, undefined, (error: Error | null) => {
+    if (error !== null) process.exit(0);
+  });
+};
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The abort of each zone's listings, by zone. */

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DETECTED_STATUSES } from '../client/detected-statuses';
+import { USUAL_PRIORITY_ARG } from '../helpers/priority';
 import type { PageSecurityPolicy } from '../client/page-security';
 import type { Settings } from '../settings';
 import { parsePolicyExpression } from '../../rules/expression';
@@ -152,6 +153,12 @@ export class ReadAhead {
     private readonly perPage: number,
     /** What to judge a zone with once read, unless the program declares it otherwise; none judged ahead without it. */
     speculation?: Speculation,
+    /**
+     * The child's priority: the lowest, as the pack reads ahead, or this process's (the tests of
+     * what the read ahead reads, which a machine whose cores are busy would otherwise hold up for
+     * minutes: a process at nice 19 gets about 1% of a core that others want).
+     */
+    private readonly priority: 'lowest' | 'usual' = 'lowest',
   ) {
     this.judging = new JudgeAhead(speculation);
   }
@@ -173,7 +180,7 @@ export class ReadAhead {
         for (const [kind, status] of LISTINGS)
           listings.set(listingKey(kind, status), new FileListing(path.join(dir, `${files.length}-${kind}-${status}`)));
       }
-      this.child = spawn(process.execPath, [CHILD], {
+      this.child = spawn(process.execPath, [CHILD, ...(this.priority === 'usual' ? [USUAL_PRIORITY_ARG] : [])], {
         stdio: [
           'ignore',
           'ignore',

@@ -24,6 +24,12 @@ import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '..
 let emu: TestEmulator;
 const client = (token = TEST_TOKEN) => clientFrom({ explicit: { baseUrl: emu.baseUrl, apiToken: token } });
 const PER_PAGE = 2;
+/**
+ * The read ahead's child process at this process's priority, not the lowest (tested in
+ * read-ahead-failures.test.ts): on a machine whose cores are busy, a process at nice 19 gets about
+ * 1% of a core, and these tests of what it reads would wait minutes for it.
+ */
+const USUAL = 'usual' as const;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
@@ -114,7 +120,7 @@ async function listings(mark: number, zone: string): Promise<string[]> {
 
 async function readAhead(zone: string, hosts: string[], token?: string): Promise<ReadAhead> {
   const reading = begun(
-    new ReadAhead(client(token).settings, readAheadTargets(exported(zone, hosts)), PER_PAGE).start(),
+    new ReadAhead(client(token).settings, readAheadTargets(exported(zone, hosts)), PER_PAGE, undefined, USUAL).start(),
   );
   // Let every listing end (not aborted as unused): what the review gets is then what the read ahead read.
   await reading.ended();
@@ -307,7 +313,7 @@ describe("judged ahead, against the previous state's policies, unless the progra
     when: 'before' | 'after' = 'before',
   ): Promise<ReadAhead> {
     const reading = begun(
-      new ReadAhead(client().settings, readAheadTargets(state), PER_PAGE, speculationOf(state)).start(),
+      new ReadAhead(client().settings, readAheadTargets(state), PER_PAGE, speculationOf(state), USUAL).start(),
     );
     if (when === 'before') for (const declaration of declarations) reading.declared(...declaration);
     await reading.ended();
@@ -483,7 +489,7 @@ describe("judged ahead, against the previous state's policies, unless the progra
     // Two read aheads, each judging the zone ahead as it is now, the checkout's policy declared as it was.
     const readings = [0, 1].map(() => {
       const reading = begun(
-        new ReadAhead(client().settings, readAheadTargets(state), PER_PAGE, speculationOf(state)).start(),
+        new ReadAhead(client().settings, readAheadTargets(state), PER_PAGE, speculationOf(state), USUAL).start(),
       );
       reading.declared(URN, TYPE, inputs(zone));
       return reading;
