@@ -7,7 +7,8 @@ import type { ChildMessage, ParentMessage, ReadingStart } from './read-ahead';
 
 /**
  * The read ahead's listing (`./read-ahead.ts`), in a process of its own at the lowest priority from
- * its first line, every thread of it (`../helpers/priority.ts`): it takes no core the program or the
+ * its first line, every thread of it (`../helpers/priority.ts`; unless started with
+ * `USUAL_PRIORITY_ARG`, as the tests of what it reads start it): it takes no core the program or the
  * engine asks for, and the policy pack, at the usual priority, answers the engine at once. It has
  * its own client, and so its own API budget, which the service's headers reconcile with the pack's
  * (`../client/pacing.ts`).

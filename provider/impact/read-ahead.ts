@@ -186,6 +186,7 @@ export class ReadAhead {
           'ignore',
           'inherit',
           'ipc',
+          // The child's descriptors 4 on (`FIRST_LISTING_FD` of `./read-ahead-child.ts`), in the order of `LISTINGS`.
           ...files.flatMap(([, , listings]) => [...listings.values()].map((listing) => listing.descriptor!)),
         ],
         serialization: 'advanced',
