@@ -6,8 +6,8 @@ import type * as listingFile from './listing-file';
 import type { ChildMessage, ParentMessage, ReadingStart } from './read-ahead';
 
 /**
- * The read ahead's listing (`./read-ahead.ts`), in a process of its own at the lowest priority from
- * its first line, every thread of it (`../helpers/priority.ts`; unless started with
+ * The read ahead's listing (`./read-ahead.ts`), in a process of its own at the lowest priority once
+ * its modules are loaded, every thread of it (`../helpers/priority.ts`; unless started with
  * `USUAL_PRIORITY_ARG`, as the tests of what it reads start it): it takes no core the program or the
  * engine asks for, and the policy pack, at the usual priority, answers the engine at once. It has
  * its own client, and so its own API budget, which the service's headers reconcile with the pack's
@@ -23,14 +23,16 @@ import type { ChildMessage, ParentMessage, ReadingStart } from './read-ahead';
 /** The descriptor of the first listing's file in the child (0 to 2 are the standard streams, 3 the channel). */
 export const FIRST_LISTING_FD = 4;
 
-if (!process.argv.includes(USUAL_PRIORITY_ARG)) lowerPriority();
-
-/* eslint-disable @typescript-eslint/no-require-imports -- loaded once at the lowest priority, as said above */
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded before the priority is lowered, as said below */
 const { HttpClient } = require('../client/http') as typeof http;
 const { listPolicies } = require('../client/page-security') as typeof pageSecurity;
 const { detectedPages } = require('./listed') as typeof listed;
 const { ListingWriter } = require('./listing-file') as typeof listingFile;
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+// Lowered once its modules are loaded: loaded at nice 19 on a machine whose cores are busy, they
+// took the child half a minute and more, and the engine's reviews timed out (busy `npm test`).
+if (!process.argv.includes(USUAL_PRIORITY_ARG)) lowerPriority();
 
 /** Tells the pack `message`; once its channel is closed (the pack has ended), the child ends too. */
 const send = (message: ChildMessage) => {
