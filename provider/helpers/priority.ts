@@ -11,7 +11,8 @@ export const USUAL_PRIORITY_ARG = '--usual-priority';
  * Every thread of this process at the lowest priority (nice 19), as the read ahead's child process
  * lists (`../impact/read-ahead-child.ts`). On Linux a priority is a thread's, not the process's:
  * lowered for the main thread alone, V8's threads that collect the listing's garbage kept the
- * usual one. Where there is no `/proc`, the process's. A system that refuses, or a thread that ends meanwhile, keeps its own.
+ * usual one. Where there is no `/proc`, the process's. A system that refuses, or a thread that
+ * ends meanwhile, keeps its own.
  */
 export function lowerPriority(): void {
   let threads = [0];

@@ -33,9 +33,10 @@ import { exportedResources } from '../stack/export';
  * The review of a zone takes its listings ({@link ReadAhead.take}) when they cover its hosts, and
  * lists the service itself otherwise, or when the read ahead failed (a listing refused, a line
  * that cannot be written, no folder for the files, a child process that ended): the read ahead
- * never fails the review. Each listing counts the requests its child process says it asked for; the listings no review takes are
- * aborted once the review is done with the zones ({@link ReadAhead.unusedRequests}), and what they
- * asked is counted in the requests and stated in the bound.
+ * never fails the review. Each listing counts the requests its child process says it asked for;
+ * the listings no review takes are aborted once the review is done with the zones
+ * ({@link ReadAhead.unusedRequests}), and what they asked is counted in the requests and stated in
+ * the bound.
  */
 
 /**
@@ -186,7 +187,8 @@ export class ReadAhead {
           'ignore',
           'inherit',
           'ipc',
-          // The child's descriptors 4 on (`FIRST_LISTING_FD` of `./read-ahead-child.ts`), in the order of `LISTINGS`.
+          // The child's descriptors 4 on (`FIRST_LISTING_FD` of `./read-ahead-child.ts`), in the
+          // order of `LISTINGS`.
           ...files.flatMap(([, , listings]) => [...listings.values()].map((listing) => listing.descriptor!)),
         ],
         serialization: 'advanced',
