@@ -166,6 +166,8 @@ export interface PageOptions {
   asked?: () => void;
   /** Once aborted, no next page is asked for: the list ends with the signal's reason. */
   signal?: AbortSignal;
+  /** The first page asked for, 1 unless the pages before it were read already (by another process). */
+  firstPage?: number;
 }
 
 /** The HTTP layer bound to one set of settings. */
@@ -258,8 +260,9 @@ export class HttpClient {
       answer.catch(() => undefined);
       return answer;
     };
-    let next = fetch(1);
-    for (let page = 1; ; page++) {
+    const first = options.firstPage ?? 1;
+    let next = fetch(first);
+    for (let page = first; ; page++) {
       const answer = await next;
       const last = isLastPage(answer.resultInfo, page, perPage, answer.result.length);
       if (!last && options.prefetch) next = fetch(page + 1);

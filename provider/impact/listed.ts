@@ -73,7 +73,7 @@ function seenConnection(connection: JudgedConnection, listed: DetectedStatus): D
 /**
  * The items of one kind and status detected on `hosts` of the zone, a page of `perPage` at a time,
  * each next page asked for while the current one is judged (`reading`: told as each page is asked
- * for, and stopped, as `HttpClient.pages` is). Those under `/cdn-cgi/` included, which the service
+ * for, stopped, and begun past the first page, as `HttpClient.pages` is). Those under `/cdn-cgi/` included, which the service
  * leaves out unless asked: a policy that blocks one still breaks the page.
  */
 export async function* detectedPages(
@@ -83,7 +83,7 @@ export async function* detectedPages(
   status: DetectedStatus,
   hosts: readonly string[],
   perPage: number,
-  reading: Pick<PageOptions, 'asked' | 'signal'> = {},
+  reading: Pick<PageOptions, 'asked' | 'signal' | 'firstPage'> = {},
 ): AsyncGenerator<ListedItem[]> {
   const params = { status, hosts, excludeCdnCgi: false };
   const options = { ...reading, prefetch: true };

@@ -7,13 +7,20 @@ import type { ListedItem } from './listed';
  * keeps what it reads (`./read-ahead.ts`).
  */
 
-/** One listing read ahead: its items, part of a page at a time from its file, and the requests it took. */
+/**
+ * One listing read ahead: its items, part of a page at a time from its file, then, for a listing its
+ * reader left unfinished, the pages after those read by the review's own requests; and the
+ * requests it took.
+ */
 export interface ReadListing {
+  /** Its items read so far: all of them once {@link pages} has ended. */
   count: number;
   /** List requests asked for: one per page, at least one (and, for a listing aborted, any asked and not given). */
   requests: number;
+  /** Read to its end by the read ahead; else read on by the review. */
+  complete: boolean;
   /** The items, in the order the service listed them, a part of a page at a time. */
-  pages(): Iterable<ListedItem[]>;
+  pages(): AsyncIterable<ListedItem[]>;
 }
 
 /**
@@ -80,39 +87,45 @@ function pageOf([texts, rows]: Line): ListedItem[] {
 
 /**
  * A listing's file as the read ahead's child process writes it (`./read-ahead-child.ts`), through a
- * descriptor it was given: a line per {@link LINE_ITEMS} items, and where each line is, which the
- * process that reads it back is told at the end ({@link FileListing.ended}).
+ * descriptor it was given: a line per {@link LINE_ITEMS} items. Where each page's lines are, the
+ * process that reads them back is told as each page is written ({@link FileListing.written}).
  */
 export class ListingWriter {
-  count = 0;
-  /** Where each line is and its length (its newline left out), two numbers a line. */
-  readonly lines: number[] = [];
   private size = 0;
 
   constructor(private readonly fd: number) {}
 
-  /** Keeps a page, as its lines; what cannot be written (a full disk) is thrown. */
-  append(page: readonly ListedItem[]): void {
+  /**
+   * Keeps a page, as its lines, and says where they are and their lengths (their newlines left
+   * out), two numbers a line; what cannot be written (a full disk) is thrown.
+   */
+  append(page: readonly ListedItem[]): number[] {
+    const lines: number[] = [];
     for (let first = 0; first < page.length; first += LINE_ITEMS) {
       const line = `${JSON.stringify(lineOf(page.slice(first, first + LINE_ITEMS)))}\n`;
       const written = fs.writeSync(this.fd, line, this.size, 'utf8');
-      this.lines.push(this.size, written - 1);
+      lines.push(this.size, written - 1);
       this.size += written;
     }
-    this.count += page.length;
+    return lines;
   }
 }
 
 /**
- * A listing kept in a file, read back a line at a time once its writer has said where the lines
- * are ({@link ended}). The file is removed from its folder as soon as it is open, and read and
+ * A listing kept in a file, read back a line at a time as its writer says where the lines are
+ * ({@link written}); one its writer left unfinished is read on from the next page with
+ * {@link continueWith}. The file is removed from its folder as soon as it is open, and read and
  * written through its descriptor: the engine ends the pack with a kill, so nothing it would clean
  * up on its way out stays on disk.
  */
 export class FileListing implements ReadListing {
   count = 0;
   requests = 0;
-  private lines: readonly number[] = [];
+  /** The pages its writer has written. */
+  pagesWritten = 0;
+  complete = false;
+  private readonly lines: number[] = [];
+  private rest: AsyncIterable<ListedItem[]> | undefined;
   private fd: number | undefined;
   /** Where a line is read back, kept for the next. */
   private buffer = Buffer.alloc(0);
@@ -127,13 +140,20 @@ export class FileListing implements ReadListing {
     return this.fd;
   }
 
-  /** Its writer has written `count` items, in `lines` ({@link ListingWriter.lines}). */
-  ended(count: number, lines: readonly number[]): void {
-    this.count = count;
-    this.lines = lines;
+  /** Its writer has written a page of `items` items, in `lines` ({@link ListingWriter.append}). */
+  written(items: number, lines: readonly number[]): void {
+    this.count += items;
+    this.pagesWritten += 1;
+    for (const at of lines) this.lines.push(at);
   }
 
-  *pages(): Iterable<ListedItem[]> {
+  /** What follows the pages written, for a listing its writer did not read to its end. */
+  continueWith(rest: AsyncIterable<ListedItem[]>): void {
+    this.rest = rest;
+  }
+
+  /** The items its writer has written, a line at a time. */
+  *kept(): Iterable<ListedItem[]> {
     for (let line = 0; line < this.lines.length; line += 2) {
       if (this.fd === undefined) return;
       const at = this.lines[line]!;
@@ -141,6 +161,15 @@ export class FileListing implements ReadListing {
       if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, 2 * this.buffer.length));
       fs.readSync(this.fd, this.buffer, 0, length, at);
       yield pageOf(JSON.parse(this.buffer.toString('utf8', 0, length)) as Line);
+    }
+  }
+
+  async *pages(): AsyncIterable<ListedItem[]> {
+    yield* this.kept();
+    if (this.rest === undefined) return;
+    for await (const page of this.rest) {
+      this.count += page.length;
+      yield page;
     }
   }
 

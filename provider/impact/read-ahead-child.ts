@@ -15,9 +15,11 @@ import type { ChildMessage, ParentMessage, ReadingStart } from './read-ahead';
  *
  * Started by the pack's read ahead with the listings' files as descriptors from
  * {@link FIRST_LISTING_FD} on, a zone's four listings after the last zone's, it is told what to read
- * ({@link ReadingStart}) and answers as it reads: each zone's live policies, each page asked for, each
- * listing's end (its items and where its lines are, or why it failed). A listing it is told to abort
- * asks for no next page. It ends when the pack closes the channel, or ends.
+ * ({@link ReadingStart}) and answers as it reads: each zone's live policies, each page asked for,
+ * each page written (its items, and where its lines are), each listing's end (or why it failed). A
+ * listing it is told to abort asks for no next page. It ends when the pack closes the channel, or
+ * ends, or ends it: once the review needs what it has not read yet, the pack reads on from where it
+ * got (`./read-ahead.ts`).
  */
 
 /** The descriptor of the first listing's file in the child (0 to 2 are the standard streams, 3 the channel). */
@@ -67,12 +69,12 @@ function start({ settings, perPage, zones, listings }: ReadingStart): void {
   });
 }
 
-/** Writes `pages` to the file of `listing`, and says how it ended. */
+/** Writes `pages` to the file of `listing`, saying where each page's lines are, and how it ended. */
 async function write(listing: number, pages: AsyncIterable<listed.ListedItem[]>, stop: AbortController) {
   const writer = new ListingWriter(FIRST_LISTING_FD + listing);
   try {
-    for await (const page of pages) writer.append(page);
-    send({ kind: 'ended', listing, count: writer.count, lines: writer.lines });
+    for await (const page of pages) send({ kind: 'written', listing, items: page.length, lines: writer.append(page) });
+    send({ kind: 'ended', listing });
   } catch (error) {
     // Refused, aborted, or a line that cannot be written: the zone fails, and the pack's review
     // reads for itself.

@@ -3,13 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DETECTED_STATUSES } from '../client/detected-statuses';
+import { clientFor } from '../client/shared';
 import { USUAL_PRIORITY_ARG } from '../helpers/priority';
 import type { PageSecurityPolicy } from '../client/page-security';
 import type { Settings } from '../settings';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Acceptance, ZoneImpactEvaluator, ZonePolicies } from './evaluate';
 import { JudgeAhead, type Speculation } from './judge-ahead';
-import type { DetectedKind, DetectedStatus } from './listed';
+import { detectedPages, type DetectedKind, type DetectedStatus } from './listed';
 import { FileListing, type ReadListing } from './listing-file';
 import { exportedResources } from '../stack/export';
 
@@ -32,8 +33,11 @@ import { exportedResources } from '../stack/export';
  *
  * The review of a zone takes its listings ({@link ReadAhead.take}) when they cover its hosts, and
  * lists the service itself otherwise, or when the read ahead failed (a listing refused, a line
- * that cannot be written, no folder for the files, a child process that ended): the read ahead
- * never fails the review. Each listing counts the requests its child process says it asked for;
+ * that cannot be written, no folder for the files): the read ahead never fails the review. Once the
+ * review needs what the child has not read yet, it ends the child, which at the lowest priority
+ * on a busy machine would hold it up for minutes, and reads on from where each listing was left
+ * (as it does when the child ended early). Each listing counts the requests its child process says
+ * it asked for, and those the review asked to read it on;
  * the listings no review takes are aborted once the review is done with the zones
  * ({@link ReadAhead.unusedRequests}), and what they asked is counted in the requests and stated in
  * the bound.
@@ -87,8 +91,14 @@ interface ZoneReading {
   listings: Map<string, FileListing>;
   /** Stops the zone's listings: no page is asked for after. */
   stop: () => void;
-  /** Settles when its live policies and every listing are read; rejects with the first failure. */
-  done: Promise<void>;
+  /**
+   * Settles once its live policies and every listing are read, or left unfinished by the child
+   * process's end: whether all were read (and the zone given to the judging ahead). Rejects with
+   * the first listing that failed.
+   */
+  done: Promise<boolean>;
+  /** {@link done} has settled. */
+  settled: boolean;
   taken: boolean;
 }
 
@@ -116,7 +126,8 @@ export type ChildMessage =
   | { kind: 'live'; zone: number; error: string }
   | { kind: 'asked live'; zone: number }
   | { kind: 'asked'; listing: number }
-  | { kind: 'ended'; listing: number; count: number; lines: number[] }
+  | { kind: 'written'; listing: number; items: number; lines: number[] }
+  | { kind: 'ended'; listing: number }
   | { kind: 'ended'; listing: number; error: string };
 
 /** A promise and what settles it. */
@@ -145,6 +156,8 @@ export class ReadAhead {
   private readonly zones = new Map<string, ZoneReading>();
   private readonly judging: JudgeAhead;
   private child: ChildProcess | undefined;
+  /** Settles once the child process has ended and everything it said is heard. */
+  private closed: Promise<void> = Promise.resolve();
   private disposed = false;
 
   constructor(
@@ -209,44 +222,61 @@ export class ReadAhead {
   private reading(child: ChildProcess, files: Array<[string, ReadonlySet<string>, Map<string, FileListing>]>): void {
     const lives = files.map(() => settled<PageSecurityPolicy[]>());
     const listings = files.flatMap(([, , zoneListings]) => [...zoneListings.values()]);
-    const ends = listings.map(() => settled<void>());
-    const failed = (reason: string) => {
+    // Whether each listing was read to its end; a failure rejects.
+    const ends = listings.map(() => settled<boolean>());
+    const close = settled<void>();
+    this.closed = close.promise;
+    /** The child has ended: what it did not read is left to the review, from where it got. */
+    let over = false;
+    const left = (reason: string) => {
+      over = true;
       const error = new Error(`the read ahead ended: ${reason}`);
       for (const live of lives) live.reject(error);
-      for (const end of ends) end.reject(error);
+      for (const end of ends) end.resolve(false);
+      close.resolve();
     };
     child.on('message', (message: ChildMessage) => {
+      // Nothing after its end: the review reads on from there.
+      if (over) return;
       if (message.kind === 'live')
         if ('error' in message) lives[message.zone]?.reject(new Error(message.error));
         else lives[message.zone]?.resolve(message.policies);
       else if (message.kind === 'asked live') this.zones.get(files[message.zone]![0])!.liveAsked = true;
       else if (message.kind === 'asked') listings[message.listing]!.requests += 1;
+      else if (message.kind === 'written') listings[message.listing]!.written(message.items, message.lines);
       else if ('error' in message) ends[message.listing]?.reject(new Error(message.error));
       else {
-        listings[message.listing]!.ended(message.count, message.lines);
-        ends[message.listing]?.resolve();
+        listings[message.listing]!.complete = true;
+        ends[message.listing]?.resolve(true);
       }
     });
-    // Settles what is still reading: a promise settled once keeps its value.
-    child.on('error', (error) => failed(error.message));
-    child.on('exit', (code, signal) => failed(`its process exited (${signal ?? code})`));
+    // Once it has ended and its channel is read to its end ('close'), or could not start ('error'):
+    // a promise settled once keeps its value.
+    child.on('error', (error) => {
+      child.kill('SIGKILL');
+      left(error.message);
+    });
+    child.on('close', (code, signal) => left(`its process exited (${signal ?? code})`));
     files.forEach(([zoneId, hosts, zoneListings], zone) => {
       const reads = [...zoneListings.keys()].map((_, index) => ends[zone * LISTINGS.length + index]!.promise);
       const live = lives[zone]!.promise;
       // Settled once every listing has ended, so that the requests counted are all of them.
       const done = Promise.allSettled([live, ...reads]).then((settledEnds) => {
-        const failure = settledEnds.find((end) => end.status === 'rejected');
+        reading.settled = true;
+        const failure = settledEnds.slice(1).find((end) => end.status === 'rejected');
         if (failure !== undefined) throw failure.reason;
+        if (settledEnds.some((end) => end.status === 'rejected' || end.value === false)) return false;
         this.judging.read(zoneId, {
           live: (settledEnds[0] as PromiseFulfilledResult<PageSecurityPolicy[]>).value,
-          pages: (kind, status) => zoneListings.get(listingKey(kind, status))!.pages(),
+          pages: (kind, status) => zoneListings.get(listingKey(kind, status))!.kept(),
         });
+        return true;
       });
       done.catch(() => undefined);
       const stop = () => {
         if (child.connected) child.send({ kind: 'abort', zone } satisfies ParentMessage);
       };
-      this.zones.set(zoneId, {
+      const reading: ZoneReading = {
         hosts,
         live,
         liveAsked: false,
@@ -254,8 +284,10 @@ export class ReadAhead {
         listings: zoneListings,
         stop,
         done,
+        settled: false,
         taken: false,
-      });
+      };
+      this.zones.set(zoneId, reading);
     });
     try {
       child.send({
@@ -266,8 +298,22 @@ export class ReadAhead {
         listings: LISTINGS,
       } satisfies ParentMessage);
     } catch (error) {
-      failed((error as Error).message);
+      child.kill('SIGKILL');
+      left((error as Error).message);
     }
+  }
+
+  /**
+   * Once the review needs what the child process has not read yet: the program has run, and a child
+   * at the lowest priority, on a machine whose cores are busy, would hold the review up for minutes
+   * (bench/RESULTS.md, issue 43). The child is ended (a kill, which a stopped or starved process
+   * cannot put off), and what it has said is heard to its end; the review reads on from the page after
+   * the last each listing wrote ({@link take}).
+   */
+  private async hurry(): Promise<void> {
+    if (this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null)
+      this.child.kill('SIGKILL');
+    await this.closed;
   }
 
   /** Hears a resource the program declares, for the judging ahead (`JudgeAhead.declared` of `./judge-ahead.ts`). */
@@ -287,12 +333,14 @@ export class ReadAhead {
 
   /**
    * The zone's live policies listed ahead, for the review of the zone to use as its own list of
-   * them; `undefined` when that listing failed, or the read ahead was disposed of or read no such zone.
+   * them (the child process ended first if it is still reading the zone: {@link hurry}); `undefined`
+   * when that listing failed or was not done, or the read ahead was disposed of or read no such zone.
    */
   async livePolicies(zoneId: string): Promise<PageSecurityPolicy[] | undefined> {
     const zone = this.zones.get(zoneId);
     if (this.disposed || zone === undefined || zone.liveUsed) return undefined;
     try {
+      if (!zone.settled) await this.hurry();
       const listed = await zone.live;
       zone.liveUsed = true;
       return listed;
@@ -315,7 +363,7 @@ export class ReadAhead {
     const read = this.zones.get(zoneId);
     if (this.disposed || read === undefined) return undefined;
     try {
-      await read.done;
+      if (!(await read.done)) return undefined;
     } catch {
       return undefined;
     }
@@ -323,10 +371,12 @@ export class ReadAhead {
   }
 
   /**
-   * The listings of `zoneId` read ahead, for a review of the zone's policies on `hosts`, once
-   * read: `undefined` when the read ahead did not cover every one of those hosts (its listings are
-   * then aborted), failed, was given already, or was disposed of. Items on the zone's other hosts
-   * read ahead are in the listings too.
+   * The listings of `zoneId` read ahead, for a review of the zone's policies on `hosts`: once read,
+   * or, what the child process has not read yet once the review needs it ({@link hurry}), read on
+   * by the review from there, each page asked for counted in its listing. `undefined` when the read
+   * ahead did not cover every one of those hosts (its listings are then aborted), a listing failed,
+   * or it was given already or disposed of. Items on the zone's other hosts read ahead are in the
+   * listings too.
    */
   async take(zoneId: string, hosts: readonly string[]): Promise<Map<string, ReadListing> | undefined> {
     const zone = this.zones.get(zoneId);
@@ -337,14 +387,32 @@ export class ReadAhead {
       return undefined;
     }
     zone.taken = true;
+    let complete: boolean;
     try {
-      await zone.done;
+      if (!zone.settled) await this.hurry();
+      complete = await zone.done;
     } catch {
       // Listed again by the review, which reports the failure if it lasts.
       zone.taken = false;
       return undefined;
     }
+    if (!complete) this.readOn(zoneId, zone);
     return zone.listings;
+  }
+
+  /** Each listing of `zone` its child process left unfinished, read on from the page after its last. */
+  private readOn(zoneId: string, zone: ZoneReading): void {
+    const client = clientFor(this.settings);
+    for (const [kind, status] of LISTINGS) {
+      const listing = zone.listings.get(listingKey(kind, status))!;
+      if (listing.complete) continue;
+      listing.continueWith(
+        detectedPages(client, zoneId, kind, status, [...zone.hosts], this.perPage, {
+          asked: () => void (listing.requests += 1),
+          firstPage: listing.pagesWritten + 1,
+        }),
+      );
+    }
   }
 
   /** The listing of one kind and status from {@link take}'s answer. */

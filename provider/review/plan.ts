@@ -332,16 +332,18 @@ export async function reviewService(
       const what = (kind: DetectedKind, status: DetectedStatus) => `${status} ${kind}`;
       const listing = async (kind: DetectedKind, status: DetectedStatus): Promise<string> => {
         if (readAhead !== undefined) {
-          // Read while the program ran (./read-ahead.ts): judged from its pages.
+          // Read while the program ran (./read-ahead.ts), and on from there when its reading was left
+          // unfinished: judged from its pages.
           const kept = ReadAhead.listing(readAhead, kind, status);
-          pages: for (const page of kept.pages()) {
+          pages: for await (const page of kept.pages()) {
             for (const listed of page) {
               if (failure !== undefined) break pages;
               const wait = judgeListed(kind, listed);
               if (wait !== undefined) await wait;
             }
           }
-          return listedTerm(kept.requests, kept.count, `${what(kind, status)}, read ahead`);
+          const how = kept.complete ? 'read ahead' : 'read ahead in part, and on by the review';
+          return listedTerm(kept.requests, kept.count, `${what(kind, status)}, ${how}`);
         }
         let count = 0;
         pages: for await (const page of detectedPages(client, zoneId, kind, status, hosts, perPage)) {
