@@ -18,7 +18,7 @@ import type * as weaknesses from '../impact/weaknesses';
  * {@link REVIEW_OUTPUT_ENV}, with the violations reported so far.
  */
 
-import { REVIEW_OUTPUT_ENV } from './pack-env';
+import { readAheadPriority, REVIEW_OUTPUT_ENV } from './pack-env';
 export { REVIEW_OUTPUT_ENV };
 
 /** One violation the pack reported. */
@@ -138,6 +138,8 @@ function startReadAhead(): boolean {
   // listing them ahead would spend the requests the scope saves. A scope that is none throws here,
   // and is the analysis's to report.
   const scope = modules.plan.reviewScopeFrom();
+  // A priority it does not name throws here too, and is the analysis's to report.
+  const priority = readAheadPriority();
   process.once('exit', disposeReadAhead);
   if (targets.size > 0 && scope === 'full')
     readingAhead = new modules.readAhead.ReadAhead(
@@ -145,6 +147,7 @@ function startReadAhead(): boolean {
       targets,
       reviewPerPage(dialectOf(client.settings)),
       modules.readAhead.speculationOf(state.exported),
+      priority,
     ).start();
   if (inventories.length > 0)
     inventoriesAhead = new modules.inventoryReadAhead.InventoryReadAhead(client, inventories).start();
@@ -193,6 +196,8 @@ export function analysisOf(resources: readonly PolicyResource[], acceptBlocked?:
     if (input.policies.length === 0 && input.migrations.length === 0 && (input.inventories ?? []).length === 0)
       return { ...base, review: emptyReview() };
     try {
+      // A read ahead priority it does not name stopped the read ahead: the review says why.
+      readAheadPriority();
       const review = await reviewModules().plan.reviewService(packClient(), input, {
         ...(acceptBlocked ? { acceptBlocked } : {}),
         ...(readingAhead !== undefined ? { readAhead: readingAhead } : {}),

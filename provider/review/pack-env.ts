@@ -13,3 +13,20 @@ export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
  * policy pack only the new inputs of a changed resource, not its id).
  */
 export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
+
+/**
+ * The priority of the read ahead's child process (`../impact/read-ahead.ts`): `lowest` (the default:
+ * `nice` 19, so that the program and the engine keep the cores they need), or `usual`, the pack's
+ * own: on a machine with cores to spare, or where the read ahead must finish before the program
+ * does (the engine's tests, on a machine other work keeps busy). Any other value is refused, and
+ * the review says so.
+ */
+export const REVIEW_AHEAD_PRIORITY_ENV = 'EDGEGUARD_REVIEW_AHEAD_PRIORITY';
+
+/** The read ahead's priority {@link REVIEW_AHEAD_PRIORITY_ENV} asks for; a value it does not name is thrown. */
+export function readAheadPriority(env: NodeJS.ProcessEnv = process.env): 'lowest' | 'usual' {
+  const value = env[REVIEW_AHEAD_PRIORITY_ENV];
+  if (value === undefined || value === '' || value === 'lowest') return 'lowest';
+  if (value === 'usual') return 'usual';
+  throw new Error(`${REVIEW_AHEAD_PRIORITY_ENV} must be lowest or usual, not ${JSON.stringify(value)}`);
+}

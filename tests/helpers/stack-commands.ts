@@ -4,6 +4,7 @@ import { auditEvidenceSchema, type AuditEvidence } from '../../provider/payment/
 import type { EngineStack } from './engine';
 import { runToEnd, type Finished } from './process';
 import { REPO } from './repo';
+import { REVIEW_AHEAD_PRIORITY_ENV } from '../../provider/review/pack-env';
 
 /**
  * The package's built commands that work on a stack (`edgeguard-review`, `edgeguard-audit`,
@@ -11,7 +12,12 @@ import { REPO } from './repo';
  * an engine test's stack as a CI job runs them: from the project's folder and the stack's name,
  * the engine this repository built on PATH, the stack's backend and passphrase in the environment,
  * and no EDGEGUARD_* variable, so the service's settings can only come from the stack's
- * configuration.
+ * configuration; but one: the review's read ahead at the usual priority
+ * ({@link REVIEW_AHEAD_PRIORITY_ENV}). At the lowest, on a machine whose cores other work keeps
+ * busy, the child that reads ahead starves, and the review, once the program has run, reads on for
+ * itself: what these tests say of the read ahead through the engine would depend on the machine's
+ * load. The lowest priority, and the review reading on, have their own tests
+ * (tests/service/review/read-ahead-failures.test.ts).
  */
 
 const PULUMI_BIN = path.join(REPO, '.tools', 'pulumi', 'bin');
@@ -37,7 +43,7 @@ export function runOnStack(
     Object.entries(engine.stack.workspace.envVars).filter(([name]) => !name.startsWith('EDGEGUARD_')),
   );
   return runToEnd(process.execPath, [cli, '--cwd', engine.workDir, '--stack', stack, ...args], {
-    env: { ...env, PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` },
+    env: { ...env, [REVIEW_AHEAD_PRIORITY_ENV]: 'usual', PATH: `${PULUMI_BIN}:${process.env.PATH ?? ''}` },
   });
 }
 

@@ -8,6 +8,7 @@ import type { InventoryUnderReview } from '../../../provider/payment/review';
 import { PACK_POLICIES, POLICY_NAMES } from '../../../provider/pack/policies';
 import { warmReview } from '../../../provider/review/pack-analysis';
 import { REVIEW_BASELINE_ENV } from '../../../provider/review/pack-input';
+import { REVIEW_AHEAD_PRIORITY_ENV } from '../../../provider/review/pack-env';
 import { NOT_READ_UNCHANGED, REVIEW_SCOPE_ENV, reviewService, type ReviewInput } from '../../../provider/review/plan';
 import { DIALECTS, PAGE_SECURITY_SEGMENT, type Dialect } from '../../../rules/dialect';
 import { previousEntries } from '../../../rules/inventory-changes';
@@ -194,7 +195,8 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
     expect(hostListings(change.served)).toHaveLength(hostListings(full.served).length);
   });
 
-  test('the pack in the scope change, the policy as it is live: nothing of the zone read ahead or listed, and csp-change-impact says it was not read', async () => {
+  /** A zone's live policy as a resource of the program, and the state before the change, as the pack is given it. */
+  async function unchangedPolicy() {
     const { zone, liveId } = await zoneWithPolicy();
     const resource = cspPolicyResource('checkout-enforce', { zoneId: zone, host: HOST, value: LIVE_VALUE });
     // The state before the change: the same policy, with the live policy's id.
@@ -211,6 +213,11 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
       }),
     );
     process.env[REVIEW_BASELINE_ENV] = state;
+    return { zone, resource };
+  }
+
+  test('the pack in the scope change, the policy as it is live: nothing of the zone read ahead or listed, and csp-change-impact says it was not read', async () => {
+    const { zone, resource } = await unchangedPolicy();
     process.env[REVIEW_SCOPE_ENV] = 'change';
     try {
       const mark = emu.mark();
@@ -230,6 +237,23 @@ describe.each(DIALECTS)('the review in the %s dialect', (dialect: Dialect) => {
       expect(pack.output().review?.policies[0]!.notRead).toBe(NOT_READ_UNCHANGED);
     } finally {
       delete process.env[REVIEW_SCOPE_ENV];
+      delete process.env[REVIEW_BASELINE_ENV];
+    }
+  });
+
+  test('a read ahead priority the pack does not name: nothing read ahead or listed, and the review says which variable and why', async () => {
+    const { resource } = await unchangedPolicy();
+    process.env[REVIEW_AHEAD_PRIORITY_ENV] = 'fast';
+    try {
+      const mark = emu.mark();
+      expect(warmReview()).toBe(false);
+      for (const policy of PACK_POLICIES.filter((candidate) => candidate.name.startsWith('csp-'))) {
+        await policy.validateStack(stackArgs([resource]), () => undefined);
+      }
+      expect(await emu.requests(mark)).toEqual([]);
+      expect(pack.output().error).toBe(`${REVIEW_AHEAD_PRIORITY_ENV} must be lowest or usual, not "fast"`);
+    } finally {
+      delete process.env[REVIEW_AHEAD_PRIORITY_ENV];
       delete process.env[REVIEW_BASELINE_ENV];
     }
   });
