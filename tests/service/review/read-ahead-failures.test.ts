@@ -248,9 +248,7 @@ test('a review of a host the read ahead does not cover: its listings are aborted
     expect(reviewed.requests.plan).not.toContain('read ahead in part');
     // The review's requests and those the read ahead asked, all counted: those it had asked for
     // when it was ended, whether or not they were sent.
-    expect(reviewed.requests.made).toBeGreaterThanOrEqual(served.length);
-    expect(reviewed.requests.made).toBeLessThanOrEqual(served.length + IN_FLIGHT);
-    expect(reviewed.requests.made).toBeLessThanOrEqual(reviewed.requests.bound);
+    countedAsAsked(reviewed, served);
   } finally {
     reading.dispose();
   }
@@ -302,44 +300,53 @@ test('the listing runs in a child process at the lowest priority, every thread o
   }
 });
 
-test('a child process that ends before it has read: the review reads every listing itself, and counts every request', async () => {
+/**
+ * A zone of 60 active scripts (31 pages of 2), its plain review, and a read ahead of it started
+ * after `mark`, with its child process.
+ */
+async function readingWithChild() {
   const zone = await newZone(60);
   const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
   const mark = emu.mark();
   const before = readAheadChildren();
   const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE, undefined, USUAL).start();
+  const [child, ...others] = readAheadChildren().filter((pid) => !before.includes(pid));
+  expect(others).toEqual([]);
+  return { zone, plain, mark, reading, child: child! };
+}
+
+/**
+ * The review's requests counted as asked: at least those the emulator served, and at most
+ * {@link IN_FLIGHT} more (asked by a child process ended before it sent them); within its bound.
+ */
+function countedAsAsked(review: { requests: { made: number; bound: number } }, served: readonly Served[]): void {
+  expect(review.requests.made).toBeGreaterThanOrEqual(served.length);
+  expect(review.requests.made).toBeLessThanOrEqual(served.length + IN_FLIGHT);
+  expect(review.requests.made).toBeLessThanOrEqual(review.requests.bound);
+}
+
+test('a child process that ends before it has read: the review reads every listing itself, and counts every request', async () => {
+  const { zone, plain, mark, reading, child } = await readingWithChild();
   try {
-    const children = readAheadChildren().filter((pid) => !before.includes(pid));
-    expect(children).toHaveLength(1);
-    process.kill(children[0]!, 'SIGKILL');
+    process.kill(child, 'SIGKILL');
     await reading.ended();
     const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
     expect(review.policies).toEqual(plain.policies);
     expect(review.requests.plan).not.toContain('judged ahead');
     expect(review.requests.plan).toContain('(61 active scripts, read ahead in part, and on by the review)');
-    const served = await zoneRequests(mark, zone);
-    expect(review.requests.made).toBeGreaterThanOrEqual(served.length);
-    expect(review.requests.made).toBeLessThanOrEqual(served.length + IN_FLIGHT);
-    expect(review.requests.made).toBeLessThanOrEqual(review.requests.bound);
+    countedAsAsked(review, await zoneRequests(mark, zone));
   } finally {
     reading.dispose();
   }
 });
 
 test('a child process that cannot go on (stopped, as one at the lowest priority starves on a busy machine) does not hold the review up: the review reads on from the page after the last it wrote', async () => {
-  // 60 active scripts: 31 pages of 2.
-  const zone = await newZone(60);
-  const plain = await reviewService(client(), input(zone), { perPage: PER_PAGE });
-  const mark = emu.mark();
-  const before = readAheadChildren();
-  const reading = new ReadAhead(client().settings, targets(zone), PER_PAGE, undefined, USUAL).start();
-  const [child] = readAheadChildren().filter((pid) => !before.includes(pid));
+  const { zone, plain, mark, reading, child } = await readingWithChild();
   const activeScripts = (request: Served) => request.path.endsWith('/scripts') && request.query.status === 'active';
   try {
-    expect(child).toBeDefined();
     // Stopped once it has asked for the third page of the active scripts: it has written the first.
     await requestsServed(zone, mark, 3, activeScripts);
-    process.kill(child!, 'SIGSTOP');
+    process.kill(child, 'SIGSTOP');
     const review = await reviewService(client(), input(zone), { perPage: PER_PAGE, readAhead: reading });
     expect(review.policies).toEqual(plain.policies);
     expect(review.requests.plan).toContain('(61 active scripts, read ahead in part, and on by the review)');
@@ -348,13 +355,11 @@ test('a child process that cannot go on (stopped, as one at the lowest priority 
     // Every page read, and the first once, by the child: the review read on, not from the start.
     expect(new Set(pages)).toEqual(new Set(Array.from({ length: 31 }, (_, page) => page + 1)));
     expect(pages.filter((page) => page === 1)).toHaveLength(1);
-    expect(review.requests.made).toBeGreaterThanOrEqual(served.length);
-    expect(review.requests.made).toBeLessThanOrEqual(served.length + IN_FLIGHT);
-    expect(review.requests.made).toBeLessThanOrEqual(review.requests.bound);
+    countedAsAsked(review, served);
   } finally {
     reading.dispose();
     try {
-      if (child !== undefined) process.kill(child, 'SIGKILL');
+      process.kill(child, 'SIGKILL');
     } catch {
       // Ended already, by the review.
     }
