@@ -1,7 +1,8 @@
 /**
- * The two files `edgeguard-review` and the policy pack exchange, named in the pack's environment.
- * In a module of their own so that the review, which only sets them, does not load the pack's
- * modules (and `@pulumi/policy` with the Pulumi SDK behind it) to learn their names.
+ * What the policy pack reads in its environment beside the service's settings: the two files
+ * `edgeguard-review` and the pack exchange, and the read ahead's priority. In a module of their own
+ * so that the review, which only sets them, does not load the pack's modules (and `@pulumi/policy`
+ * with the Pulumi SDK behind it) to learn their names.
  */
 
 /** A file the pack writes its review to, as JSON (`PackOutput` of `./pack-analysis.ts`), after each policy. */
