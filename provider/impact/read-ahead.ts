@@ -7,6 +7,7 @@ import { clientFor } from '../client/shared';
 import { USUAL_PRIORITY_ARG } from '../helpers/priority';
 import type { PageSecurityPolicy } from '../client/page-security';
 import type { Settings } from '../settings';
+import type { ReadAheadPriority } from '../review/pack-env';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Acceptance, ZoneImpactEvaluator, ZonePolicies } from './evaluate';
 import { JudgeAhead, type Speculation } from './judge-ahead';
@@ -172,7 +173,7 @@ export class ReadAhead {
      * what the read ahead reads, which a machine whose cores are busy would otherwise hold up for
      * minutes: a process at nice 19 gets about 1% of a core that others want).
      */
-    private readonly priority: 'lowest' | 'usual' = 'lowest',
+    private readonly priority: ReadAheadPriority = 'lowest',
   ) {
     this.judging = new JudgeAhead(speculation);
   }

@@ -24,8 +24,11 @@ export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
  */
 export const REVIEW_AHEAD_PRIORITY_ENV = 'EDGEGUARD_REVIEW_AHEAD_PRIORITY';
 
+/** The read ahead's child process at the lowest priority, or at its parent's. */
+export type ReadAheadPriority = 'lowest' | 'usual';
+
 /** The read ahead's priority {@link REVIEW_AHEAD_PRIORITY_ENV} asks for; a value it does not name is thrown. */
-export function readAheadPriority(env: NodeJS.ProcessEnv = process.env): 'lowest' | 'usual' {
+export function readAheadPriority(env: NodeJS.ProcessEnv = process.env): ReadAheadPriority {
   const value = env[REVIEW_AHEAD_PRIORITY_ENV];
   if (value === undefined || value === '' || value === 'lowest') return 'lowest';
   if (value === 'usual') return 'usual';
