@@ -7,13 +7,15 @@ import { clientFor } from '../client/shared';
 import { USUAL_PRIORITY_ARG } from '../helpers/priority';
 import type { PageSecurityPolicy } from '../client/page-security';
 import type { Settings } from '../settings';
-import type { ReadAheadPriority } from '../review/pack-env';
 import { parsePolicyExpression } from '../../rules/expression';
 import type { Acceptance, ZoneImpactEvaluator, ZonePolicies } from './evaluate';
 import { JudgeAhead, type Speculation } from './judge-ahead';
 import { detectedPages, type DetectedKind, type DetectedStatus } from './listed';
 import { FileListing, type ReadListing } from './listing-file';
 import { exportedResources } from '../stack/export';
+
+/** The read ahead's child process at the lowest priority, or at its parent's. */
+export type ReadAheadPriority = 'lowest' | 'usual';
 
 /**
  * The review's read ahead: the detected lists read while the engine runs the program, from what

@@ -5,6 +5,8 @@
  * with the Pulumi SDK behind it) to learn their names.
  */
 
+import type { ReadAheadPriority } from '../impact/read-ahead';
+
 /** A file the pack writes its review to, as JSON (`PackOutput` of `./pack-analysis.ts`), after each policy. */
 export const REVIEW_OUTPUT_ENV = 'EDGEGUARD_REVIEW_OUTPUT';
 
@@ -23,9 +25,6 @@ export const REVIEW_BASELINE_ENV = 'EDGEGUARD_REVIEW_BASELINE';
  * the review says so.
  */
 export const REVIEW_AHEAD_PRIORITY_ENV = 'EDGEGUARD_REVIEW_AHEAD_PRIORITY';
-
-/** The read ahead's child process at the lowest priority, or at its parent's. */
-export type ReadAheadPriority = 'lowest' | 'usual';
 
 /** The read ahead's priority {@link REVIEW_AHEAD_PRIORITY_ENV} asks for; a value it does not name is thrown. */
 export function readAheadPriority(env: NodeJS.ProcessEnv = process.env): ReadAheadPriority {
