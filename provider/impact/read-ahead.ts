@@ -225,8 +225,8 @@ export class ReadAhead {
   private reading(child: ChildProcess, files: Array<[string, ReadonlySet<string>, Map<string, FileListing>]>): void {
     const lives = files.map(() => settled<PageSecurityPolicy[]>());
     const listings = files.flatMap(([, , zoneListings]) => [...zoneListings.values()]);
-    // Whether each listing was read to its end; a failure rejects.
-    const ends = listings.map(() => settled<boolean>());
+    // Each listing's end: read to its end (`complete`), or left by the child's end; a failure rejects.
+    const ends = listings.map(() => settled<void>());
     const close = settled<void>();
     this.closed = close.promise;
     /** The child has ended: what it did not read is left to the review, from where it got. */
@@ -235,7 +235,7 @@ export class ReadAhead {
       over = true;
       const error = new Error(`the read ahead ended: ${reason}`);
       for (const live of lives) live.reject(error);
-      for (const end of ends) end.resolve(false);
+      for (const end of ends) end.resolve();
       close.resolve();
     };
     child.on('message', (message: ChildMessage) => {
@@ -250,7 +250,7 @@ export class ReadAhead {
       else if ('error' in message) ends[message.listing]?.reject(new Error(message.error));
       else {
         listings[message.listing]!.complete = true;
-        ends[message.listing]?.resolve(true);
+        ends[message.listing]?.resolve();
       }
     });
     // Once it has ended and its channel is read to its end ('close'), or could not start ('error'):
@@ -264,13 +264,14 @@ export class ReadAhead {
       const reads = [...zoneListings.keys()].map((_, index) => ends[zone * LISTINGS.length + index]!.promise);
       const live = lives[zone]!.promise;
       // Settled once every listing has ended, so that the requests counted are all of them.
-      const done = Promise.allSettled([live, ...reads]).then((settledEnds) => {
+      const done = Promise.allSettled([live, ...reads]).then(([liveEnd, ...readEnds]) => {
         reading.settled = true;
-        const failure = settledEnds.slice(1).find((end) => end.status === 'rejected');
+        const failure = readEnds.find((end) => end.status === 'rejected');
         if (failure !== undefined) throw failure.reason;
-        if (settledEnds.some((end) => end.status === 'rejected' || end.value === false)) return false;
+        if (liveEnd.status === 'rejected' || [...zoneListings.values()].some((listing) => !listing.complete))
+          return false;
         this.judging.read(zoneId, {
-          live: (settledEnds[0] as PromiseFulfilledResult<PageSecurityPolicy[]>).value,
+          live: liveEnd.value,
           pages: (kind, status) => zoneListings.get(listingKey(kind, status))!.kept(),
         });
         return true;
