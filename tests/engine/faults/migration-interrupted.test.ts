@@ -7,8 +7,9 @@ import { DEMO } from '../../../emulator/seed/demo';
 import type { LoggedRequest } from '../../../emulator/core/request-log';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { REPO } from '../../helpers/repo';
+import { until } from '../../helpers/until';
 import { call, type Reply, type TestEmulator } from '../../helpers/emulator';
-import { pause, secondsSince } from './support';
+import { secondsSince } from './support';
 
 /**
  * A migration interrupted in the middle completes on the next `pulumi up`, and its verification
@@ -194,13 +195,14 @@ async function refuseBulkEditsAfterTheFirst(emu: ChildEmulator): Promise<void> {
 
 /** Polls until a bulk edit has been answered 200, and returns the log as it was then. */
 async function firstAcknowledgedPatch(emu: ChildEmulator, timeoutMs: number): Promise<LoggedRequest[]> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const log = await emu.requests();
-    if (log.some((entry) => entry.method === 'PATCH' && entry.status === 200)) return log;
-    await pause(25);
-  }
-  throw new Error(`no bulk edit was answered within ${timeoutMs} ms`);
+  let log: LoggedRequest[] = [];
+  await until(
+    async () => (log = await emu.requests()).some((entry) => entry.method === 'PATCH' && entry.status === 200),
+    timeoutMs,
+    () => `no bulk edit was answered within ${timeoutMs} ms`,
+    25,
+  );
+  return log;
 }
 
 /** Seed document of `count` pools of the demo account, each with its own legacy e-mail. */

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { engineStack, failureOf, type EngineStack } from '../../helpers/engine';
 import { DEFAULT_API_RATE_LIMIT } from '../../../emulator/core/rate-limit';
 import { startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { until } from '../../helpers/until';
 
 /**
  * `CustomHostnameValidation` through the real engine, on a program that publishes no record (the
@@ -92,11 +93,11 @@ test('the next up waits again while the record is published, shows how long it w
   // The customer's DNS publishes the record once the validation has read the hostname twice: the
   // update's first read, and the first of its wait.
   const read = `GET /client/v4/zones/${ZONE_ID}/custom_hostnames/${record.id}`;
-  const deadline = Date.now() + 60_000;
-  while ((await emu.requests(mark)).filter((r) => `${r.method} ${r.path}` === read).length < 2) {
-    if (Date.now() > deadline) throw new Error('the validation did not read the hostname twice within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(
+    async () => (await emu.requests(mark)).filter((r) => `${r.method} ${r.path}` === read).length >= 2,
+    60_000,
+    () => 'the validation did not read the hostname twice within 60 s',
+  );
   const { name, value } = record.ownership_verification;
   expect((await emu.control('POST', 'dns', { hostname: name, records: [{ type: 'TXT', value }] })).status).toBe(200);
 

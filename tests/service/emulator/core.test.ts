@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Client, request } from 'undici';
 import { DEMO } from '../../../emulator/seed/demo';
 import { ACCOUNT_ID, call, startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { until } from '../../helpers/until';
 
 /**
  * What every service shares: the envelope, credentials, routing errors, the request log, fault
@@ -441,10 +442,11 @@ test('GET /__emulator/connections counts the TCP connections accepted and still 
     expect(await read(second)).toEqual({ opened: 2, open: 2 });
     await second.close();
     let counts = await read(first);
-    for (let i = 0; i < 50 && counts.open !== 1; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      counts = await read(first);
-    }
+    await until(
+      async () => (counts = await read(first)).open === 1,
+      10_000,
+      () => `${counts.open} connections open 10 s after one closed`,
+    );
     expect(counts).toEqual({ opened: 2, open: 1 });
   } finally {
     await first.close();

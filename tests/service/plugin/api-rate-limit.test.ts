@@ -5,6 +5,7 @@ import * as proto from '@pulumi/pulumi/proto/provider_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { startPlugin, struct } from '../../helpers/plugin';
+import { until } from '../../helpers/until';
 
 /**
  * The provider plugin under the service's API limit: a provider instance whose calls outrun a
@@ -61,8 +62,11 @@ test("a provider instance past the limit finishes its reads and says once, in th
     await plugin.close();
   }
   // The engine's log is asynchronous: the line may arrive just after the read that waited.
-  const deadline = Date.now() + 10_000;
-  while (logged.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(
+    () => logged.length > 0,
+    10_000,
+    () => 'the engine heard no log line within 10 s',
+  );
   expect(logged).toHaveLength(1);
   expect(logged[0]!.urn).toBe('');
   expect(logged[0]!.message).toMatch(

@@ -9,6 +9,7 @@ import { provider as runtime } from '../../../provider/dynamic/runtime/custom-ho
 import { ACCOUNT_ID, startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { validationInputs as inputs } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';
+import { until } from '../../helpers/until';
 
 /**
  * `CustomHostnameValidation`: every provider method against the emulator: a hostname that becomes
@@ -84,12 +85,12 @@ describe('against the emulator', () => {
 
   /** Waits until the request log after `mark` holds `count` entries equal to `line`. */
   async function untilCalled(mark: number, line: string, count = 1): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while ((await calls(mark)).filter((entry) => entry === line).length < count) {
-      if (Date.now() > deadline)
-        throw new Error(`no ${count} × "${line}" in the request log within 20 s: ${JSON.stringify(await calls(mark))}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(
+      async () => (await calls(mark)).filter((entry) => entry === line).length >= count,
+      20_000,
+      async () => `no ${count} × "${line}" in the request log within 20 s: ${JSON.stringify(await calls(mark))}`,
+      10,
+    );
   }
 
   async function checked(news: Record<string, unknown>): Promise<CustomHostnameValidationInputs> {

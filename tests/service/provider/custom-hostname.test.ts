@@ -9,6 +9,7 @@ import { provider as runtime } from '../../../provider/dynamic/runtime/custom-ho
 import { ACCOUNT_ID, startTestEmulator, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
 import { customHostnameInputs as inputs, hostnameOfLength } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';
+import { until } from '../../helpers/until';
 
 /**
  * `CustomHostname`: every provider method against the emulator (creation, validation through
@@ -60,12 +61,12 @@ describe('against the emulator', () => {
 
   /** Waits until `line` (as {@link calls} shows it) is in the request log after `mark`: an event to act on, not a guess of when it happens. */
   async function untilCalled(mark: number, line: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!(await calls(mark)).includes(line)) {
-      if (Date.now() > deadline)
-        throw new Error(`no "${line}" in the request log within 20 s: ${JSON.stringify(await calls(mark))}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(
+      async () => (await calls(mark)).includes(line),
+      20_000,
+      async () => `no "${line}" in the request log within 20 s: ${JSON.stringify(await calls(mark))}`,
+      10,
+    );
   }
 
   async function create(news: Record<string, unknown>): Promise<{ id: string; outs: CustomHostnameOutputs }> {

@@ -15,6 +15,7 @@ import { Pacer, type PaceLimit } from '../../../provider/client/pacing';
 import { retryAfterMs } from '../../../provider/client/retry';
 import { resolveSettings } from '../../../provider/settings';
 import { startTestEmulator, TEST_TOKEN, ZONE_ID, type TestEmulator } from '../../helpers/emulator';
+import { until } from '../../helpers/until';
 
 /**
  * The one retry policy, against a real emulator: what is retried, what is not, how a create
@@ -522,8 +523,11 @@ test('paginate with prefetch asks for the next page while the current one is con
   const items = http.paginate(scriptsOn('ahead.example.com'), 20, { prefetch: true });
   const seen = [(await items.next()).value!.url];
   // One item of page 1 consumed: page 2 is on its way.
-  const deadline = Date.now() + 10_000;
-  while ((await pages()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await until(
+    async () => (await pages()).length >= 2,
+    10_000,
+    async () => `pages asked: ${(await pages()).join(', ')}`,
+  );
   expect(await pages()).toEqual(['1', '2']);
   for await (const script of items) seen.push(script.url);
   expect(new Set(seen).size).toBe(45);

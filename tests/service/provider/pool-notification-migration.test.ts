@@ -6,6 +6,7 @@ import { PartialFailure } from '../../../provider/runtime/partial';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator';
 import { ACCOUNT } from '../../helpers/inputs';
 import { configureProvider } from '../../helpers/provider';
+import { until } from '../../helpers/until';
 
 /**
  * `PoolNotificationMigration`: every provider method against the emulator, counting the requests
@@ -169,7 +170,12 @@ describe('against the emulator', () => {
     });
     const mark = emu.mark();
     const running = provider.create(await inputs(accountId, { perPage: 25 }));
-    while (!(await requestLines(mark)).includes('PATCH per_page=25 page=1 503')) await sleep(5);
+    await until(
+      async () => (await requestLines(mark)).includes('PATCH per_page=25 page=1 503'),
+      20_000,
+      async () => `no refused bulk edit within 20 s: ${JSON.stringify(await requestLines(mark))}`,
+      5,
+    );
     const late = await emu.control('POST', 'seed', {
       pools: [{ account_id: accountId, name: 'zzz-late', notification_email: 'late@example.com' }],
     });

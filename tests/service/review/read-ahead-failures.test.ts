@@ -8,6 +8,7 @@ import type * as planModule from '../../../provider/review/plan';
 import type { ReviewInput } from '../../../provider/review/plan';
 import { ACCOUNT_ID, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator';
 import { REPO } from '../../helpers/repo';
+import { until } from '../../helpers/until';
 
 /**
  * The review's read ahead when it fails or is not used (issue 43), the built modules as the policy
@@ -132,11 +133,11 @@ async function requestsServed(
   count = 1,
   which: (request: Served) => boolean = () => true,
 ): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while ((await zoneRequests(mark, zone)).filter(which).length < count) {
-    if (Date.now() > deadline) throw new Error(`not ${count} requests of zone ${zone} within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(
+    async () => (await zoneRequests(mark, zone)).filter(which).length >= count,
+    30_000,
+    () => `not ${count} requests of zone ${zone} within 30 s`,
+  );
 }
 
 /**
@@ -285,9 +286,12 @@ test('the listing runs in a child process at the lowest priority, every thread o
     // Lowered by the child's first line, once node has started it: looked at until then, 30 s at most.
     const niceOfThreads = () =>
       actual.readdirSync(`/proc/${child}/task`).map((task) => nice(`/proc/${child}/task/${task}/stat`));
-    const deadline = Date.now() + 30_000;
-    while (niceOfThreads().some((value) => value !== 19) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(
+      () => niceOfThreads().every((value) => value === 19),
+      30_000,
+      () => `the child's threads are at nice ${niceOfThreads().join(', ')} after 30 s`,
+      10,
+    );
     const threads = niceOfThreads();
     expect(threads.length).toBeGreaterThan(1);
     expect(threads).toEqual(threads.map(() => 19));
@@ -399,12 +403,11 @@ test('the process that reads ahead killed (the engine ends the pack with a kill)
     // Killed once its child reads: then it has loaded what it reads with.
     await requestsServed(zone, mark);
     parent.kill('SIGKILL');
-    const deadline = Date.now() + 20_000;
-    while (running(child)) {
-      if (Date.now() > deadline)
-        throw new Error(`the child process ${child} still runs 20 s after its parent was killed`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await until(
+      () => !running(child),
+      20_000,
+      () => `the child process ${child} still runs 20 s after its parent was killed`,
+    );
     // It ended as its parent did, not once it had read the zone.
     const activeScripts = (await zoneRequests(mark, zone)).filter(
       (r) => r.path.endsWith('/scripts') && r.query.status === 'active',
